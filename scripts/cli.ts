@@ -1,0 +1,136 @@
+/**
+ * The command line: reads arguments and the environment once, calls one command, prints its
+ * result and sets the exit code. Everything it calls is a plain function that tests call directly.
+ *
+ *   build | check | preview | config <host> | schema | clean
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { build, type BuildMode } from './generator/build.ts';
+import { formatReport, UserError } from './generator/problems.ts';
+import { contentJsonSchemas } from './generator/schema.ts';
+import { renderHostConfig, HOST_CONFIGS } from './hosts/configs.ts';
+import { projectPaths, type ProjectPaths } from './project.ts';
+import { createPreviewServer } from './preview/server.ts';
+
+const USAGE = `Usage: npm run <command> [-- options]
+
+  build     validate content/ and write dist/           [--content DIR] [--out DIR]
+  check     validate content/ only, write nothing        [--content DIR]
+  preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
+  config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
+  schema    write the editors' JSON Schemas              [--out DIR]
+  clean     remove dist/ and the build cache`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      content: { type: 'string' },
+      out: { type: 'string' },
+      dir: { type: 'string' },
+      root: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'server-name': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const paths = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
+
+  switch (command) {
+    case 'build':
+    case 'check':
+      return runBuild(paths, command);
+    case 'preview':
+      return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
+    case 'config': {
+      const host = positionals[0];
+      if (!host || !(host in HOST_CONFIGS)) throw new UsageError(`config needs a host: one of ${Object.keys(HOST_CONFIGS).join(', ')}`);
+      if (!values.root) throw new UsageError('config needs --root, the absolute path the built dist/ is deployed to');
+      process.stdout.write(renderHostConfig(host, { root: path.resolve(values.root), port: parsePort(values.port ?? '80'), serverName: values['server-name'] ?? '_' }));
+      return 0;
+    }
+    case 'schema':
+      return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
+    case 'clean':
+      await rm(paths.out, { recursive: true, force: true });
+      console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out}.`);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function runBuild(paths: ProjectPaths, mode: BuildMode): Promise<number> {
+  const started = performance.now();
+  const result = await build(paths, mode);
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  if (!result.ok) {
+    console.error(formatReport(result.problems));
+    console.error(mode === 'build' ? `Nothing was written; ${path.relative(paths.root, paths.out)}/ is unchanged.` : '');
+    return 1;
+  }
+  const { authors, volumes, manuscripts, pdfs } = result.counts;
+  const summary = `${authors} authors, ${volumes} volumes, ${manuscripts} manuscripts, ${pdfs} PDFs`;
+  console.log(mode === 'build' ? `Built ${summary} into ${path.relative(paths.root, paths.out)}/ in ${seconds} s.` : `Checked ${summary}: no problems (${seconds} s).`);
+  return 0;
+}
+
+async function runPreview(paths: ProjectPaths, portText: string, host: string): Promise<number> {
+  const server = createPreviewServer({ root: paths.out });
+  const address = await server.listen(parsePort(portText), host);
+  const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  console.log(`Previewing ${path.relative(paths.root, paths.out)}/ at ${origin}/ with the production headers.`);
+  console.log(`  ${origin}/api/authors/   ${origin}/api/volumes/   ${origin}/api/manuscripts/`);
+  console.log('Press Ctrl+C to stop.');
+  await new Promise<void>((resolve) => {
+    const stop = () => void server.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+async function writeSchemas(outDir: string): Promise<number> {
+  await mkdir(outDir, { recursive: true });
+  for (const [name, schema] of Object.entries(contentJsonSchemas())) {
+    await writeFile(path.join(outDir, name), JSON.stringify(schema, null, 2) + '\n');
+  }
+  console.log(`Wrote ${Object.keys(contentJsonSchemas()).length} JSON Schemas to ${outDir}.`);
+  return 0;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`"${text}" is not a port number`);
+  return port;
+}
+
+main(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+    } else if (error instanceof UserError) {
+      console.error(formatReport(error.problems));
+      process.exitCode = 1;
+    } else {
+      // An internal bug: the whole stack, always.
+      console.error(error);
+      process.exitCode = 3;
+    }
+  },
+);

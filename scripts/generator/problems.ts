@@ -1,0 +1,123 @@
+/**
+ * The one place that knows what a user-facing problem is and how it is printed.
+ *
+ * A problem is a mistake in the content (or in how the tool was called) that the user can fix.
+ * Problems are collected, never thrown one at a time, so an editor sees every mistake in one run.
+ * Internal bugs are ordinary exceptions and keep their stack traces.
+ */
+
+/** Stable codes: tests assert on these, never on the wording. */
+export type ProblemCode =
+  | 'io/unreadable'
+  | 'io/symlink'
+  | 'io/not-utf8'
+  | 'io/unexpected-file'
+  | 'parse/syntax'
+  | 'parse/not-a-mapping'
+  | 'schema/missing'
+  | 'schema/unknown-field'
+  | 'schema/type'
+  | 'schema/format'
+  | 'schema/markup'
+  | 'ref/duplicate-key'
+  | 'ref/duplicate-id'
+  | 'ref/duplicate-label'
+  | 'ref/unknown-author'
+  | 'ref/unknown-volume'
+  | 'ref/unknown-section'
+  | 'ref/issn-mismatch'
+  | 'media/missing'
+  | 'media/not-pdf'
+  | 'media/outside-content'
+  | 'media/symlink'
+  | 'output/conflict'
+  | 'usage';
+
+export interface Problem {
+  code: ProblemCode;
+  /** Path relative to the project root, with forward slashes (e.g. `content/authors/a.yaml`). */
+  file: string;
+  /** 1-based; 0 when the problem concerns the file as a whole. */
+  line: number;
+  column: number;
+  /** Field path as an editor reads it: `authors[1]`, `citation_volume`; empty for the whole file. */
+  field: string;
+  /** What is wrong. */
+  message: string;
+  /** What was expected, printed in parentheses. */
+  expected?: string;
+}
+
+/** A failure caused by the user's input: printed as a report, never as a stack trace. */
+export class UserError extends Error {
+  constructor(readonly problems: readonly Problem[]) {
+    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} found`);
+    this.name = 'UserError';
+  }
+}
+
+export function formatProblem(p: Problem): string {
+  const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file;
+  const field = p.field ? ` ${p.field}` : '';
+  const expected = p.expected ? ` (${p.expected})` : '';
+  return `${where}${field}: ${p.message}${expected}`;
+}
+
+export function compareProblems(a: Problem, b: Problem): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line || a.column - b.column || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
+}
+
+/**
+ * One report for the whole run: grouped by file (a blank line between files), sorted by position,
+ * capped so that ten thousand broken files still give a readable report.
+ */
+export function formatReport(problems: readonly Problem[], limit = 200): string {
+  const sorted = [...problems].sort(compareProblems);
+  const shown = sorted.slice(0, limit);
+  const lines: string[] = [];
+  let previousFile: string | undefined;
+  for (const p of shown) {
+    if (previousFile !== undefined && p.file !== previousFile) lines.push('');
+    lines.push(formatProblem(p));
+    previousFile = p.file;
+  }
+  const files = new Set(sorted.map((p) => p.file)).size;
+  if (sorted.length > shown.length) {
+    lines.push('', `... and ${sorted.length - shown.length} more problems not shown.`);
+  }
+  lines.push('', `${sorted.length} problem${sorted.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`);
+  return lines.join('\n');
+}
+
+/** Suggest the closest known name for a mistyped one (Levenshtein distance, small typos only). */
+export function nearest(wanted: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(wanted.length / 3)) + 1;
+  for (const candidate of known) {
+    if (Math.abs(candidate.length - wanted.length) >= bestDistance) continue;
+    const d = editDistance(wanted, candidate, bestDistance);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string, cap: number): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(value);
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin >= cap) return cap;
+    previous = current;
+  }
+  return previous[b.length]!;
+}

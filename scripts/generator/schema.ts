@@ -1,0 +1,270 @@
+/**
+ * What an editor may write in a content file, as zod schemas.
+ *
+ * YAML files are read with the failsafe schema, so every scalar arrives as the string the editor
+ * typed (dates, page numbers, `1.10`-like codes survive). JSON files arrive with JSON's types.
+ * Each field parser therefore accepts the value in either form, and turns it into the one type the
+ * build uses. Every field reports at most one problem, in the contract's words.
+ */
+import { z } from 'zod';
+import type { ProblemCode } from './problems.ts';
+import {
+  DOCUMENT_PATH, ISSN, PAGE, RECORD_KEY, VOLUME_LABEL, VOLUME_PDF_PATH, VOLUME_UDC,
+  absoluteMediaPath, isCalendarDate, isCanonicalRoman, isPlainLine, looksLikeMarkup,
+} from './formats.ts';
+import { findUnsafeMarkup } from './rich-text.ts';
+
+type Parsed<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: ProblemCode; message: string; expected: string; index?: number };
+
+const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+const bad = (message: string, expected: string, code: ProblemCode = 'schema/format', index?: number): Parsed<never> => ({
+  ok: false, code, message, expected, ...(index === undefined ? {} : { index }),
+});
+
+/** Params attached to every issue this module raises; `validate.ts` reads them back. */
+export interface IssueParams {
+  code: ProblemCode;
+  expected: string;
+}
+
+/**
+ * A field: a JSON Schema fragment (for editors' autocompletion) and a parser. A missing required
+ * field is reported as `schema/missing` with the field's own description of what it expects.
+ */
+function field<T>(jsonSchema: Record<string, unknown>, parse: (value: unknown) => Parsed<T>) {
+  const expected = String(jsonSchema['description'] ?? 'a value');
+  return z
+    .unknown()
+    .transform((value, ctx): T => {
+      const result: Parsed<T> =
+        value === undefined ? bad('is missing', expected, 'schema/missing') : parse(value);
+      if (result.ok) return result.value;
+      const params: IssueParams = { code: result.code, expected: result.expected };
+      ctx.addIssue({ code: 'custom', message: result.message, params, ...(result.index === undefined ? {} : { path: [result.index] }) });
+      return z.NEVER;
+    })
+    .meta(jsonSchema);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `the ${typeof value} ${JSON.stringify(value)}`;
+}
+
+function asString(value: unknown, expected: string): Parsed<string> {
+  return typeof value === 'string' ? ok(value) : bad(`is ${describe(value)}, not text`, expected, 'schema/type');
+}
+
+/** Single-line plain text; `allowEmpty` for the fields SPEC 2.3 says may be empty. */
+function plainText(description: string, options: { allowEmpty?: boolean } = {}) {
+  return field({ type: 'string', description, ...(options.allowEmpty ? {} : { minLength: 1 }) }, (value) => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    if (text.value === '' && !options.allowEmpty) return bad('is empty', description);
+    if (!isPlainLine(text.value)) {
+      return bad('has a line break, a control character or surrounding spaces', 'one line of text without leading or trailing spaces');
+    }
+    if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text without HTML tags', 'schema/markup');
+    return ok(text.value);
+  });
+}
+
+function matching(description: string, pattern: RegExp, check: (value: string) => boolean = () => true, options: { allowEmpty?: boolean } = {}) {
+  return field({ type: 'string', description, pattern: pattern.source }, (value) => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    if (options.allowEmpty && text.value === '') return ok('');
+    if (!pattern.test(text.value) || !check(text.value)) return bad(`${JSON.stringify(text.value)} is not valid`, description);
+    return ok(text.value);
+  });
+}
+
+const MAX_ID = 2 ** 31 - 1;
+
+/** A positive integer: a YAML plain scalar like `12`, or a JSON number. */
+function positiveInteger(description: string) {
+  return field({ type: 'integer', minimum: 1, maximum: MAX_ID, description }, (value) => {
+    const n = typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_ID) {
+      return bad(`is ${describe(value)}`, description, typeof n === 'number' ? 'schema/format' : 'schema/type');
+    }
+    return ok(n);
+  });
+}
+
+const page = (description: string) =>
+  field({ type: ['string', 'integer'], pattern: PAGE.source, minimum: 0, description }, (value) => {
+    const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+    if (typeof text !== 'string' || !PAGE.test(text)) return bad(`is ${describe(value)}`, description);
+    return ok(text);
+  });
+
+const calendarDate = (description: string) =>
+  matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
+
+/**
+ * A PDF: a path under `content/media/` (copied into `dist/media/` and published under the media
+ * URL), or an absolute URL published as it is (an imported deployment's files).
+ */
+export type MediaRef = { kind: 'local'; path: string } | { kind: 'remote'; url: string };
+
+function mediaFile(description: string, localShape: RegExp, remoteShape: RegExp) {
+  return field({ type: 'string', description }, (value): Parsed<MediaRef> => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    const remotePath = absoluteMediaPath(text.value);
+    if (remotePath !== undefined) {
+      return remoteShape.test(remotePath) ? ok({ kind: 'remote', url: text.value }) : bad(`${JSON.stringify(text.value)} has the wrong path`, description);
+    }
+    if (text.value.split('/').includes('..') || text.value.startsWith('/')) {
+      return bad(`${JSON.stringify(text.value)} leaves the media folder`, description, 'media/outside-content');
+    }
+    if (!localShape.test(text.value)) return bad(`${JSON.stringify(text.value)} is not a valid PDF path`, description);
+    return ok({ kind: 'local', path: text.value });
+  });
+}
+
+/** An optional position that overrides a list's default order (docs/content-model.md, "Order"). */
+const order = positiveInteger('a position in the published list: records with an order come first, ascending').optional();
+
+export const journalSchema = z.strictObject({
+  title: plainText('the journal\'s full title'),
+  base_url: field({ type: 'string', format: 'uri', description: 'the public address where the site is published, e.g. https://journal.example.org' }, parseOrigin),
+  media_url: field({ type: 'string', format: 'uri', description: 'the origin that PDF URLs are published under, e.g. https://journal.example.org' }, parseOrigin),
+  citation_issn: matching('the ISSN as "1234 - 5678" (a hyphen with one space on each side)', ISSN),
+  citation_language: plainText('the language name used when a record gives none, e.g. English'),
+  publisher: plainText('the publisher\'s name').optional(),
+  sections: field({ type: 'array', items: { type: 'string' }, description: 'the names of the journal\'s sections' }, (value) => {
+    if (!Array.isArray(value)) return bad(`is ${describe(value)}`, 'a list of section names', 'schema/type');
+    const index = value.findIndex((s) => typeof s !== 'string' || s === '' || !isPlainLine(s));
+    if (index >= 0) return bad(`${describe(value[index])} is not a section name`, 'one line of text', 'schema/format', index);
+    return ok(value as string[]);
+  }).optional(),
+});
+
+function parseOrigin(value: unknown): Parsed<string> {
+  const expected = 'an absolute http(s) origin such as https://journal.example.org, without a trailing path';
+  if (typeof value !== 'string' || !/^https?:\/\/[^/?#\s]+\/?$/.test(value)) return bad(`is ${describe(value)}`, expected);
+  try {
+    return ok(new URL(value).origin);
+  } catch {
+    return bad(`is ${describe(value)}`, expected);
+  }
+}
+
+export const authorSchema = z.strictObject({
+  name: plainText('the given name'),
+  surname: plainText('the family name'),
+  institution: plainText('the institution, optionally with its postal address'),
+  order,
+});
+
+export const volumeSchema = z.strictObject({
+  id: positiveInteger('the volume\'s id: manuscripts name their volume by it (citation_volume)'),
+  citation_journal_title: matching('"Volume " followed by a canonical Roman numeral, e.g. Volume IV', VOLUME_LABEL, (label) =>
+    isCanonicalRoman(VOLUME_LABEL.exec(label)?.[1] ?? '')),
+  citation_language: plainText('the language name, e.g. English').optional(),
+  udc: matching('UDC numbers separated by one space, e.g. 57 59', VOLUME_UDC),
+  citation_issn: matching('the journal ISSN as "1234 - 5678"', ISSN).optional(),
+  first_page: page('the first page as decimal digits'),
+  last_page: page('the last page as decimal digits'),
+  full_date: calendarDate('a real date as YYYY-MM-DD'),
+  pdf: mediaFile('a PDF path under content/media/ shaped volumes/pdfs/<year>/<file>.pdf, or an absolute URL to /media/volumes/pdfs/<year>/<file>.pdf',
+    VOLUME_PDF_PATH, /^volumes\/pdfs\/\d{4}\/[^/]+\.pdf$/),
+});
+
+const keywordsDescription = 'a list of keywords, or one string of keywords separated by ", " and ending with "."';
+
+/** SPEC 2.3: `keywords` is one string, `, `-separated, ending with a full stop. */
+const keywords = field(
+  { anyOf: [{ type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'string' }], description: keywordsDescription },
+  (value): Parsed<string> => {
+    if (Array.isArray(value)) {
+      if (value.length === 0) return bad('is an empty list', keywordsDescription);
+      for (const [i, item] of value.entries()) {
+        if (typeof item !== 'string' || item === '' || !isPlainLine(item) || item.includes(', ') || item.endsWith(',')) {
+          return bad(`${describe(item)} is not a keyword`, 'each keyword non-empty, on one line, without ", "', 'schema/format', i);
+        }
+        if (looksLikeMarkup(item)) return bad('contains markup', 'plain text', 'schema/markup', i);
+      }
+      const joined = value.join(', ');
+      return ok(joined.endsWith('.') ? joined : `${joined}.`);
+    }
+    const text = asString(value, keywordsDescription);
+    if (!text.ok) return text;
+    if (!isPlainLine(text.value) || !text.value.endsWith('.') || text.value.split(', ').some((k) => k.trim() === '' || k !== k.trim())) {
+      return bad(`${JSON.stringify(text.value)} is not a keyword string`, keywordsDescription);
+    }
+    if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text', 'schema/markup');
+    return ok(text.value);
+  },
+);
+
+const abstract = field({ type: 'string', minLength: 1, description: 'the abstract; simple HTML (p, em, strong, sup, sub, br, a) is allowed' }, (value) => {
+  const text = asString(value, 'the abstract as text');
+  if (!text.ok) return text;
+  if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value)) return bad('contains a control character', 'printable text');
+  const unsafe = findUnsafeMarkup(text.value);
+  if (unsafe) return bad(`${unsafe.message} (at character ${unsafe.offset + 1})`, 'simple formatting markup only', 'schema/markup');
+  return ok(text.value);
+});
+
+export const authorsDescription = 'a list of author keys (file names in content/authors/ without extension), in author order';
+
+export const manuscriptSchema = z.strictObject({
+  id: positiveInteger('the manuscript\'s id, unique among manuscripts'),
+  citation_volume: positiveInteger('the id of the volume the manuscript appears in'),
+  citation_title: plainText('the title of the manuscript'),
+  citation_date: calendarDate('a real date as YYYY-MM-DD'),
+  citation_language: plainText('the language name; "" for none; omit for the journal\'s language', { allowEmpty: true }).optional(),
+  udc: plainText('the UDC code; "" for none', { allowEmpty: true }).optional(),
+  citation_issn: matching('the ISSN as "1234 - 5678"; "" for none; omit for the journal\'s ISSN', ISSN, () => true, { allowEmpty: true }).optional(),
+  abstract,
+  keywords,
+  document: mediaFile('a PDF path under content/media/ shaped pdfs/<file>.pdf, or an absolute URL to /media/pdfs/<file>.pdf',
+    DOCUMENT_PATH, /^pdfs\/[^/]+\.pdf$/),
+  authors: field({ type: 'array', items: { type: 'string', pattern: RECORD_KEY.source }, description: authorsDescription }, (value) => {
+    if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
+    for (const [i, key] of value.entries()) {
+      if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
+        return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
+      }
+    }
+    return ok(value as string[]);
+  }),
+  section: plainText('the name of the journal section'),
+  order,
+});
+
+export type JournalInput = z.output<typeof journalSchema>;
+export type AuthorInput = z.output<typeof authorSchema>;
+export type VolumeInput = z.output<typeof volumeSchema>;
+export type ManuscriptInput = z.output<typeof manuscriptSchema>;
+
+export const collections = {
+  authors: authorSchema,
+  volumes: volumeSchema,
+  manuscripts: manuscriptSchema,
+} as const;
+
+export type CollectionName = keyof typeof collections;
+export const COLLECTION_NAMES = Object.keys(collections) as CollectionName[];
+
+/** JSON Schemas for editors (yaml-language-server, VS Code), generated from the schemas above. */
+export function contentJsonSchemas(): Record<string, object> {
+  const toJson = (schema: z.ZodType, title: string) => ({
+    ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+    title,
+  });
+  return {
+    'journal.schema.json': toJson(journalSchema, 'Journal settings (content/journal.yaml)'),
+    'author.schema.json': toJson(authorSchema, 'Author (content/authors/*.yaml)'),
+    'volume.schema.json': toJson(volumeSchema, 'Volume (content/volumes/*.yaml)'),
+    'manuscript.schema.json': toJson(manuscriptSchema, 'Manuscript (content/manuscripts/*.yaml)'),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The one table of path rules that every host configuration is rendered from (STYLE: "host configs
+ * are rendered from one table, never written by hand per host"). A host renderer only translates
+ * these rules into its own syntax.
+ */
+import { API_LISTS, listFile } from '../generator/render-api.ts';
+
+export type Method = 'GET' | 'HEAD';
+
+export interface ApiRule {
+  /** Canonical path of the list, with its trailing slash: `/api/authors/` (SPEC section 4). */
+  path: string;
+  /** The file that answers it, relative to the output folder. */
+  file: string;
+  /** The same path without the slash; answered with a 301 to `path`, query kept (SPEC-NOTES 6). */
+  redirectFrom: string;
+}
+
+export interface HostRules {
+  api: ApiRule[];
+  /** Headers on every list response, on both `path` and `/<file>` (SPEC section 4, SPEC-NOTES 7). */
+  apiHeaders: Readonly<Record<string, string>>;
+  /** The only methods that succeed; every other one gets 405 with `Allow` (SPEC-NOTES 5). */
+  allowedMethods: readonly Method[];
+  /** Where the PDFs are served, and the headers they carry. */
+  mediaPrefix: string;
+  mediaHeaders: Readonly<Record<string, string>>;
+  /** The page every unknown path gets, with status 404 (never a fallback page served as JSON). */
+  notFoundPage: string;
+}
+
+/** SPEC section 4: exactly these three, with no charset parameter on the type. */
+export const CONTRACT_HEADERS = Object.freeze({
+  'Content-Type': 'application/json',
+  Allow: 'GET',
+  Vary: 'Accept',
+});
+
+export const hostRules: HostRules = Object.freeze({
+  api: API_LISTS.map((list) => ({
+    path: `/api/${list}/`,
+    file: listFile(list),
+    redirectFrom: `/api/${list}`,
+  })),
+  apiHeaders: Object.freeze({
+    ...CONTRACT_HEADERS,
+    // SPEC-NOTES 7: the data is public and read-only.
+    'Access-Control-Allow-Origin': '*',
+    'X-Content-Type-Options': 'nosniff',
+    // Short enough that a new issue shows within minutes, long enough to absorb harvester bursts;
+    // hosts add a validator (ETag or Last-Modified) for cheap revalidation.
+    'Cache-Control': 'public, max-age=300',
+  }),
+  allowedMethods: ['GET', 'HEAD'] as Method[],
+  mediaPrefix: '/media/',
+  mediaHeaders: Object.freeze({
+    'Access-Control-Allow-Origin': '*',
+    'X-Content-Type-Options': 'nosniff',
+    // A published PDF never changes at the same URL in practice; a day is still safe to correct.
+    'Cache-Control': 'public, max-age=86400',
+  }),
+  notFoundPage: '/404.html',
+});

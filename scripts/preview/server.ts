@@ -1,0 +1,100 @@
+/**
+ * The preview server: http-server over the output folder, answering with the `_headers` and
+ * `_redirects` rules the build wrote, so what an editor sees locally is what the CDN will send.
+ * A factory, not a process: tests create it, listen on a free port, and close it.
+ */
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import httpServer from 'http-server';
+import { headersFor, parseHeaders, parseRedirects, redirectFor } from '../hosts/cloudflare.ts';
+import { hostRules } from '../hosts/rules.ts';
+
+export interface PreviewOptions {
+  /** The built output folder. */
+  root: string;
+}
+
+export interface PreviewServer {
+  listen(port: number, host: string): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
+type UnionResponse = ServerResponse & { response?: ServerResponse };
+type Middleware = (req: IncomingMessage, res: UnionResponse) => void;
+
+export function createPreviewServer(options: PreviewOptions): PreviewServer {
+  const root = path.resolve(options.root);
+  const headerRules = parseHeaders(readFileSync(path.join(root, '_headers'), 'utf8'));
+  const redirectRules = parseRedirects(readFileSync(path.join(root, '_redirects'), 'utf8'));
+  const allowed = new Set<string>(hostRules.allowedMethods);
+
+  const applyRules: Middleware = (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://preview.invalid');
+    const headers = headersFor(headerRules, url.pathname);
+    enforceHeaders(res.response ?? res, headers);
+
+    if (!allowed.has(req.method ?? '')) {
+      // As the CDN answers: 405, the path's headers, Allow, no body.
+      res.statusCode = 405;
+      res.setHeader('Allow', hostRules.apiHeaders['Allow']!);
+      res.end();
+      return;
+    }
+    const redirect = redirectFor(redirectRules, url.pathname);
+    if (redirect && redirect.status !== 200) {
+      res.statusCode = redirect.status;
+      res.setHeader('Location', redirect.to + url.search);
+      res.end();
+      return;
+    }
+    if (redirect) req.url = redirect.to + url.search;
+    res.emit('next');
+  };
+
+  const server = httpServer.createServer({
+    root,
+    cache: -1,
+    showDir: 'false',
+    autoIndex: 'false',
+    gzip: true,
+    brotli: true,
+    before: [applyRules as (req: IncomingMessage, res: ServerResponse) => void],
+  });
+  const node = server.server;
+
+  return {
+    listen: (port, host) =>
+      new Promise((resolvePromise, reject) => {
+        node.once('error', reject);
+        node.listen(port, host, () => resolvePromise(node.address() as AddressInfo));
+      }),
+    close: () =>
+      new Promise((resolvePromise) => {
+        node.close(() => resolvePromise());
+        node.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * http-server decides some headers itself (a charset on JSON, its own Cache-Control) right before
+ * it answers, on every path including ranges and 304s. The rules must win, so the final writeHead
+ * of the underlying response is wrapped: rule headers replace whatever was set, and a compressed
+ * answer adds Accept-Encoding to Vary.
+ */
+function enforceHeaders(response: ServerResponse, headers: Map<string, [string, string]>): void {
+  const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.writeHead = ((statusCode: number, ...rest: unknown[]) => {
+    const reason = typeof rest[0] === 'string' ? rest.shift() : undefined;
+    const passed = (rest[0] ?? {}) as OutgoingHttpHeaders;
+    for (const [name, value] of Object.entries(passed)) if (value !== undefined) response.setHeader(name, value);
+    for (const [, [name, value]] of headers) response.setHeader(name, value);
+    if (response.getHeader('content-encoding')) {
+      const vary = String(response.getHeader('vary') ?? '');
+      response.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    }
+    return reason === undefined ? writeHead(statusCode) : writeHead(statusCode, reason);
+  }) as ServerResponse['writeHead'];
+}
