@@ -37,12 +37,13 @@ export async function build(paths: ProjectPaths, mode: BuildMode): Promise<Build
   const journal = found.journalFile ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath) : { problems: [] };
   problems.push(...journal.problems);
 
-  const records: Records = { authors: [], volumes: [], manuscripts: [] };
+  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   for (const collection of COLLECTION_NAMES) {
     const loaded: (Records[typeof collection][number] | undefined)[] = new Array(found.files[collection].length);
     await forEachLimited([...found.files[collection].entries()], READ_CONCURRENCY, async ([i, source]) => {
       const result = await loadRecord(source);
       problems.push(...result.problems);
+      if (result.invalid) records.invalid.push(result.invalid);
       loaded[i] = result.record as Records[typeof collection][number] | undefined;
     });
     // Keep discovery (sorted path) order, whatever order the reads finished in.

@@ -28,6 +28,20 @@ export interface Records {
   authors: AuthorRecord[];
   volumes: VolumeRecord[];
   manuscripts: ManuscriptRecord[];
+  /** Files that failed validation, as far as other records can still refer to them or check theirs. */
+  invalid: InvalidRecord[];
+}
+
+/**
+ * What is still known of a file that failed validation: its key, its id, and those of its own
+ * references that are well formed. Other records may name it without a second, cascading error,
+ * and its references are still checked, so one run reports every mistake.
+ */
+export interface InvalidRecord {
+  collection: SourceFile['collection'];
+  origin: Origin;
+  id?: number;
+  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section'>>;
 }
 
 const LOCATED_FIELDS = {
@@ -43,18 +57,47 @@ export async function loadJournal(file: string, absolutePath: string): Promise<{
   return result.value ? { journal: Object.freeze(result.value), problems: [] } : { problems: result.problems };
 }
 
-export async function loadRecord(source: SourceFile): Promise<{ record?: AuthorRecord | VolumeRecord | ManuscriptRecord; problems: Problem[] }> {
+export interface Loaded {
+  record?: AuthorRecord | VolumeRecord | ManuscriptRecord;
+  invalid?: InvalidRecord;
+  problems: Problem[];
+}
+
+export async function loadRecord(source: SourceFile): Promise<Loaded> {
   const { parsed, problems } = await readAndParse(source.file, source.absolutePath);
-  if (!parsed) return { problems };
+  if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } } };
   const schema = source.collection === 'authors' ? authorSchema : source.collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const result = validate(parsed, schema);
-  if (!result.value) return { problems: result.problems };
   const at: Record<string, Position> = { '': parsed.locate([]) };
   for (const field of LOCATED_FIELDS[source.collection]) at[field] = parsed.locate([field]);
-  if (source.collection === 'manuscripts') {
-    (result.value as ManuscriptInput).authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
+  const authors = (parsed.data as { authors?: unknown }).authors;
+  if (source.collection === 'manuscripts' && Array.isArray(authors)) {
+    authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
-  return { record: { ...result.value, origin: { file: source.file, key: source.key, at } }, problems: [] };
+  const origin: Origin = { file: source.file, key: source.key, at };
+  if (result.value) return { record: { ...result.value, origin }, problems: [] };
+  return { problems: result.problems, invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) } };
+}
+
+/** The id and the well-formed references of an invalid record (each field checked on its own). */
+function salvage(collection: SourceFile['collection'], data: unknown): Pick<InvalidRecord, 'id' | 'references'> {
+  if (collection === 'authors') return {};
+  const schema = collection === 'volumes' ? volumeSchema : manuscriptSchema;
+  const fieldValue = <K extends string>(key: K) => {
+    const field = (schema.shape as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>)[key];
+    const result = field?.safeParse((data as Record<string, unknown>)[key]);
+    return result?.success ? result.data : undefined;
+  };
+  const id = fieldValue('id') as number | undefined;
+  if (collection === 'volumes') return id === undefined ? {} : { id };
+  const references: InvalidRecord['references'] = {};
+  const volume = fieldValue('citation_volume') as number | undefined;
+  const authors = fieldValue('authors') as string[] | undefined;
+  const section = fieldValue('section') as string | undefined;
+  if (volume !== undefined) references.citation_volume = volume;
+  if (authors !== undefined) references.authors = authors;
+  if (section !== undefined) references.section = section;
+  return { ...(id === undefined ? {} : { id }), references };
 }
 
 async function readAndParse(file: string, absolutePath: string): Promise<{ parsed?: ParsedFile; problems: Problem[] }> {

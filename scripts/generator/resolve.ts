@@ -43,24 +43,28 @@ export function resolve(journal: JournalInput, records: Records): { resolved: Re
 
   const authorNames = new Map<string, string>();
   for (const author of records.authors) authorNames.set(author.origin.key, `${author.name} ${author.surname}`);
+  // Records that failed validation still exist: naming them is not a second mistake.
+  const authorKeys = new Set([...authorNames.keys(), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)]);
+  const volumeIds = new Set([...volumesById.keys(), ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : []))]);
   const sections = journal.sections ? new Set(journal.sections) : undefined;
   let suggestions = 0;
   const suggest = (wanted: string, known: Iterable<string>) =>
     suggestions++ < SUGGESTION_LIMIT ? nearest(wanted, known) : undefined;
 
-  for (const manuscript of records.manuscripts) {
-    if (!volumesById.has(manuscript.citation_volume)) {
-      const ids = [...volumesById.keys()].sort((a, b) => a - b);
+  const invalidManuscripts = records.invalid.filter((r) => r.collection === 'manuscripts' && r.references);
+  for (const manuscript of [...records.manuscripts, ...invalidManuscripts.map((r) => ({ origin: r.origin, ...r.references }))]) {
+    if (manuscript.citation_volume !== undefined && !volumeIds.has(manuscript.citation_volume)) {
+      const ids = [...volumeIds].sort((a, b) => a - b);
       report(manuscript.origin, 'citation_volume', 'ref/unknown-volume', `no volume has the id ${manuscript.citation_volume}`,
         ids.length ? `one of the volume ids: ${abbreviate(ids.map(String))}` : 'a volume in content/volumes/');
     }
-    manuscript.authors.forEach((key, i) => {
-      if (authorNames.has(key)) return;
-      const guess = suggest(key, authorNames.keys());
+    manuscript.authors?.forEach((key, i) => {
+      if (authorKeys.has(key)) return;
+      const guess = suggest(key, authorKeys);
       report(manuscript.origin, `authors[${i}]`, 'ref/unknown-author', `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
         'the file name of an author in content/authors/, without extension');
     });
-    if (sections && !sections.has(manuscript.section)) {
+    if (sections && manuscript.section !== undefined && !sections.has(manuscript.section)) {
       const guess = suggest(manuscript.section, sections);
       report(manuscript.origin, 'section', 'ref/unknown-section', `"${manuscript.section}" is not a section of the journal${guess ? `; did you mean "${guess}"?` : ''}`,
         `one of the sections listed in content/journal.yaml: ${abbreviate([...sections])}`);
