@@ -74,7 +74,8 @@ function plainText(description: string, options: { allowEmpty?: boolean } = {}) 
 }
 
 function matching(description: string, pattern: RegExp, check: (value: string) => boolean = () => true, options: { allowEmpty?: boolean } = {}) {
-  return field({ type: 'string', description, pattern: pattern.source }, (value) => {
+  const source = options.allowEmpty ? `^(?:${pattern.source.replace(/^\^|\$$/g, "")})?$` : pattern.source;
+  return field({ type: 'string', description, pattern: source }, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
     if (options.allowEmpty && text.value === '') return ok('');
