@@ -6,7 +6,7 @@
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
 import type { OutputFile } from './output.ts';
 import type { ResolvedJournal } from './resolve.ts';
-import type { JournalInput, MediaRef } from './schema.ts';
+import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
 
 /** The list paths of the contract, each served from the `index.json` inside it. */
 export const API_LISTS = ['authors', 'volumes', 'manuscripts'] as const;
@@ -53,9 +53,14 @@ export function publishedManuscript(m: ManuscriptRecord, journal: JournalInput, 
     citation_volume: m.citation_volume,
     keywords: m.keywords,
     document: mediaUrl(m.document, journal),
-    authors: m.authors.map((key) => authorNames.get(key) ?? key),
+    authors: m.authors.map((ref) => publishedAuthorName(ref, authorNames)),
     section: m.section,
   };
+}
+
+/** SPEC 2.3: `"<name> <surname>"` of the referenced record, or the string kept as published (issue 3). */
+export function publishedAuthorName(ref: AuthorRef, authorNames: ReadonlyMap<string, string>): string {
+  return typeof ref === 'string' ? authorNames.get(ref) ?? ref : ref.as_published;
 }
 
 /** A local file is published under the media URL at the same path it has below `content/media/`. */

@@ -59,7 +59,8 @@ export function resolve(journal: JournalInput, records: Records): { resolved: Re
         ids.length ? `one of the volume ids: ${abbreviate(ids.map(String))}` : 'a volume in content/volumes/');
     }
     manuscript.authors?.forEach((key, i) => {
-      if (authorKeys.has(key)) return;
+      // An author kept as published (issue 3) names no record.
+      if (typeof key !== 'string' || authorKeys.has(key)) return;
       const guess = suggest(key, authorKeys);
       report(manuscript.origin, `authors[${i}]`, 'ref/unknown-author', `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
         'the file name of an author in content/authors/, without extension');

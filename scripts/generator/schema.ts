@@ -217,6 +217,28 @@ const abstract = field({ type: 'string', minLength: 1, description: 'the abstrac
 
 export const authorsDescription = 'a list of author keys (file names in content/authors/ without extension), in author order';
 
+/**
+ * An author of a manuscript: the key of an author record, or (issue 3) the exact published string
+ * of an imported author that no single author record matches (docs/content-model.md,
+ * "Authors kept as published").
+ */
+export type AuthorRef = string | { as_published: string };
+
+const AS_PUBLISHED_JSON_SCHEMA = {
+  type: 'object',
+  properties: { as_published: { type: 'string', minLength: 1, description: 'the author exactly as published, e.g. "Ana Petrovska"' } },
+  required: ['as_published'],
+  additionalProperties: false,
+};
+
+function isAsPublished(value: unknown): value is { as_published: string } {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const text = (value as { as_published?: unknown }).as_published;
+  // Any one-line text is kept as it was published: the import reproduces it byte for byte.
+  return keys.length === 1 && typeof text === 'string' && text !== '' && !/[\u0000-\u001f\u007f]/.test(text);
+}
+
 export const manuscriptSchema = z.strictObject({
   id: positiveInteger('the manuscript\'s id, unique among manuscripts'),
   citation_volume: positiveInteger('the id of the volume the manuscript appears in'),
@@ -229,14 +251,15 @@ export const manuscriptSchema = z.strictObject({
   keywords,
   document: mediaFile('a PDF path under content/media/ shaped pdfs/<file>.pdf, or an absolute URL to /media/pdfs/<file>.pdf',
     DOCUMENT_PATH, /^pdfs\/[^/]+\.pdf$/),
-  authors: field({ type: 'array', items: { type: 'string', pattern: RECORD_KEY.source }, description: authorsDescription }, (value) => {
+  authors: field({ type: 'array', items: { anyOf: [{ type: 'string', pattern: RECORD_KEY.source }, AS_PUBLISHED_JSON_SCHEMA] }, description: authorsDescription }, (value) => {
     if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
     for (const [i, key] of value.entries()) {
+      if (isAsPublished(key)) continue;
       if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
         return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
       }
     }
-    return ok(value as string[]);
+    return ok(value as AuthorRef[]);
   }),
   section: plainText('the name of the journal section'),
   order,
