@@ -31,6 +31,14 @@ export type ProblemCode =
   | 'media/outside-content'
   | 'media/symlink'
   | 'output/conflict'
+  // issue 3: importing an existing deployment
+  | 'import/fetch'
+  | 'import/dump-shape'
+  | 'import/not-representable'
+  | 'import/volume-ids'
+  | 'import/not-empty'
+  | 'import/media'
+  | 'import/round-trip'
   | 'usage';
 
 export interface Problem {
