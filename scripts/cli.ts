@@ -87,6 +87,9 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode): Promise<number> {
 }
 
 async function runPreview(paths: ProjectPaths, portText: string, host: string): Promise<number> {
+  // http-server's `union` layer reads a deprecated response field on every request; the warning
+  // says nothing the user can act on.
+  process.noDeprecation = true;
   const server = createPreviewServer({ root: paths.out });
   const address = await server.listen(parsePort(portText), host);
   const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
