@@ -11,6 +11,8 @@ import type { OutputFile } from './output.ts';
 import type { Problem } from './problems.ts';
 import { findOutputConflicts, readPublicFiles } from './public-files.ts';
 import { renderApi } from './render-api.ts';
+import { renderPages } from './render-pages.ts';
+import { renderSitemap } from './render-sitemap.ts';
 import { resolve, type ResolvedJournal } from './resolve.ts';
 import { COLLECTION_NAMES } from './schema.ts';
 import { writeSite, type WriteStats } from './write.ts';
@@ -77,6 +79,8 @@ async function render(site: ResolvedJournal, paths: ProjectPaths) {
   const publicFiles = await readPublicFiles(paths.root, paths.public);
   const groups: { source: string; outputs: OutputFile[] }[] = [
     { source: 'the API lists', outputs: api },
+    { source: 'the HTML pages', outputs: renderPages(site) },
+    { source: 'the sitemap', outputs: renderSitemap(site) },
     { source: 'the host rules', outputs: hostFiles },
     ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
   ];

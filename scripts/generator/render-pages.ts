@@ -1,0 +1,283 @@
+/**
+ * Renderer: the HTML pages that readers and indexers see (docs/indexing.md). SPEC-NOTES: the
+ * original site had a landing page per manuscript carrying Google Scholar's `citation_*` meta tags.
+ *
+ *   /                          the journal: its volumes, newest first, and the API lists
+ *   /volumes/<number>/         one volume: its manuscripts by section (<number>: the label's numeral)
+ *   /manuscripts/<id>/         one manuscript: the landing page with the meta tags
+ *
+ * Every page is `<path>index.html`, so each URL ends in a slash and every static host serves it as
+ * the folder's index. Pure: records in, files out; each page is rendered when it is written.
+ */
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
+import type { OutputFile } from './output.ts';
+import { mediaUrl } from './render-api.ts';
+import type { ResolvedJournal } from './resolve.ts';
+import { richTextToPlain } from './rich-text.ts';
+import { escapeHtml as e, sanitizeAbstractHtml } from './sanitize-html.ts';
+import { romanToNumber, VOLUME_LABEL } from './formats.ts';
+import type { JournalInput } from './schema.ts';
+
+/** URL paths of the pages (with the leading and trailing slash); the files are `<path>index.html`. */
+export const homePagePath = '/';
+export const volumePagePath = (volume: VolumeRecord) => `/volumes/${volumeNumber(volume)}/`;
+export const manuscriptPagePath = (manuscript: ManuscriptRecord) => `/manuscripts/${manuscript.id}/`;
+const fileOf = (urlPath: string) => `${urlPath.slice(1)}index.html`;
+
+/**
+ * The number a reader cites: the label's Roman numeral as a number ("Volume V" → 5). Not the API's
+ * `citation_volume`, which is the volume record's key (SPEC-NOTES 1; 1 for Volume V in the original).
+ */
+export function volumeNumber(volume: VolumeRecord): number {
+  return romanToNumber(VOLUME_LABEL.exec(volume.citation_journal_title)?.[1] ?? '');
+}
+
+/** One page of the site, for the sitemap: its URL path and, when the content says, its date. */
+export interface SitePage {
+  path: string;
+  lastmod?: string;
+}
+
+/** Every page, in a stable order: home, volumes (newest first), manuscripts (published order). */
+export function* sitePages(site: ResolvedJournal): Generator<SitePage> {
+  yield { path: homePagePath };
+  for (const volume of volumesNewestFirst(site.volumes)) yield { path: volumePagePath(volume), lastmod: volume.full_date };
+  for (const manuscript of site.manuscripts) yield { path: manuscriptPagePath(manuscript), lastmod: manuscript.citation_date };
+}
+
+export function renderPages(site: ResolvedJournal): OutputFile[] {
+  const authors = new Map<string, AuthorRecord>(site.authors.map((a) => [a.origin.key, a]));
+  const volumes = new Map<number, VolumeRecord>(site.volumes.map((v) => [v.id, v]));
+  const byVolume = new Map<number, ManuscriptRecord[]>();
+  for (const m of site.manuscripts) {
+    const list = byVolume.get(m.citation_volume);
+    if (list) list.push(m);
+    else byVolume.set(m.citation_volume, [m]);
+  }
+  const outputs: OutputFile[] = [
+    { path: fileOf(homePagePath), body: () => [homePage(site, byVolume)] },
+  ];
+  for (const volume of volumesNewestFirst(site.volumes)) {
+    outputs.push({ path: fileOf(volumePagePath(volume)), body: () => [volumePage(site, volume, byVolume.get(volume.id) ?? [], authors)] });
+  }
+  for (const manuscript of site.manuscripts) {
+    const volume = volumes.get(manuscript.citation_volume)!;
+    outputs.push({ path: fileOf(manuscriptPagePath(manuscript)), body: () => [manuscriptPage(site.journal, manuscript, volume, authors)] });
+  }
+  return outputs;
+}
+
+function volumesNewestFirst(volumes: readonly VolumeRecord[]): VolumeRecord[] {
+  return [...volumes].sort((a, b) => volumeNumber(b) - volumeNumber(a) || a.id - b.id);
+}
+
+/** Google Scholar's tags, in the order its inclusion guidelines list them; `undefined` values are left out. */
+export function citationTags(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: ReadonlyMap<string, AuthorRecord>): [string, string][] {
+  const tags: [string, string | undefined][] = [['citation_title', m.citation_title]];
+  for (const author of pageAuthors(m, authors)) {
+    tags.push(['citation_author', author.citation]);
+    // Scholar reads an institution as belonging to the author tag just before it.
+    tags.push(['citation_author_institution', author.institution]);
+  }
+  const language = m.citation_language ?? journal.citation_language;
+  tags.push(
+    // Scholar's guidelines write full dates as YYYY/MM/DD (their example: 1996/05/17).
+    ['citation_publication_date', m.citation_date.replaceAll('-', '/')],
+    ['citation_journal_title', journal.title],
+    ['citation_publisher', journal.publisher],
+    ['citation_volume', String(volumeNumber(volume))],
+    // Manuscripts carry no page numbers in the content model, so no citation_firstpage/lastpage.
+    // The standard ISSN form (NNNN-NNNN), not the contract's spaced one; the journal's when the record has none.
+    ['citation_issn', standardIssn(m.citation_issn || journal.citation_issn)],
+    ['citation_language', language === '' ? undefined : languageCode(language)],
+    ...keywordList(m.keywords).map((k): [string, string] => ['citation_keywords', k]),
+    ['citation_pdf_url', mediaUrl(m.document, journal)],
+    ['citation_abstract_html_url', journal.base_url + manuscriptPagePath(m)],
+  );
+  return tags.filter((t): t is [string, string] => t[1] !== undefined);
+}
+
+/** `1857 - 9639` (SPEC 2.2's spaced shape) → `1857-9639`, the form ISSN registries and indexers use. */
+export function standardIssn(issn: string): string {
+  return issn.replace(' - ', '-');
+}
+
+interface PageAuthor {
+  /** As the API writes it: `"<name> <surname>"` (SPEC 2.3). */
+  display: string;
+  /** As Scholar's examples write it: "Last, First"; the comma keeps multi-word names unambiguous. */
+  citation: string;
+  institution?: string;
+}
+
+/**
+ * The manuscript's authors in order. An author kept as published (issue 3) names no record: it is
+ * shown and cited as written (Scholar accepts "First Last" too), without an institution.
+ */
+function pageAuthors(m: ManuscriptRecord, authors: ReadonlyMap<string, AuthorRecord>): PageAuthor[] {
+  return m.authors.flatMap((ref): PageAuthor[] => {
+    if (typeof ref !== 'string') return [{ display: ref.as_published, citation: ref.as_published }];
+    const a = authors.get(ref);
+    return a ? [{ display: `${a.name} ${a.surname}`, citation: `${a.surname}, ${a.name}`, institution: a.institution }] : [];
+  });
+}
+
+/** SPEC 2.3 keywords ("a, b, c.") as a list: the final full stop removed, split at ", ". */
+export function keywordList(keywords: string): string[] {
+  return keywords.replace(/\.$/, '').split(', ').filter((k) => k !== '');
+}
+
+/**
+ * ISO 639-1 codes for the language names a journal of the region uses; other values are published
+ * as written (a name Scholar can still read). A value that already is a code stays as it is.
+ */
+const LANGUAGE_CODES: Record<string, string> = {
+  albanian: 'sq', bosnian: 'bs', bulgarian: 'bg', croatian: 'hr', czech: 'cs', dutch: 'nl', english: 'en',
+  french: 'fr', german: 'de', greek: 'el', hungarian: 'hu', italian: 'it', latin: 'la', macedonian: 'mk',
+  polish: 'pl', portuguese: 'pt', romanian: 'ro', russian: 'ru', serbian: 'sr', slovak: 'sk', slovenian: 'sl',
+  spanish: 'es', turkish: 'tr', ukrainian: 'uk',
+  македонски: 'mk', англиски: 'en', српски: 'sr', бугарски: 'bg',
+};
+
+export function languageCode(language: string): string {
+  return LANGUAGE_CODES[language.toLowerCase()] ?? language;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** `2021-03-04` → `4 March 2021`, without Intl, so the text is the same on every machine. */
+function readableDate(iso: string): string {
+  const [year, month, day] = iso.split('-');
+  return `${Number(day)} ${MONTHS[Number(month) - 1]} ${year}`;
+}
+
+/** Plain-text summary for `<meta name="description">`: at most about 300 characters, cut at a word. */
+function summary(abstract: string): string {
+  const plain = richTextToPlain(abstract);
+  if (plain.length <= 300) return plain;
+  const cut = plain.slice(0, 300);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 200 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+const STYLE = 'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}'
+  + 'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}'
+  + 'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}'
+  + '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}'
+  + 'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}';
+
+function page(journal: JournalInput, options: { title: string; path: string; head?: string[]; body: string[] }): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${e(options.title)}</title>`,
+    `<link rel="canonical" href="${e(journal.base_url + options.path)}">`,
+    ...(options.head ?? []),
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<header><a href="/">${e(journal.title)}</a></header>`,
+    '<main>',
+    ...options.body,
+    '</main>',
+    `<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: ReadonlyMap<string, AuthorRecord>): string {
+  const pdf = mediaUrl(m.document, journal);
+  const keywords = keywordList(m.keywords);
+  const language = m.citation_language ?? journal.citation_language;
+  const authorItems = pageAuthors(m, authors).map((a) =>
+    `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`);
+  return page(journal, {
+    title: `${m.citation_title} | ${journal.title}`,
+    path: manuscriptPagePath(m),
+    head: [
+      `<meta name="description" content="${e(summary(m.abstract))}">`,
+      ...citationTags(journal, m, volume, authors).map(([name, content]) => `<meta name="${name}" content="${e(content)}">`),
+    ],
+    body: [
+      '<article>',
+      `<h1>${e(m.citation_title)}</h1>`,
+      `<ul class="authors">${authorItems.join('')}</ul>`,
+      '<dl class="meta">',
+      `<dt>Volume</dt><dd><a href="${e(volumePagePath(volume))}">${e(volume.citation_journal_title)}</a> (${e(volume.full_date.slice(0, 4))})</dd>`,
+      `<dt>Section</dt><dd>${e(m.section)}</dd>`,
+      `<dt>Published</dt><dd><time datetime="${e(m.citation_date)}">${e(readableDate(m.citation_date))}</time></dd>`,
+      ...(language ? [`<dt>Language</dt><dd>${e(language)}</dd>`] : []),
+      ...(m.udc ? [`<dt>UDC</dt><dd>${e(m.udc)}</dd>`] : []),
+      `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>`,
+      '</dl>',
+      '<h2>Abstract</h2>',
+      `<div class="abstract">${sanitizeAbstractHtml(m.abstract)}</div>`,
+      `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>`,
+      '</article>',
+    ],
+  });
+}
+
+function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: readonly ManuscriptRecord[], authors: ReadonlyMap<string, AuthorRecord>): string {
+  const { journal } = site;
+  // Sections in the journal's listed order, then any others in the order they first appear.
+  const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
+  const sections = new Map<string, ManuscriptRecord[]>();
+  for (const m of manuscripts) {
+    if (!order.has(m.section)) order.set(m.section, order.size);
+    const list = sections.get(m.section);
+    if (list) list.push(m);
+    else sections.set(m.section, [m]);
+  }
+  const sorted = [...sections].sort((a, b) => order.get(a[0])! - order.get(b[0])!);
+  const body = [
+    `<h1>${e(volume.citation_journal_title)} (${e(volume.full_date.slice(0, 4))})</h1>`,
+    '<dl class="meta">',
+    `<dt>Published</dt><dd><time datetime="${e(volume.full_date)}">${e(readableDate(volume.full_date))}</time></dd>`,
+    `<dt>Pages</dt><dd>${e(volume.first_page)}–${e(volume.last_page)}</dd>`,
+    `<dt>UDC</dt><dd>${e(volume.udc)}</dd>`,
+    '</dl>',
+    `<p><a class="pdf" href="${e(mediaUrl(volume.pdf, journal))}" type="application/pdf">The whole volume (PDF)</a></p>`,
+  ];
+  for (const [section, list] of sorted) {
+    body.push(`<h2>${e(section)}</h2>`, '<ul>');
+    for (const m of list) {
+      const names = pageAuthors(m, authors).map((a) => a.display).join(', ');
+      body.push(`<li><a href="${e(manuscriptPagePath(m))}">${e(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`);
+    }
+    body.push('</ul>');
+  }
+  if (manuscripts.length === 0) body.push('<p>No manuscripts are listed for this volume.</p>');
+  return page(journal, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body });
+}
+
+function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly ManuscriptRecord[]>): string {
+  const { journal } = site;
+  const items = volumesNewestFirst(site.volumes).map((v) => {
+    const count = byVolume.get(v.id)?.length ?? 0;
+    return `<li><a href="${e(volumePagePath(v))}">${e(v.citation_journal_title)}</a> (${e(v.full_date.slice(0, 4))}), ${count} ${count === 1 ? 'manuscript' : 'manuscripts'}</li>`;
+  });
+  return page(journal, {
+    title: journal.title,
+    path: homePagePath,
+    body: [
+      `<h1>${e(journal.title)}</h1>`,
+      `<p class="meta">ISSN ${e(standardIssn(journal.citation_issn))}</p>`,
+      '<h2>Volumes</h2>',
+      items.length ? `<ul>${items.join('')}</ul>` : '<p>No volumes yet.</p>',
+      '<h2>Data</h2>',
+      '<p>The journal\'s records are also published as read-only JSON: each list is one GET request and returns the whole list as a JSON array.</p>',
+      '<ul>',
+      '<li><a href="/api/authors/"><code>/api/authors/</code></a>: authors (name, surname, institution)</li>',
+      '<li><a href="/api/volumes/"><code>/api/volumes/</code></a>: volumes of the journal</li>',
+      '<li><a href="/api/manuscripts/"><code>/api/manuscripts/</code></a>: manuscripts, with their authors, volume and PDF</li>',
+      '</ul>',
+      '<p>Responses are <code>application/json</code>, may be fetched from any origin, and accept <code>?format=api</code> (it returns the same JSON).</p>',
+    ],
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The abstract on a landing page (docs/indexing.md, "The abstract"). Abstracts are rich text from
+ * an HTML editor (SPEC-NOTES: `<p>`, `<em>` around Latin species names), and a page inserts them
+ * as markup, so this is the one place that decides what markup survives: a strict allow-list.
+ *
+ * - Elements kept: p, em, i, strong, b, sup, sub, br, and a. Every attribute is dropped except
+ *   `href` on `a`, kept only when it is an absolute http(s) URL (after character references are
+ *   decoded, so `javascript&#58;` and `javascript&colon;` do not pass as something else).
+ * - Everything else is escaped and shows as text: other tags, comments, a `<` that starts no
+ *   complete tag (an unclosed `<img ... onerror=...` included), stray `>` and `&`. Nothing is
+ *   dropped silently, so an editor sees what the page refused.
+ * - The result is balanced: unclosed elements are closed at the end, a closing tag closes the
+ *   elements opened inside it, a closing tag with nothing to close is dropped.
+ *
+ * It does not rely on the content validation (rich-text.ts) having run: the renderer must be safe
+ * on its own, whatever a record holds.
+ */
+
+const ALLOWED = new Set(['p', 'em', 'i', 'strong', 'b', 'sup', 'sub', 'br', 'a']);
+const VOID = new Set(['br']);
+
+/**
+ * One complete tag at the current position: name, attributes (quoted or bare values), optional
+ * `/`, then `>`. Sticky, so it only ever matches where the scanner stands.
+ */
+const TAG = /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
+const ATTRIBUTE = /([^\t\n\f\r "'>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>`]+)))?/g;
+
+/** A character reference as the HTML parser reads one in text (with its semicolon). */
+const REFERENCE = /&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});/y;
+
+/** Named references decoded before a URL is judged; any other name stays literal (and inert). */
+const NAMED: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
+  colon: ':', sol: '/', period: '.', comma: ',', quest: '?', num: '#', equals: '=', percnt: '%',
+  lpar: '(', rpar: ')', semi: ';', excl: '!', Tab: '\t', NewLine: '\n',
+};
+
+interface OpenElement {
+  name: string;
+  /** False for an `a` whose href was refused: its tags are left out, its text stays. */
+  emitted: boolean;
+}
+
+export function sanitizeAbstractHtml(input: string): string {
+  let out = '';
+  const open: OpenElement[] = [];
+  const closeThrough = (index: number) => {
+    while (open.length > index) {
+      const element = open.pop()!;
+      if (element.emitted) out += `</${element.name}>`;
+    }
+  };
+  const lastOpen = (name: string) => open.findLastIndex((e) => e.name === name);
+
+  let i = 0;
+  while (i < input.length) {
+    const c = input[i]!;
+    if (c === '<') {
+      TAG.lastIndex = i;
+      const tag = TAG.exec(input);
+      const name = tag?.[2]?.toLowerCase();
+      if (!tag || !name || !ALLOWED.has(name)) {
+        out += '&lt;';
+        i++;
+        continue;
+      }
+      i = TAG.lastIndex;
+      if (tag[1]) {
+        // A closing tag: closes the element and anything opened inside it; otherwise it has nothing to close.
+        const index = VOID.has(name) ? -1 : lastOpen(name);
+        if (index >= 0) closeThrough(index);
+        continue;
+      }
+      if (VOID.has(name)) {
+        out += `<${name}>`;
+        continue;
+      }
+      // As the HTML parser does: a new paragraph ends the open one, and links do not nest.
+      if (name === 'p' || name === 'a') {
+        const index = lastOpen(name);
+        if (index >= 0) closeThrough(index);
+      }
+      if (name === 'a') {
+        const href = safeHref(tag[3] ?? '');
+        open.push({ name, emitted: href !== undefined });
+        if (href !== undefined) out += `<a href="${escapeHtml(href)}">`;
+        continue;
+      }
+      open.push({ name, emitted: true });
+      out += `<${name}>`;
+      continue;
+    }
+    if (c === '&') {
+      REFERENCE.lastIndex = i;
+      const reference = REFERENCE.exec(input);
+      if (reference) {
+        out += normalizeReference(reference[0]);
+        i = REFERENCE.lastIndex;
+      } else {
+        out += '&amp;';
+        i++;
+      }
+      continue;
+    }
+    if (c === '>') out += '&gt;';
+    else if (c === '\0') out += '\ufffd';
+    else out += c;
+    i++;
+  }
+  closeThrough(0);
+  return out;
+}
+
+/**
+ * A reference in text can only ever produce text, so named ones are kept as written (the browser
+ * knows more names than this module). Numeric ones are checked: a code point the parser would
+ * refuse (NUL, surrogates, out of range, C0/C1 controls) becomes U+FFFD.
+ */
+function normalizeReference(reference: string): string {
+  if (reference[1] !== '#') return reference;
+  const point = decodeNumeric(reference.slice(2, -1));
+  return point === undefined ? '\ufffd' : escapeHtml(String.fromCodePoint(point));
+}
+
+function decodeNumeric(digits: string): number | undefined {
+  const point = digits[0] === 'x' || digits[0] === 'X' ? parseInt(digits.slice(1), 16) : parseInt(digits, 10);
+  const allowedWhitespace = point === 0x09 || point === 0x0a || point === 0x0c || point === 0x0d;
+  if (!Number.isFinite(point) || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return undefined;
+  if (!allowedWhitespace && (point < 0x20 || (point >= 0x7f && point <= 0x9f))) return undefined;
+  return point;
+}
+
+/** The first `href` (the one a browser uses), decoded, when it is an absolute http(s) URL. */
+function safeHref(attributes: string): string | undefined {
+  for (const attribute of attributes.matchAll(ATTRIBUTE)) {
+    if (attribute[1]!.toLowerCase() !== 'href') continue;
+    const value = decodeAttribute(attribute[2] ?? attribute[3] ?? attribute[4] ?? '').trim();
+    if (!/^https?:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/i.test(value)) return undefined;
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Decodes the references this module knows; unknown names stay literal and are escaped on output. */
+function decodeAttribute(value: string): string {
+  return value.replace(/&(#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});/g, (whole, body: string) => {
+    if (body[0] === '#') {
+      const point = decodeNumeric(body.slice(1));
+      // A reference the parser would refuse makes the whole URL refused (NUL fails the URL check).
+      return point === undefined ? '\u0000' : String.fromCodePoint(point);
+    }
+    return NAMED[body] ?? whole;
+  });
+}
+
+/** Text and double- or single-quoted attribute values: the five characters that can end either. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
+}
