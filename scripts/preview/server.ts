@@ -57,7 +57,8 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
     root,
     cache: -1,
     showDir: 'false',
-    autoIndex: 'false',
+    // A folder's index.html answers its slash path (the HTML pages, docs/indexing.md), as on every CDN.
+    autoIndex: 'true',
     gzip: true,
     brotli: true,
     before: [applyRules as (req: IncomingMessage, res: ServerResponse) => void],
