@@ -31,6 +31,8 @@ export type ProblemCode =
   | 'media/outside-content'
   | 'media/symlink'
   | 'output/conflict'
+  // issue 5: a limit of a host named in `hosts`
+  | 'host/limit'
   // issue 3: importing an existing deployment
   | 'import/fetch'
   | 'import/dump-shape'
@@ -96,6 +98,33 @@ export function formatReport(problems: readonly Problem[], limit = 200): string 
   }
   lines.push('', `${sorted.length} problem${sorted.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`);
   return lines.join('\n');
+}
+
+/**
+ * The same problems as GitHub Actions workflow commands (`--format github`, issue 5): one
+ * `::error file=...,line=...,col=...::` line per problem, so a pull request shows each mistake on the
+ * file and line it concerns. Every problem is printed (no cap): each one is an annotation.
+ */
+export function formatGithubAnnotations(problems: readonly Problem[], warnings: readonly string[] = []): string {
+  const lines = [...problems].sort(compareProblems).map((p) => {
+    const properties = [`file=${escapeProperty(p.file)}`];
+    if (p.line > 0) properties.push(`line=${p.line}`, `col=${Math.max(p.column, 1)}`);
+    if (p.field) properties.push(`title=${escapeProperty(p.field)}`);
+    const expected = p.expected ? ` (${p.expected})` : '';
+    return `::error ${properties.join(',')}::${escapeData(`${p.field ? `${p.field}: ` : ''}${p.message}${expected}`)}`;
+  });
+  for (const warning of warnings) lines.push(`::warning::${escapeData(warning)}`);
+  return lines.join('\n');
+}
+
+/** GitHub's escaping for a command's message... */
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** ...and, stricter, for its `key=value` properties. */
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
 /** Suggest the closest known name for a mistyped one (Levenshtein distance, small typos only). */
