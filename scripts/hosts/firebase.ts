@@ -1,0 +1,44 @@
+/**
+ * `firebase.json` for Firebase Hosting (issue 5), printed by `npm run config -- firebase`. The
+ * Firebase CLI reads it from the project folder it runs in (next to `dist/`, never inside the
+ * published folder), so the journal saves it at the repository root (docs/hosting/firebase.md).
+ *
+ * Firebase answers in this order: redirects, exact files, rewrites, the 404 page. The canonical
+ * list path has no file of its own (there is no index.html there), so the rewrite answers it.
+ */
+import type { HostRules } from './rules.ts';
+
+export interface FirebaseOptions {
+  /** The folder `firebase deploy` uploads, relative to firebase.json. */
+  publicDir: string;
+}
+
+type Header = { key: string; value: string };
+
+const headerList = (headers: Readonly<Record<string, string>>, vary = false): Header[] =>
+  // Firebase compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
+  Object.entries(headers).map(([key, value]) => ({ key, value: vary && key === 'Vary' ? `${value}, Accept-Encoding` : value }));
+
+export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions = { publicDir: 'dist' }): string {
+  const lists = `@(${rules.api.map((rule) => rule.path.split('/')[2]).join('|')})`;
+  const config = {
+    hosting: {
+      public: options.publicDir,
+      // Firebase compresses on the fly: the precompressed twins and the Cloudflare/Netlify rule
+      // files would only be published as stray public files.
+      ignore: ['firebase.json', '**/.*', '**/node_modules/**', '**/*.gz', '**/*.br', '_headers', '_redirects'],
+      cleanUrls: false,
+      // SPEC-NOTES 6: one 301 per list (a fixed count: the contract has three lists).
+      redirects: rules.api.map((rule) => ({ source: rule.redirectFrom, destination: rule.path, type: 301 })),
+      // SPEC section 4: the canonical path is answered by its index.json.
+      rewrites: rules.api.map((rule) => ({ source: rule.path, destination: `/${rule.file}` })),
+      // Firebase matches headers against the path the client asked for, so both spellings carry them.
+      headers: [
+        { source: `/api/${lists}/`, headers: headerList(rules.apiHeaders, true) },
+        { source: `/api/${lists}/index.json`, headers: headerList(rules.apiHeaders, true) },
+        { source: `${rules.mediaPrefix}**`, headers: headerList(rules.mediaHeaders) },
+      ],
+    },
+  };
+  return JSON.stringify(config, null, 2) + '\n';
+}

@@ -1,0 +1,33 @@
+/**
+ * `vercel.json` for Vercel (issue 5), printed by `npm run config -- vercel`. Vercel reads it from the
+ * root of the folder it deploys, so the deploy step writes it into `dist/` just before
+ * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
+ * One rule per kind, with the list names as an alternation, so the rule count never grows.
+ */
+import type { HostRules } from './rules.ts';
+
+/** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
+function apiHeaders(rules: HostRules): { key: string; value: string }[] {
+  return Object.entries(rules.apiHeaders).map(([key, value]) => ({ key, value: key === 'Vary' ? `${value}, Accept-Encoding` : value }));
+}
+
+export function renderVercelConfig(rules: HostRules): string {
+  const lists = rules.api.map((rule) => rule.path.split('/')[2]).join('|');
+  const list = `/api/:list(${lists})`;
+  const config = {
+    $schema: 'https://openapi.vercel.sh/vercel.json',
+    // The folder's own names are the URLs: no `.html` dropping, no slash added or removed.
+    cleanUrls: false,
+    // SPEC-NOTES 6: the path without its slash moves to the canonical one (Vercel keeps the query).
+    redirects: [{ source: list, destination: '/api/:list/', statusCode: 301 }],
+    // SPEC section 4: the canonical path is answered by its index.json.
+    rewrites: [{ source: `${list}/`, destination: '/api/:list/index.json' }],
+    // Headers match the path the client asked for, so both spellings carry them.
+    headers: [
+      { source: `${list}/`, headers: apiHeaders(rules) },
+      { source: `${list}/index.json`, headers: apiHeaders(rules) },
+      { source: `${rules.mediaPrefix}(.*)`, headers: Object.entries(rules.mediaHeaders).map(([key, value]) => ({ key, value })) },
+    ],
+  };
+  return JSON.stringify(config, null, 2) + '\n';
+}
