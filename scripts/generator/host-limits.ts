@@ -15,12 +15,9 @@ import type { Problem } from './problems.ts';
 import { parseHeaders, parseRedirects } from '../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../hosts/cloudfront-function.ts';
 import { hostRules } from '../hosts/rules.ts';
+import type { HostId } from './host-ids.ts';
 
-export const HOST_IDS = [
-  'cloudflare-pages', 'netlify', 'vercel', 'firebase', 'azure-static-web-apps', 's3-cloudfront',
-  'github-pages', 'gitlab-pages', 'nginx', 'apache', 'caddy',
-] as const;
-export type HostId = (typeof HOST_IDS)[number];
+export { HOST_IDS, type HostId } from './host-ids.ts';
 
 const MiB = 1024 * 1024;
 

@@ -13,6 +13,7 @@ import {
   absoluteMediaPath, isCalendarDate, isCanonicalRoman, isPlainLine, looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
+import { HOST_IDS, type HostId } from './host-ids.ts';
 
 type Parsed<T> =
   | { ok: true; value: T }
@@ -144,6 +145,14 @@ export const journalSchema = z.strictObject({
     const index = value.findIndex((s) => typeof s !== 'string' || s === '' || !isPlainLine(s));
     if (index >= 0) return bad(`${describe(value[index])} is not a section name`, 'one line of text', 'schema/format', index);
     return ok(value as string[]);
+  }).optional(),
+  // Issue 5: the hosts the site is published to; the build checks their limits (docs/hosting/).
+  hosts: field({ type: 'array', items: { enum: [...HOST_IDS] }, uniqueItems: true, description: `the hosts the site is published to: ${HOST_IDS.join(', ')}` }, (value) => {
+    const expected = `a list of hosts from: ${HOST_IDS.join(', ')}`;
+    if (!Array.isArray(value)) return bad(`is ${describe(value)}`, expected, 'schema/type');
+    const index = value.findIndex((h, i) => typeof h !== 'string' || !(HOST_IDS as readonly string[]).includes(h) || value.indexOf(h) !== i);
+    if (index >= 0) return bad(`${describe(value[index])} is not a known host, or is listed twice`, expected, 'schema/format', index);
+    return ok(value as HostId[]);
   }).optional(),
 });
 
