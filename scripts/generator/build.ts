@@ -10,6 +10,7 @@ import { checkMedia, forEachLimited } from './media.ts';
 import type { OutputFile } from './output.ts';
 import type { Problem } from './problems.ts';
 import { findOutputConflicts, readPublicFiles } from './public-files.ts';
+import { checkHostLimits } from './host-limits.ts';
 import { renderApi } from './render-api.ts';
 import { renderPages } from './render-pages.ts';
 import { renderSitemap } from './render-sitemap.ts';
@@ -27,6 +28,8 @@ export interface BuildResult {
   problems: Problem[];
   counts: { authors: number; volumes: number; manuscripts: number; pdfs: number };
   written?: WriteStats;
+  /** What the chosen hosts cannot do (issue 5); printed, never fatal. */
+  warnings?: string[];
 }
 
 /** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
@@ -69,8 +72,10 @@ export async function build(paths: ProjectPaths, mode: BuildMode): Promise<Build
 
   if (problems.length > 0) return { ok: false, problems, counts };
   if (mode === 'check') return { ok: true, problems, counts };
+  const hosting = await checkHostLimits(journal.journal.hosts, found.journalFile?.file ?? 'content/journal.yaml', rendered.outputs, media.copies);
+  if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings };
   const written = await writeSite(paths.out, rendered.outputs, media.copies);
-  return { ok: true, problems, counts, written };
+  return { ok: true, problems, counts, written, warnings: hosting.warnings };
 }
 
 async function render(site: ResolvedJournal, paths: ProjectPaths) {

@@ -83,9 +83,10 @@ export async function checkHostLimits(
   journalFile: string,
   outputs: readonly OutputFile[],
   copies: readonly MediaCopy[],
-  contentPrefix = 'content',
 ): Promise<HostCheck> {
   if (!hosts || hosts.length === 0) return { problems: [], warnings: [] };
+  // `content/journal.yaml` -> `content`: the folder the PDFs are reported under.
+  const contentPrefix = journalFile.split('/').slice(0, -1).join('/') || '.';
   const files = [...measureOutputs(outputs), ...(await measureCopies(copies, contentPrefix))];
   const rules = Object.fromEntries(outputs.filter((o) => o.path === '_headers' || o.path === '_redirects').map((o) => [o.path, textOf(o)]));
   return checkSite(hosts, journalFile, files, rules);
