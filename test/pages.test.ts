@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { citationTags, keywordList, languageCode, renderPages } from '../scripts/generator/render-pages.ts';
+import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
+
+const ana = author('ana-petrovska', 'Ана', 'Петровска', 'Институт за биологија, Архимедова 3, 1000 Скопје.');
+const jane = author('jane-doe', 'Jane', 'Doe', 'Dept. of Zoology, "Oxford" <UK> & Co');
+const volumeV = volume(1, 'Volume V', '2023-12-18');
+const volumeI = volume(2, 'Volume I', '2019-06-01');
+const salamanders = manuscript(7, {
+  citation_volume: 1,
+  citation_title: 'Fire salamanders of Jakupica',
+  citation_date: '2021-03-04',
+  citation_language: 'Macedonian',
+  udc: '597.6',
+  abstract: '<p>New localities of <em>Salamandra salamandra</em> (Linnaeus, 1758).</p>',
+  keywords: 'Salamandra salamandra, distribution, Macedonia.',
+  authors: ['ana-petrovska', 'jane-doe', { as_published: 'M. Nikolov' }],
+  section: 'Zoology',
+});
+const journal = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [salamanders] });
+const pageOf = (path: string, s = journal) => bodyText(renderPages(s).find((o) => o.path === path));
+/** The `<meta name content>` pairs of a page, in document order, entities decoded. */
+const metaTags = (html: string) =>
+  [...html.matchAll(/<meta name="([^"]+)" content="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
+
+describe('landing page of a manuscript', () => {
+  it('is written at manuscripts/<id>/index.html, next to the home page and one page per volume', () => {
+    expect(renderPages(journal).map((o) => o.path)).toEqual(['index.html', 'volumes/5/index.html', 'volumes/1/index.html', 'manuscripts/7/index.html']);
+  });
+
+  it('carries Google Scholar\'s citation_* tags in order, each author followed by its institution', () => {
+    const tags = metaTags(pageOf('manuscripts/7/index.html')).filter(([name]) => name.startsWith('citation_'));
+    expect(tags).toEqual([
+      ['citation_title', 'Fire salamanders of Jakupica'],
+      ['citation_author', 'Петровска, Ана'],
+      ['citation_author_institution', 'Институт за биологија, Архимедова 3, 1000 Скопје.'],
+      ['citation_author', 'Doe, Jane'],
+      ['citation_author_institution', 'Dept. of Zoology, "Oxford" <UK> & Co'],
+      // Kept as published (no record): cited as written, without an institution.
+      ['citation_author', 'M. Nikolov'],
+      ['citation_publication_date', '2021/03/04'],
+      ['citation_journal_title', 'Bulletin of the "Test" Society & <Friends>'],
+      ['citation_publisher', 'Test Society, Skopje'],
+      // The label's numeral (Volume V), not the volume's key (1).
+      ['citation_volume', '5'],
+      ['citation_issn', '1857-9639'],
+      ['citation_language', 'mk'],
+      ['citation_keywords', 'Salamandra salamandra'],
+      ['citation_keywords', 'distribution'],
+      ['citation_keywords', 'Macedonia'],
+      ['citation_pdf_url', 'https://media.example.org/media/pdfs/m-7.pdf'],
+      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7/'],
+    ]);
+  });
+
+  it('leaves out what is not known: pages, an empty language, a publisher the journal does not name', () => {
+    const m = manuscript(8, { citation_language: '', citation_issn: '' });
+    const tags = citationTags({ ...journal.journal, publisher: undefined }, m, volumeV, new Map()).map(([name]) => name);
+    expect(tags).not.toContain('citation_firstpage');
+    expect(tags).not.toContain('citation_lastpage');
+    expect(tags).not.toContain('citation_language');
+    expect(tags).not.toContain('citation_publisher');
+    // An empty ISSN on the record: the journal's ISSN still identifies the journal.
+    expect(citationTags(journal.journal, m, volumeV, new Map())).toContainEqual(['citation_issn', '1857-9639']);
+  });
+
+  it('has a canonical link, a title naming the manuscript, and the readable record', () => {
+    const html = pageOf('manuscripts/7/index.html');
+    expect(html).toContain('<link rel="canonical" href="https://journal.example.org/manuscripts/7/">');
+    expect(html).toContain('<title>Fire salamanders of Jakupica | Bulletin of the &quot;Test&quot; Society &amp; &lt;Friends&gt;</title>');
+    expect(html).toContain('<h1>Fire salamanders of Jakupica</h1>');
+    expect(html).toContain('<li><span class="author">Ана Петровска</span><span class="institution">Институт за биологија, Архимедова 3, 1000 Скопје.</span></li>');
+    expect(html).toContain('<li><span class="author">M. Nikolov</span></li>');
+    expect(html).toContain('<dt>Volume</dt><dd><a href="/volumes/5/">Volume V</a> (2023)</dd>');
+    expect(html).toContain('<dt>Section</dt><dd>Zoology</dd>');
+    expect(html).toContain('<dt>Published</dt><dd><time datetime="2021-03-04">4 March 2021</time></dd>');
+    expect(html).toContain('<dt>Keywords</dt><dd>Salamandra salamandra, distribution, Macedonia</dd>');
+    expect(html).toContain('<div class="abstract"><p>New localities of <em>Salamandra salamandra</em> (Linnaeus, 1758).</p></div>');
+    expect(html).toContain('<a class="pdf" href="https://media.example.org/media/pdfs/m-7.pdf" type="application/pdf">Full text (PDF)</a>');
+    expect(html).toContain('<meta name="description" content="New localities of Salamandra salamandra (Linnaeus, 1758).">');
+  });
+
+  it('escapes every value in text and attribute contexts, and sanitizes the abstract', () => {
+    const hostile = '"><script>window.__pwned=1</script><x a=\'';
+    const evil = manuscript(9, {
+      citation_title: hostile, section: hostile, keywords: `${hostile}.`, udc: hostile, citation_language: hostile,
+      abstract: '<p onclick="x()">ok</p><script>window.__pwned=1</script><img src=x onerror="window.__pwned=1"',
+      authors: ['jane-doe', { as_published: hostile }],
+    });
+    const html = pageOf('manuscripts/9/index.html', site({ authors: [jane], volumes: [volumeV], manuscripts: [evil] }));
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<x ');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('onclick');
+    expect(html).toContain('<h1>&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;x a=&#39;</h1>');
+    expect(html).toContain('<meta name="citation_title" content="&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;x a=&#39;">');
+    expect(html).toContain('<div class="abstract"><p>ok</p>&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror="window.__pwned=1"</div>');
+    // Every tag in the page is one the renderer writes itself.
+    const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/g)].map((m) => m[1]));
+    expect([...tags].sort()).toEqual(['a', 'body', 'dd', 'div', 'dl', 'dt', 'footer', 'h1', 'h2', 'head', 'header', 'html', 'li', 'link', 'main', 'meta', 'p', 'span', 'style', 'time', 'title', 'ul', 'article'].sort());
+  });
+});
+
+describe('volume and home pages', () => {
+  it('lists a volume\'s manuscripts by section, each linking its landing page', () => {
+    const botany = manuscript(3, { citation_volume: 1, section: 'Botany', citation_title: 'Orchids', authors: ['jane-doe'] });
+    const html = pageOf('volumes/5/index.html', site({ authors: [ana, jane], volumes: [volumeV], manuscripts: [botany, salamanders] }));
+    expect(html).toContain('<h1>Volume V (2023)</h1>');
+    expect(html).toContain('<a class="pdf" href="https://media.example.org/media/volumes/pdfs/2023/volume-1.pdf" type="application/pdf">The whole volume (PDF)</a>');
+    // Sections in the journal's order (Zoology, Botany), whatever order the manuscripts come in.
+    expect(html.indexOf('<h2>Zoology</h2>')).toBeLessThan(html.indexOf('<h2>Botany</h2>'));
+    expect(html).toContain('<li><a href="/manuscripts/7/">Fire salamanders of Jakupica</a><br><span class="meta">Ана Петровска, Jane Doe, M. Nikolov</span></li>');
+    expect(html).toContain('<li><a href="/manuscripts/3/">Orchids</a><br><span class="meta">Jane Doe</span></li>');
+  });
+
+  it('links every volume from the home page, newest first, and the API lists', () => {
+    const html = pageOf('index.html');
+    expect(html).toContain('<link rel="canonical" href="https://journal.example.org/">');
+    expect(html).toContain('<ul><li><a href="/volumes/5/">Volume V</a> (2023), 1 manuscript</li><li><a href="/volumes/1/">Volume I</a> (2019), 0 manuscripts</li></ul>');
+    for (const list of ['authors', 'volumes', 'manuscripts']) expect(html).toContain(`<a href="/api/${list}/">`);
+  });
+
+  it('renders the same bytes twice', () => {
+    expect(renderPages(journal).map(bodyText)).toEqual(renderPages(journal).map(bodyText));
+  });
+});
+
+describe('helpers', () => {
+  it('splits the contract\'s keyword string', () => {
+    expect(keywordList('Carabidae, urban ecology.')).toEqual(['Carabidae', 'urban ecology']);
+  });
+  it('maps language names to ISO 639-1 codes, and keeps what it does not know', () => {
+    expect(['English', 'macedonian', 'Македонски', 'en', 'Klingon'].map(languageCode)).toEqual(['en', 'mk', 'mk', 'en', 'Klingon']);
+  });
+});
