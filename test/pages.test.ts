@@ -21,7 +21,7 @@ const journal = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manusc
 const pageOf = (path: string, s = journal) => bodyText(renderPages(s).find((o) => o.path === path));
 /** The `<meta name content>` pairs of a page, in document order, entities decoded. */
 const metaTags = (html: string) =>
-  [...html.matchAll(/<meta name="([^"]+)" content="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
+  [...html.matchAll(/<meta name="([^"]+)" content="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
 
 describe('landing page of a manuscript', () => {
   it('is written at manuscripts/<id>/index.html, next to the home page and one page per volume', () => {
