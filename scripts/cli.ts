@@ -8,18 +8,19 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build, type BuildMode } from './generator/build.ts';
-import { formatReport, UserError } from './generator/problems.ts';
+import { formatGithubAnnotations, formatReport, UserError } from './generator/problems.ts';
 import { contentJsonSchemas } from './generator/schema.ts';
-import { renderHostConfig, HOST_CONFIGS } from './hosts/configs.ts';
+import { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } from './hosts/configs.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 import { createPreviewServer } from './preview/server.ts';
 
 const USAGE = `Usage: npm run <command> [-- options]
 
-  build     validate content/ and write dist/           [--content DIR] [--out DIR]
-  check     validate content/ only, write nothing        [--content DIR]
+  build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github]
+  check     validate content/ only, write nothing        [--content DIR] [--format text|github]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
+            print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
   schema    write the editors' JSON Schemas              [--out DIR]
   clean     remove dist/ and the build cache`;
 
@@ -38,6 +39,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       'server-name': { type: 'string' },
+      format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,12 +52,18 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   switch (command) {
     case 'build':
     case 'check':
-      return runBuild(paths, command);
+      if (values.format !== undefined && values.format !== 'text' && values.format !== 'github') throw new UsageError('--format is text or github');
+      return runBuild(paths, command, values.format ?? 'text');
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
     case 'config': {
       const host = positionals[0];
-      if (!host || !(host in HOST_CONFIGS)) throw new UsageError(`config needs a host: one of ${Object.keys(HOST_CONFIGS).join(', ')}`);
+      const platform = host === undefined ? undefined : PLATFORM_CONFIGS[host];
+      if (platform) {
+        process.stdout.write(platform.render());
+        return 0;
+      }
+      if (!host || !(host in HOST_CONFIGS)) throw new UsageError(`config needs a host: one of ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')}`);
       if (!values.root) throw new UsageError('config needs --root, the absolute path the built dist/ is deployed to');
       process.stdout.write(renderHostConfig(host, { root: path.resolve(values.root), port: parsePort(values.port ?? '80'), serverName: values['server-name'] ?? '_' }));
       return 0;
@@ -71,10 +79,21 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
-async function runBuild(paths: ProjectPaths, mode: BuildMode): Promise<number> {
+async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github'): Promise<number> {
   const started = performance.now();
   const result = await build(paths, mode);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  if (format === 'github') {
+    // Issue 5: one workflow command per problem, so a pull request shows each on its file and line.
+    const annotations = formatGithubAnnotations(result.problems, result.warnings);
+    if (annotations) console.log(annotations);
+  } else {
+    for (const warning of result.warnings ?? []) console.warn(`Warning: ${warning}`);
+  }
+  if (!result.ok && format === 'github') {
+    console.error(`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} found.`);
+    return 1;
+  }
   if (!result.ok) {
     console.error(formatReport(result.problems));
     console.error(mode === 'build' ? `Nothing was written; ${path.relative(paths.root, paths.out)}/ is unchanged.` : '');
