@@ -2,7 +2,7 @@
  * The command line: reads arguments and the environment once, calls one command, prints its
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
  *
- *   build | check | preview | config <host> | schema | clean
+ *   build | check | preview | config <host> | schema | clean | import <source> | export <file>
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { contentJsonSchemas } from './generator/schema.ts';
 import { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } from './hosts/configs.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 import { createPreviewServer } from './preview/server.ts';
+import { CommandLineError, runExport, runImport } from './import/commands.ts';
 
 const USAGE = `Usage: npm run <command> [-- options]
 
@@ -22,7 +23,10 @@ const USAGE = `Usage: npm run <command> [-- options]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
             print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
   schema    write the editors' JSON Schemas              [--out DIR]
-  clean     remove dist/ and the build cache`;
+  clean     remove dist/ and the build cache
+  import    content/ from a deployment or a dump         <url|dump.json|folder> [--force] [--volume-ids V=1,I=2,...]
+                                                         [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
+  export    write the built lists as one dump file       <out.json> [--content DIR]`;
 
 class UsageError extends Error {}
 
@@ -40,6 +44,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       host: { type: 'string' },
       'server-name': { type: 'string' },
       format: { type: 'string' },
+      force: { type: 'boolean' },
+      'volume-ids': { type: 'string' },
+      title: { type: 'string' },
+      'base-url': { type: 'string' },
+      'download-media': { type: 'boolean' },
+      'media-from': { type: 'string' },
+      timeout: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,6 +85,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       await rm(paths.out, { recursive: true, force: true });
       console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out}.`);
       return 0;
+    case 'import':
+      return runImport(paths, positionals, {
+        force: values.force, volumeIds: values['volume-ids'], title: values.title, baseUrl: values['base-url'],
+        downloadMedia: values['download-media'], mediaFrom: values['media-from'], timeout: values.timeout,
+      });
+    case 'export':
+      return runExport(paths, positionals);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -143,7 +161,7 @@ main(process.argv.slice(2), process.env).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || error instanceof CommandLineError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       console.error(`${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else if (error instanceof UserError) {

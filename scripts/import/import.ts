@@ -1,0 +1,132 @@
+/**
+ * `npm run import -- <url | dump.json | folder>` (issue 3). The orchestrator only wires the steps
+ * and returns a result; the command line prints it.
+ *
+ *   refuse a non-empty content/ → read the source → check its shape → plan (pure) →
+ *   stage: write files, fetch PDFs, build and compare byte for byte → swap into content/
+ */
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Problem } from '../generator/problems.ts';
+import { API_LISTS, toJson, type ApiList } from '../generator/render-api.ts';
+import type { ProjectPaths } from '../project.ts';
+import { renderContentFile } from './content-files.ts';
+import { checkDump, inContractOrder, type Dump } from './dump.ts';
+import { fetchMedia } from './media.ts';
+import { planImport, type Collection, type Inferences } from './plan.ts';
+import { readSource, type Source } from './source.ts';
+import { existingEntries, replaceContentTree } from './stage.ts';
+import { verifyRoundTrip } from './verify.ts';
+
+export interface ImportOptions {
+  source: string;
+  /** Replace a content tree that already holds files. */
+  force?: boolean;
+  volumeIds?: string;
+  title?: string;
+  baseUrl?: string;
+  /** Unset: keep the PDFs' URLs. `''`: fetch each PDF. A path: copy them from that media folder. */
+  downloadMedia?: string;
+  timeoutMs?: number;
+}
+
+export interface ImportReport {
+  source: string;
+  sourceKind: Source['kind'];
+  content: string;
+  counts: Record<Collection, number> & { pdfs: number; pdfBytes: number };
+  /** Files written as JSON because YAML could not carry a value exactly (expected: none). */
+  jsonFiles: string[];
+  inferences: Inferences;
+  /** Whether the source's bytes are exactly what the build writes (DRF's compact UTF-8 JSON). */
+  sourceBytesIdentical: boolean;
+  reordered: { list: ApiList; count: number }[];
+  replaced: string[];
+}
+
+export type ImportResult = { ok: true; report: ImportReport } | { ok: false; problems: Problem[] };
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export async function importJournal(paths: ProjectPaths, options: ImportOptions): Promise<ImportResult> {
+  const content = path.relative(paths.root, paths.content).split(path.sep).join('/') || '.';
+  const existing = await existingEntries(paths.content);
+  if (existing.length > 0 && !options.force) {
+    return fail({ code: 'import/not-empty', file: content, line: 0, column: 0, field: '', message: `already holds ${existing.join(', ')}`,
+      expected: 'an empty content folder, or --force to replace the whole tree with the import' });
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  const read = await readSource(options.source, paths.root, timeoutMs);
+  if (!read.source) return { ok: false, problems: read.problems };
+  const source = read.source;
+  const checked = checkDump(source.lists, source.labels);
+  if (!checked.dump) return { ok: false, problems: checked.problems };
+  const dump = checked.dump;
+
+  const planned = planImport(dump, source.labels, {
+    localMedia: options.downloadMedia !== undefined,
+    ...(options.volumeIds !== undefined ? { volumeIds: options.volumeIds } : {}),
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(source.origin !== undefined ? { sourceOrigin: source.origin } : {}),
+  });
+  if (!planned.plan) return { ok: false, problems: planned.problems };
+  const plan = planned.plan;
+
+  const files = [plan.journal, ...plan.files.authors, ...plan.files.volumes, ...plan.files.manuscripts].map(renderContentFile);
+  const expected = expectedLists(dump);
+  let pdfBytes = 0;
+  const problems = await replaceContentTree(paths.content, async (staging) => {
+    for (const file of files) {
+      const target = path.join(staging, ...file.path.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, file.text);
+    }
+    if (options.downloadMedia !== undefined && plan.media.length > 0) {
+      const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);
+      const fetched = await fetchMedia(plan.media, path.join(staging, 'media'), { timeoutMs, ...(folder ? { folder } : {}) });
+      if (fetched.problems.length > 0) return fetched.problems;
+      pdfBytes = fetched.bytes;
+    }
+    return verifyRoundTrip(paths.root, staging, expected, source.labels);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+
+  return {
+    ok: true,
+    report: {
+      source: source.label,
+      sourceKind: source.kind,
+      content,
+      counts: { authors: dump.authors.length, volumes: dump.volumes.length, manuscripts: dump.manuscripts.length, pdfs: options.downloadMedia !== undefined ? plan.media.length : 0, pdfBytes },
+      jsonFiles: files.filter((f) => f.path.endsWith('.json')).map((f) => f.path),
+      inferences: plan.inferences,
+      sourceBytesIdentical: sourceBytesIdentical(source, expected),
+      reordered: checked.reordered,
+      replaced: existing,
+    },
+  };
+}
+
+/** Each list as the build must write it: DRF's serialization, keys in the contract's order. */
+export function expectedLists(dump: Dump): Record<ApiList, string> {
+  return {
+    authors: toJson(dump.authors.map((r) => inContractOrder('authors', r))),
+    volumes: toJson(dump.volumes.map((r) => inContractOrder('volumes', r))),
+    manuscripts: toJson(dump.manuscripts.map((r) => inContractOrder('manuscripts', r))),
+  };
+}
+
+function sourceBytesIdentical(source: Source, expected: Record<ApiList, string>): boolean {
+  const text = (bytes: Buffer) => bytes.toString('utf8').replace(/\r?\n$/, '');
+  if ('whole' in source.bytes) {
+    return text(source.bytes.whole) === `{${API_LISTS.map((list) => `"${list}":${expected[list]}`).join(',')}}`;
+  }
+  const lists = source.bytes.lists;
+  return API_LISTS.every((list) => text(lists[list]) === expected[list]);
+}
+
+function fail(problem: Problem): ImportResult {
+  return { ok: false, problems: [problem] };
+}

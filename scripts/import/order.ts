@@ -1,0 +1,38 @@
+/**
+ * Which records need an `order` field so the build reproduces the source order (issue 3,
+ * docs/content-model.md "Order"). The build puts records that have an order first, ascending,
+ * and the rest after them in the list's default order. So the records without one must be a tail
+ * of the source list already in default order: the longest such tail is kept free of `order`, and
+ * every record before it gets its position. When the whole list is in default order, nothing is written.
+ */
+
+export interface OrderPlan {
+  /** `order` for the first `count` records in source order (1, 2, ...); none for the rest. */
+  count: number;
+  /** The first position (0-based) where the source differs from the default order, if any. */
+  firstDifference?: number;
+}
+
+export function planOrder<T>(items: readonly T[], compareDefault: (a: T, b: T) => number): OrderPlan {
+  let start = items.length === 0 ? 0 : items.length - 1;
+  while (start > 0 && compareDefault(items[start - 1]!, items[start]!) < 0) start--;
+  if (start === 0) return { count: 0 };
+  let first = 0;
+  while (first + 1 < items.length && compareDefault(items[first]!, items[first + 1]!) < 0) first++;
+  return { count: start, firstDifference: first + 1 };
+}
+
+/** Text by UTF-16 code units, never by locale: as resolve.ts orders lists. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** resolve.ts: authors by institution, then key. */
+export function compareAuthorsByDefault(a: { institution: string; key: string }, b: { institution: string; key: string }): number {
+  return compareText(a.institution, b.institution) || compareText(a.key, b.key);
+}
+
+/** resolve.ts: manuscripts by volume id, then id, then key. */
+export function compareManuscriptsByDefault(a: { citation_volume: number; id: number; key: string }, b: { citation_volume: number; id: number; key: string }): number {
+  return a.citation_volume - b.citation_volume || a.id - b.id || compareText(a.key, b.key);
+}

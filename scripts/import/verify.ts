@@ -1,0 +1,52 @@
+/**
+ * The import's last step before the swap: build the staged tree with the real pipeline and
+ * compare the three lists, byte for byte, with the source (issue 3: "npm run build on the imported
+ * tree reproduces the three source arrays exactly"). A difference is a problem, not a warning.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from '../generator/build.ts';
+import type { Problem } from '../generator/problems.ts';
+import { API_LISTS, listFile, toJson, type ApiList } from '../generator/render-api.ts';
+import { projectPaths } from '../project.ts';
+
+/** `expected` holds each list as the build must write it (DRF's serialization, contract key order). */
+export async function verifyRoundTrip(projectRoot: string, staged: string, expected: Record<ApiList, string>, labels: Record<ApiList, string>): Promise<Problem[]> {
+  const out = `${staged}-verify`;
+  // No public/ files: only the three lists matter here, and nothing of the user's may interfere.
+  const paths = projectPaths(projectRoot, { content: staged, out, public: path.join(staged, '.none') });
+  try {
+    const result = await build(paths, 'build');
+    if (!result.ok) {
+      return [
+        { code: 'import/round-trip', file: path.relative(projectRoot, staged) || staged, line: 0, column: 0, field: '', message: 'the imported tree does not build; the build reports the problems below', expected: 'content that builds (please report this: the import should have caught it)' },
+        ...result.problems,
+      ];
+    }
+    const problems: Problem[] = [];
+    for (const list of API_LISTS) {
+      const built = await readFile(path.join(out, ...listFile(list).split('/')), 'utf8');
+      if (built !== expected[list]) problems.push(describeDifference(list, built, expected[list], labels[list]));
+    }
+    return problems;
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+function describeDifference(list: ApiList, built: string, expected: string, label: string): Problem {
+  const a = JSON.parse(built) as unknown[];
+  const b = JSON.parse(expected) as unknown[];
+  let message = `the build writes ${a.length} records, the source has ${b.length}`;
+  if (a.length === b.length) {
+    const index = a.findIndex((record, i) => toJson(record) !== toJson(b[i]));
+    message = index < 0
+      ? 'the built list differs from the source in its bytes only'
+      : `${list}[${index}]: the build writes ${clip(toJson(a[index]))} where the source has ${clip(toJson(b[index]))}`;
+  }
+  return { code: 'import/round-trip', file: label, line: 0, column: 0, field: list, message, expected: 'the same records, order, values and key order as the source' };
+}
+
+function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
