@@ -1,0 +1,144 @@
+/**
+ * End to end, as an indexer or a reader meets a landing page: the fixture journal is built, served
+ * by the project's preview server, and read by a real headless Chromium.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
+import { sanitizeAbstractHtml } from '../scripts/generator/sanitize-html.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+/** Debian's `chromium` package; CI installs it (.ci/run). */
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`${CHROMIUM} is not installed (Debian chromium): the landing page browser test is skipped`);
+
+/**
+ * An abstract that the content validation lets through (it looks for complete tags and decodes
+ * numeric references only) but that runs script when inserted into a page as it is: a link whose
+ * scheme is spelled with a named reference, and an image tag left open at the end, which would
+ * swallow the page's own markup up to the next `>`. The landing page must render both inert.
+ */
+const HOSTILE_ABSTRACT = '<p>Beetles of <em>Carabus</em>.</p><a href="javascript&colon;window.__pwned=1">more</a> <img src=x onerror="window.__pwned=2"';
+
+describe.skipIf(!haveChromium)('landing page in a browser', () => {
+  let workspace: Workspace;
+  let server: PreviewServer;
+  let browser: Browser;
+  let origin: string;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace({
+      'manuscripts/beetles.json': JSON.stringify({
+        id: 12, citation_volume: 2, citation_title: 'Ground beetles (Carabidae) of Skopje', citation_date: '2021-07-15', udc: '',
+        abstract: HOSTILE_ABSTRACT, keywords: ['Carabidae', 'urban ecology'], document: 'pdfs/beetles.pdf',
+        authors: ['marko-nikolov', 'ana-petrovska'], section: 'Zoology',
+      }),
+    });
+    const result = await workspace.build();
+    expect(result.problems).toEqual([]);
+    server = createPreviewServer({ root: workspace.paths.out });
+    const address = await server.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${address.port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await workspace?.dispose();
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await browser.newPage();
+    const response = await page.goto(origin + path, { waitUntil: 'networkidle' });
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    return page;
+  }
+
+  it('exposes Google Scholar\'s meta tags, in order, to the page\'s DOM', async () => {
+    const page = await open('/manuscripts/7/');
+    const tags = await page.evaluate(() =>
+      [...document.querySelectorAll('meta[name^=citation_]')].map((m) => [m.getAttribute('name'), m.getAttribute('content')]));
+    expect(tags).toEqual([
+      ['citation_title', 'Distribution of the fire salamander in the Jakupica mountains'],
+      ['citation_author', 'Петровска, Ана'],
+      ['citation_author_institution', 'Институт за биологија, Архимедова 3, 1000 Скопје, Северна Македонија.'],
+      ['citation_author', 'Doe, Jane'],
+      ['citation_author_institution', 'Department of Zoology, University of Oxford, 11a Mansfield Road, Oxford OX1 3SZ, United Kingdom'],
+      ['citation_publication_date', '2021/03/04'],
+      ['citation_journal_title', 'Bulletin of the Test Society'],
+      // The manuscript's volume has the id 2 and the label "Volume I".
+      ['citation_volume', '1'],
+      ['citation_issn', '1857-9639'],
+      ['citation_language', 'en'],
+      ['citation_keywords', 'Salamandra salamandra'],
+      ['citation_keywords', 'distribution'],
+      ['citation_keywords', 'Macedonia'],
+      ['citation_pdf_url', 'https://media.example.org/media/pdfs/salamanders.pdf'],
+      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7/'],
+    ]);
+    expect(await page.title()).toBe('Distribution of the fire salamander in the Jakupica mountains | Bulletin of the Test Society');
+    expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe('https://journal.example.org/manuscripts/7/');
+    await page.close();
+  });
+
+  it('renders the abstract\'s markup: the species name in italics', async () => {
+    const page = await open('/manuscripts/7/');
+    const em = page.locator('.abstract em');
+    expect(await em.textContent()).toBe('Salamandra salamandra');
+    expect(await em.evaluate((node) => getComputedStyle(node).fontStyle)).toBe('italic');
+    expect(await page.locator('.abstract').textContent()).toContain('“Пакошево” – at 12 °C.');
+    await page.close();
+  });
+
+  it('renders a hostile abstract inert: nothing runs, nothing hides, the text stays readable', async () => {
+    // Control: the same abstract inserted as it is does run script, so the flag can show it.
+    const naive = await browser.newPage();
+    await naive.setContent(`<div>${HOSTILE_ABSTRACT}</div><p>after</p>`, { waitUntil: 'networkidle' });
+    await naive.waitForFunction(() => (window as { __pwned?: number }).__pwned !== undefined);
+    await naive.close();
+
+    const page = await open('/manuscripts/12/');
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    const abstract = page.locator('.abstract');
+    expect(await abstract.locator('img, a, script').count()).toBe(0);
+    expect(await abstract.locator('em').textContent()).toBe('Carabus');
+    expect(await abstract.textContent()).toBe('Beetles of Carabus.more <img src=x onerror="window.__pwned=2"');
+    // The browser parses the sanitizer's output back into exactly the same markup.
+    expect(await abstract.innerHTML()).toBe(sanitizeAbstractHtml(HOSTILE_ABSTRACT));
+    // The page's own markup after the abstract was not swallowed.
+    expect(await page.locator('a.pdf').count()).toBe(1);
+    await page.locator('.abstract').click();
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.close();
+  });
+
+  it('links a PDF that resolves, and pages that resolve', async () => {
+    const page = await open('/manuscripts/7/');
+    const href = await page.locator('a.pdf').getAttribute('href');
+    expect(href).toBe('https://media.example.org/media/pdfs/salamanders.pdf');
+    // The media URL's path is served from the same dist/ (here by the preview, in production by the media host).
+    const pdf = await page.evaluate(async (path) => {
+      const response = await fetch(path);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, type: response.headers.get('content-type'), magic: String.fromCharCode(...bytes.slice(0, 5)) };
+    }, new URL(href!).pathname);
+    expect(pdf).toEqual({ status: 200, type: 'application/pdf', magic: '%PDF-' });
+
+    // Reader's path: home → volume → landing page, by clicking.
+    const home = await open('/');
+    await home.getByRole('link', { name: 'Volume I', exact: true }).click();
+    await home.waitForURL(`${origin}/volumes/1/`);
+    await home.getByRole('link', { name: 'Distribution of the fire salamander in the Jakupica mountains' }).click();
+    await home.waitForURL(`${origin}/manuscripts/7/`);
+    expect(await home.locator('h1').textContent()).toBe('Distribution of the fire salamander in the Jakupica mountains');
+    await home.close();
+    await page.close();
+  });
+});
