@@ -30,7 +30,8 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
       'charset off;',
       // Redirects carry a path only, so they stay right behind a proxy or on another port.
       'absolute_redirect off;',
-      'index index.json;',
+      // The lists' folders answer with index.json, the HTML pages' folders (docs/indexing.md) with index.html.
+      'index index.json index.html;',
       'types {',
       '    application/json json;',
       '    application/pdf pdf;',
