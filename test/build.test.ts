@@ -88,6 +88,6 @@ describe('build of a valid journal', () => {
     const pdf = await readFile(path.join(workspace.paths.out, 'media/pdfs/orchids.pdf'));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await stat(path.join(workspace.paths.out, 'media/volumes/pdfs/2021/volume-i.pdf'))).isFile()).toBe(true);
-    expect((await readdir(workspace.paths.out)).sort()).toEqual(['404.html', '_headers', '_redirects', 'api', 'index.html', 'manuscripts', 'media', 'robots.txt', 'sitemap.xml', 'volumes']);
+    expect((await readdir(workspace.paths.out)).sort()).toEqual(['.htaccess', '404.html', '405.html', '_headers', '_redirects', 'api', 'index.html', 'manuscripts', 'media', 'robots.txt', 'sitemap.xml', 'volumes']);
   });
 });

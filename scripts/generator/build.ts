@@ -17,6 +17,7 @@ import { renderSitemap } from './render-sitemap.ts';
 import { resolve, type ResolvedJournal } from './resolve.ts';
 import { COLLECTION_NAMES } from './schema.ts';
 import { writeSite, type WriteStats } from './write.ts';
+import { renderApacheFiles } from '../hosts/apache.ts';
 import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
 import { hostRules } from '../hosts/rules.ts';
 import type { ProjectPaths } from '../project.ts';
@@ -80,7 +81,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode): Promise<Build
 
 async function render(site: ResolvedJournal, paths: ProjectPaths) {
   const api = renderApi(site);
-  const hostFiles = renderCloudflareFiles(hostRules);
+  const hostFiles = [...renderCloudflareFiles(hostRules), ...renderApacheFiles(hostRules)];
   const publicFiles = await readPublicFiles(paths.root, paths.public);
   const groups: { source: string; outputs: OutputFile[] }[] = [
     { source: 'the API lists', outputs: api },

@@ -2,6 +2,8 @@
  * Server configurations printed on demand (`npm run config -- <host>`): they name private paths
  * and ports, so they are never written into the published folder.
  */
+import { renderApacheVhost } from './apache.ts';
+import { renderCaddy } from './caddy.ts';
 import { renderNginx, type NginxOptions } from './nginx.ts';
 import { hostRules } from './rules.ts';
 import { renderAzureConfig } from './azure.ts';
@@ -16,6 +18,8 @@ export type ServerOptions = NginxOptions;
 
 export const HOST_CONFIGS: Record<string, (options: ServerOptions) => string> = {
   nginx: (options) => renderNginx(hostRules, options),
+  apache: (options) => renderApacheVhost(hostRules, options),
+  caddy: (options) => renderCaddy(hostRules, options),
 };
 
 export function renderHostConfig(host: string, options: ServerOptions): string {

@@ -2,7 +2,7 @@
  * A complete nginx `server` block, printed on demand (`npm run config -- nginx --root DIR`), so
  * nothing about the server is ever published. Rendered from the host rules table.
  */
-import type { HostRules } from './rules.ts';
+import { compressedVary, type HostRules } from './rules.ts';
 
 export interface NginxOptions {
   /** Absolute path of the built output folder. */
@@ -14,7 +14,7 @@ export interface NginxOptions {
 export function renderNginx(rules: HostRules, options: NginxOptions): string {
   const names = rules.api.map((rule) => rule.path.replace(/^\/api\/|\/$/g, '')).map(escapeRegex);
   const listPattern = `^/api/(${names.join('|')})/(index\\.json)?$`;
-  const { 'Content-Type': contentType, Vary: vary, ...apiHeaders } = rules.apiHeaders;
+  const { 'Content-Type': contentType, Vary: _vary, ...apiHeaders } = rules.apiHeaders;
   const methods = rules.allowedMethods.join('|');
   const indent = (lines: string[], depth: number) => lines.map((l) => (l ? ' '.repeat(depth * 4) + l : l));
 
@@ -53,11 +53,12 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
         'types { }',
         `default_type ${contentType};`,
         'gzip_static on;',
-        `add_header Vary ${quote(`${vary}, Accept-Encoding`)} always;`,
+        `add_header Vary ${quote(compressedVary(rules))} always;`,
         ...Object.entries(apiHeaders).map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
-        // The same refusal as the original (a DRF view): 405, Allow: GET, a JSON `detail`.
+        // The same refusal as the original (a DRF view): 405, Allow: GET, a JSON `detail`. nginx
+        // reads `\\` as one backslash and `\"` as a quote, so `\\\"` is the JSON escape `\"`.
         `if ($request_method !~ ^(${methods})$) {`,
-        `    return 405 '{"detail":"Method \\"$request_method\\" not allowed."}';`,
+        `    return 405 '{"detail":"Method \\\\\\"$request_method\\\\\\" not allowed."}';`,
         '}',
       ], 1),
       '}',

@@ -25,6 +25,11 @@ export interface HostRules {
   /** Where the PDFs are served, and the headers they carry. */
   mediaPrefix: string;
   mediaHeaders: Readonly<Record<string, string>>;
+  /**
+   * The precompressed twins the build writes next to each list (write.ts), in the order a host
+   * should prefer them. A host that serves one adds `Accept-Encoding` to `Vary` (SPEC-NOTES 7).
+   */
+  precompressed: readonly { encoding: 'br' | 'gzip'; suffix: string }[];
   /** The page every unknown path gets, with status 404 (never a fallback page served as JSON). */
   notFoundPage: string;
 }
@@ -54,10 +59,25 @@ export const hostRules: HostRules = Object.freeze({
   allowedMethods: ['GET', 'HEAD'] as Method[],
   mediaPrefix: '/media/',
   mediaHeaders: Object.freeze({
+    // SPEC-NOTES 5: the PDFs are read-only too, and a 405 for them names GET like the lists do.
+    Allow: 'GET',
     'Access-Control-Allow-Origin': '*',
     'X-Content-Type-Options': 'nosniff',
     // A published PDF never changes at the same URL in practice; a day is still safe to correct.
     'Cache-Control': 'public, max-age=86400',
   }),
+  precompressed: Object.freeze([
+    { encoding: 'br', suffix: '.br' },
+    { encoding: 'gzip', suffix: '.gz' },
+  ] as const),
   notFoundPage: '/404.html',
 });
+
+/**
+ * `Vary` on the lists for a host that negotiates compression: the contract's value plus
+ * `Accept-Encoding` (SPEC-NOTES 7), on every variant, so a cache never hands gzip to a client that
+ * did not ask for it.
+ */
+export function compressedVary(rules: HostRules): string {
+  return `${rules.apiHeaders['Vary']}, Accept-Encoding`;
+}

@@ -92,8 +92,10 @@ function enforceHeaders(response: ServerResponse, headers: Map<string, [string, 
     const passed = (rest[0] ?? {}) as OutgoingHttpHeaders;
     for (const [name, value] of Object.entries(passed)) if (value !== undefined) response.setHeader(name, value);
     for (const [, [name, value]] of headers) response.setHeader(name, value);
-    if (response.getHeader('content-encoding')) {
-      const vary = String(response.getHeader('vary') ?? '');
+    // SPEC-NOTES 7: a compressed answer names Accept-Encoding in Vary (once: `_headers` may already).
+    const vary = String(response.getHeader('vary') ?? '');
+    const named = vary.split(',').some((token) => token.trim().toLowerCase() === 'accept-encoding');
+    if (response.getHeader('content-encoding') && !named) {
       response.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
     }
     return reason === undefined ? writeHead(statusCode) : writeHead(statusCode, reason);

@@ -1,0 +1,56 @@
+/**
+ * Debian nginx (nginx-light) serving the built site with the block `npm run config -- nginx`
+ * prints, wrapped in the smallest nginx.conf that runs without touching /etc or /var.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { renderHostConfig } from '../../scripts/hosts/configs.ts';
+import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
+import type { ServerUnderTest } from './server.ts';
+
+export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
+  const binary = findExecutable('nginx', env['PATH'], ['/usr/sbin', '/usr/local/sbin', '/sbin']);
+  return {
+    host: 'nginx',
+    title: 'nginx with `npm run config -- nginx`',
+    unavailable: () => (binary ? undefined : 'nginx is not installed (Debian: apt-get install nginx-light)'),
+    async start(site) {
+      const port = await freePort();
+      const prefix = site.scratch('nginx');
+      await mkdir(path.join(prefix, 'temp'), { recursive: true });
+      const serverBlock = renderHostConfig('nginx', { root: site.dist, port, serverName: '_' }).replace(`listen ${port};`, `listen 127.0.0.1:${port};`);
+      const conf = [
+        // As root, workers drop to www-data (TRAPS: they must read the folder; site.ts makes it readable).
+        ...(os.userInfo().uid === 0 ? ['user www-data;'] : []),
+        'worker_processes 1;',
+        'daemon off;',
+        `pid ${path.join(prefix, 'nginx.pid')};`,
+        `error_log ${path.join(prefix, 'error.log')} warn;`,
+        'events { worker_connections 64; }',
+        'http {',
+        '    access_log off;',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${path.join(prefix, 'temp', kind)};`),
+        '    include server.conf;',
+        '}',
+        '',
+      ].join('\n');
+      await writeFile(path.join(prefix, 'server.conf'), serverBlock);
+      await writeFile(path.join(prefix, 'nginx.conf'), conf);
+      const child = startProcess(binary!, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], { cwd: prefix });
+      const origin = `http://127.0.0.1:${port}`;
+      try {
+        await waitForHttp(origin, child);
+      } catch (error) {
+        await child.stop('SIGKILL');
+        throw error;
+      }
+      return {
+        origin,
+        describe: () => `${serverBlock}\n${child.output()}`,
+        // SIGTERM is nginx's fast shutdown; the group takes the worker with it.
+        stop: () => child.stop('SIGTERM'),
+      };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The site every server test serves: the shipped sample journal (`content/`), built by the real
+ * build into a temp folder that the servers' worker users (www-data, nobody) can read.
+ */
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from '../../scripts/generator/build.ts';
+import { formatReport } from '../../scripts/generator/problems.ts';
+import { projectPaths } from '../../scripts/project.ts';
+import { REPO_ROOT } from '../helpers/workspace.ts';
+
+export interface BuiltSite {
+  /** The built output folder: what a journal uploads. */
+  dist: string;
+  /** A folder for the servers' own files (configs, pid files, logs), beside `dist`. */
+  scratch(name: string): string;
+  dispose(): Promise<void>;
+}
+
+export async function buildSample(): Promise<BuiltSite> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'journal-servers-'));
+  const paths = projectPaths(REPO_ROOT, { out: path.join(dir, 'dist') });
+  const result = await build(paths, 'build');
+  if (!result.ok) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`the sample journal does not build:\n${formatReport(result.problems)}`);
+  }
+  // mkdtemp makes the folder private; server workers run as another user and must read it.
+  await chmod(dir, 0o755);
+  await makeReadable(paths.out);
+  return {
+    dist: paths.out,
+    scratch: (name) => path.join(dir, name),
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+async function makeReadable(folder: string): Promise<void> {
+  await chmod(folder, 0o755);
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const target = path.join(folder, entry.name);
+    if (entry.isDirectory()) await makeReadable(target);
+    else await chmod(target, 0o644);
+  }
+}

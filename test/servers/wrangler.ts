@@ -1,0 +1,51 @@
+/**
+ * Cloudflare's own emulator, `wrangler pages dev`, serving the built site with the `_headers` and
+ * `_redirects` the build wrote. wrangler is not a dependency (its workerd binary is about 200 MB):
+ * `.ci/run` installs it globally, and a developer can do the same:
+ *
+ *   npm install -g --no-fund --no-audit wrangler@4.86.0
+ *
+ * (4.86.0 is the last release that runs on Node 20; see the traps list in docs/hosting.)
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
+import type { ServerUnderTest } from './server.ts';
+
+export const WRANGLER_VERSION = '4.86.0';
+/** Pinned, and in the past: wrangler rejects today's date when its runtime is older than today. */
+export const COMPATIBILITY_DATE = '2025-09-01';
+
+export function wranglerServer(env: NodeJS.ProcessEnv): ServerUnderTest {
+  const binary = findExecutable('wrangler', env['PATH'], ['/usr/local/bin', '/usr/bin']);
+  return {
+    host: 'wrangler',
+    title: `Cloudflare Pages (wrangler ${WRANGLER_VERSION} pages dev) with the built _headers and _redirects`,
+    unavailable: () => (binary ? undefined : `wrangler is not installed (npm install -g wrangler@${WRANGLER_VERSION}; .ci/run does it)`),
+    async start(site) {
+      const port = await freePort();
+      const inspectorPort = await freePort();
+      const prefix = site.scratch('wrangler');
+      await mkdir(prefix, { recursive: true });
+      const args = ['pages', 'dev', site.dist, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+        '--compatibility-date', COMPATIBILITY_DATE, '--persist-to', path.join(prefix, 'state'), '--show-interactive-dev-session=false', '--log-level', 'warn'];
+      const child = startProcess(binary!, args, {
+        cwd: prefix,
+        env: { PATH: env['PATH'], HOME: prefix, XDG_CONFIG_HOME: path.join(prefix, 'config'), WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' },
+      });
+      const origin = `http://127.0.0.1:${port}`;
+      try {
+        await waitForHttp(origin, child, 90_000);
+      } catch (error) {
+        await child.stop('SIGKILL');
+        throw error;
+      }
+      return {
+        origin,
+        describe: () => `wrangler ${args.join(' ')}\n${child.output()}`,
+        // TRAPS: wrangler ignores SIGTERM; its process group goes with SIGKILL.
+        stop: () => child.stop('SIGKILL'),
+      };
+    },
+  };
+}
