@@ -1,0 +1,134 @@
+/**
+ * Issue 5, Amazon S3 + CloudFront: the CloudFront Function is loaded from its generated source as
+ * plain JavaScript and called with CloudFront-shaped events (cloudfront-js-2.0 event structure);
+ * the deploy script runs for real with bash, against a recording `aws` on PATH.
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../../scripts/hosts/cloudfront-function.ts';
+import { hostRules } from '../../scripts/hosts/rules.ts';
+import { renderS3DeployScript } from '../../scripts/hosts/s3-deploy.ts';
+
+type Headers = Record<string, { value: string }>;
+interface CfRequest { method: string; uri: string; querystring: Record<string, { value: string; multiValue?: { value: string }[] }>; headers: Headers; cookies: Record<string, never> }
+interface CfResponse { statusCode: number; statusDescription?: string; headers: Headers; body?: { encoding: string; data: string } }
+
+const source = renderCloudfrontFunction(hostRules);
+/** A fresh context per load: nothing but what the CloudFront runtime offers (no require, no process). */
+const handler = vm.runInNewContext(`${source}\n;handler`, Object.create(null)) as (event: unknown) => CfRequest | CfResponse;
+
+function viewerRequest(method: string, uri: string, querystring: CfRequest['querystring'] = {}) {
+  return {
+    version: '1.0',
+    context: { distributionDomainName: 'd111111abcdef8.cloudfront.net', distributionId: 'EDFDVBD6EXAMPLE', eventType: 'viewer-request', requestId: 'req-1' },
+    viewer: { ip: '198.51.100.11' },
+    request: { method, uri, querystring, headers: { host: { value: 'journal.example.org' }, accept: { value: '*/*' } }, cookies: {} },
+  };
+}
+
+function viewerResponse(uri: string, statusCode = 200) {
+  return {
+    ...viewerRequest('GET', uri),
+    context: { distributionId: 'EDFDVBD6EXAMPLE', eventType: 'viewer-response', requestId: 'req-2' },
+    response: { statusCode, statusDescription: 'OK', headers: { 'content-type': { value: 'binary/octet-stream' }, vary: { value: 'Accept-Encoding' } }, cookies: {} },
+  };
+}
+
+describe('the CloudFront Function', () => {
+  it('fits CloudFront\'s size limit and uses only ES5 syntax', () => {
+    expect(Buffer.byteLength(source)).toBeLessThanOrEqual(CLOUDFRONT_FUNCTION_MAX_BYTES);
+    // No let/const/arrows/classes: the subset every CloudFront runtime parses.
+    expect(source).not.toMatch(/\b(let|const|class)\s|=>/);
+  });
+
+  it('rewrites /api/<list>/ to its index.json and passes index.json through', () => {
+    for (const list of ['authors', 'volumes', 'manuscripts']) {
+      const request = handler(viewerRequest('GET', `/api/${list}/`, { format: { value: 'api' } })) as CfRequest;
+      expect(request.uri).toBe(`/api/${list}/index.json`);
+      expect(request.querystring).toEqual({ format: { value: 'api' } });
+      expect((handler(viewerRequest('HEAD', `/api/${list}/index.json`)) as CfRequest).uri).toBe(`/api/${list}/index.json`);
+    }
+  });
+
+  it('moves /api/<list> to /api/<list>/ with 301, keeping the query (repeated keys too)', () => {
+    const response = handler(viewerRequest('GET', '/api/volumes', { format: { value: 'api' }, page: { value: '1', multiValue: [{ value: '1' }, { value: '2' }] } })) as CfResponse;
+    expect(response.statusCode).toBe(301);
+    expect(response.headers['location']).toEqual({ value: '/api/volumes/?format=api&page=1&page=2' });
+    expect((handler(viewerRequest('GET', '/api/volumes')) as CfResponse).headers['location']).toEqual({ value: '/api/volumes/' });
+  });
+
+  it('answers every other method with 405 and Allow: GET, anywhere', () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+      for (const uri of ['/api/authors/', '/media/pdfs/a.pdf', '/nothing']) {
+        const response = handler(viewerRequest(method, uri)) as CfResponse;
+        expect(response.statusCode).toBe(405);
+        expect(response.headers['allow']).toEqual({ value: 'GET' });
+        expect(JSON.parse(response.body!.data)).toEqual({ detail: `Method "${method}" not allowed.` });
+      }
+    }
+  });
+
+  it('leaves other paths alone', () => {
+    for (const uri of ['/', '/404.html', '/api/sections/', '/api/authors/x', '/api/authors/index.json/']) {
+      expect((handler(viewerRequest('GET', uri)) as CfRequest).uri).toBe(uri);
+    }
+  });
+
+  it('sets exactly the contract headers on list responses, and the media headers on PDFs', () => {
+    for (const uri of ['/api/authors/index.json', '/api/authors/']) {
+      const response = handler(viewerResponse(uri)) as CfResponse;
+      expect(response.headers).toEqual({
+        'content-type': { value: 'application/json' },
+        allow: { value: 'GET' },
+        vary: { value: 'Accept, Accept-Encoding' },
+        'access-control-allow-origin': { value: '*' },
+        'x-content-type-options': { value: 'nosniff' },
+        'cache-control': { value: 'public, max-age=300' },
+      });
+    }
+    const pdf = handler(viewerResponse('/media/pdfs/a.pdf')) as CfResponse;
+    expect(pdf.headers['cache-control']).toEqual({ value: 'public, max-age=86400' });
+    expect(pdf.headers['content-type']).toEqual({ value: 'binary/octet-stream' });
+    const other = handler(viewerResponse('/404.html', 404)) as CfResponse;
+    expect(other.headers['allow']).toBeUndefined();
+  });
+});
+
+describe('the S3 deploy script', () => {
+  let root: string;
+  const run = promisify(execFile);
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'journal-s3-'));
+    // A recording stand-in for the AWS CLI: the script is ours, the CLI is not.
+    await mkdir(path.join(root, 'bin'));
+    await writeFile(path.join(root, 'bin/aws'), '#!/usr/bin/env bash\nprintf "%s\\n" "$*" >> "$AWS_LOG"\n');
+    await chmod(path.join(root, 'bin/aws'), 0o755);
+    await writeFile(path.join(root, 'deploy-s3.sh'), renderS3DeployScript(hostRules));
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  const deploy = (env: Record<string, string>) =>
+    run('bash', [path.join(root, 'deploy-s3.sh'), 'site'], { cwd: root, env: { PATH: `${path.join(root, 'bin')}:${process.env['PATH']}`, AWS_LOG: path.join(root, 'aws.log'), ...env } });
+
+  it('uploads each list as exactly application/json and the PDFs as application/pdf', async () => {
+    await rm(path.join(root, 'aws.log'), { force: true });
+    await deploy({ JOURNAL_BUCKET: 'journal-bucket', CLOUDFRONT_DISTRIBUTION_ID: 'E123' });
+    const calls = (await readFile(path.join(root, 'aws.log'), 'utf8')).trim().split('\n');
+    for (const list of ['authors', 'volumes', 'manuscripts']) {
+      expect(calls).toContain(`s3 cp site/api/${list}/index.json s3://journal-bucket/api/${list}/index.json --content-type application/json --cache-control public, max-age=300`);
+    }
+    expect(calls).toContain('s3 sync site/media s3://journal-bucket/media --delete --exclude * --include *.pdf --content-type application/pdf --cache-control public, max-age=86400');
+    expect(calls).toContain('s3 sync site s3://journal-bucket --delete --exclude api/* --exclude media/* --exclude *.gz --exclude *.br --exclude _headers --exclude _redirects');
+    expect(calls.at(-1)).toBe('cloudfront create-invalidation --distribution-id E123 --paths /*');
+  });
+
+  it('refuses to run without a bucket', async () => {
+    await expect(deploy({})).rejects.toMatchObject({ stderr: expect.stringContaining('set JOURNAL_BUCKET') });
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Issue 5: every platform file is rendered from the host rules table, validates against the host's
+ * own published schema (test/fixtures/schemas/README.md), and routes the contract's paths.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ajv, type AnySchema } from 'ajv';
+import ajvDraft04 from 'ajv-draft-04';
+import { cleanUrlsSchema, getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema, trailingSlashSchema } from '@vercel/routing-utils';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { renderAzureConfig } from '../../scripts/hosts/azure.ts';
+import { PLATFORM_CONFIGS } from '../../scripts/hosts/configs.ts';
+import { renderFirebaseConfig } from '../../scripts/hosts/firebase.ts';
+import { renderGitlabPagesJob } from '../../scripts/hosts/gitlab-pages.ts';
+import { renderNetlifyToml } from '../../scripts/hosts/netlify.ts';
+import { CONTRACT_HEADERS, hostRules } from '../../scripts/hosts/rules.ts';
+import { renderVercelConfig } from '../../scripts/hosts/vercel.ts';
+import { REPO_ROOT, runCli } from '../helpers/workspace.ts';
+
+// ajv-draft-04 is CommonJS with a default export; under NodeNext its class is `.default`.
+const AjvDraft04 = ajvDraft04.default;
+const SCHEMAS = path.join(REPO_ROOT, 'test/fixtures/schemas');
+const LISTS = ['authors', 'volumes', 'manuscripts'];
+
+async function vendored(file: string): Promise<AnySchema> {
+  return JSON.parse(await readFile(path.join(SCHEMAS, file), 'utf8')) as AnySchema;
+}
+
+/** Every error, readable in a failed assertion. */
+function errorsOf(validate: { errors?: unknown[] | null }): unknown[] {
+  return validate.errors ?? [];
+}
+
+describe('vercel.json', () => {
+  const config = JSON.parse(renderVercelConfig(hostRules));
+
+  it('validates against the schemas the Vercel CLI checks vercel.json with', () => {
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        $schema: { type: 'string' },
+        cleanUrls: cleanUrlsSchema,
+        trailingSlash: trailingSlashSchema,
+        redirects: redirectsSchema,
+        rewrites: rewritesSchema,
+        headers: headersSchema,
+      },
+    };
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    expect(validate(config), JSON.stringify(errorsOf(validate))).toBe(true);
+  });
+
+  it("routes every list the contract's way through Vercel's own route compiler", () => {
+    const { routes, error } = getTransformedRoutes(config);
+    expect(error).toBeNull();
+    const matching = (pathname: string) => (routes ?? []).filter((route) => 'src' in route && typeof route.src === 'string' && new RegExp(route.src).test(pathname));
+    for (const list of LISTS) {
+      const [redirect] = matching(`/api/${list}`);
+      expect(redirect).toMatchObject({ status: 301, headers: { Location: '/api/$1/' } });
+      for (const pathname of [`/api/${list}/`, `/api/${list}/index.json`]) {
+        const withHeaders = matching(pathname).find((route) => 'headers' in route && route.continue);
+        expect(withHeaders && 'headers' in withHeaders ? withHeaders.headers : undefined).toEqual({
+          ...CONTRACT_HEADERS,
+          Vary: 'Accept, Accept-Encoding',
+          'Access-Control-Allow-Origin': '*',
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'public, max-age=300',
+        });
+      }
+      const rewrite = matching(`/api/${list}/`).find((route) => 'dest' in route);
+      expect(rewrite && 'dest' in rewrite ? rewrite.dest : undefined).toBe('/api/$1/index.json');
+    }
+    // A name that is not a list gets no rule: the host's 404.
+    expect(matching('/api/sections/')).toEqual([]);
+  });
+});
+
+describe('firebase.json', () => {
+  const config = JSON.parse(renderFirebaseConfig(hostRules));
+
+  it("validates against firebase-tools' schema", async () => {
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(await vendored('firebase-config.json'));
+    expect(validate(config), JSON.stringify(errorsOf(validate))).toBe(true);
+  });
+
+  it('fails that schema when a rule is malformed (the check can fail)', async () => {
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(await vendored('firebase-config.json'));
+    const broken = structuredClone(config);
+    broken.hosting.redirects[0].type = 'permanent';
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('rewrites, redirects and sets headers for each list', () => {
+    expect(config.hosting.public).toBe('dist');
+    expect(config.hosting.rewrites).toEqual(LISTS.map((l) => ({ source: `/api/${l}/`, destination: `/api/${l}/index.json` })));
+    expect(config.hosting.redirects).toEqual(LISTS.map((l) => ({ source: `/api/${l}`, destination: `/api/${l}/`, type: 301 })));
+    expect(config.hosting.headers.map((h: { source: string }) => h.source)).toEqual([
+      '/api/@(authors|volumes|manuscripts)/', '/api/@(authors|volumes|manuscripts)/index.json', '/media/**',
+    ]);
+    expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Content-Type', value: 'application/json' });
+    expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Allow', value: 'GET' });
+  });
+});
+
+describe('staticwebapp.config.json', () => {
+  const config = JSON.parse(renderAzureConfig(hostRules));
+
+  it("validates against the Azure Static Web Apps CLI's schema (draft-04)", async () => {
+    const validate = new AjvDraft04({ allErrors: true, strict: false }).compile(await vendored('staticwebapp.config.json'));
+    expect(validate(config), JSON.stringify(errorsOf(validate))).toBe(true);
+    const broken = { ...config, routes: [{ rewrite: '/x' }] };
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('refuses other methods first, then answers each list by its index.json', () => {
+    const [refuse, ...routes] = config.routes;
+    expect(refuse).toEqual({ route: '/*', methods: ['POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'], statusCode: 405, headers: { Allow: 'GET' } });
+    for (const list of LISTS) {
+      const slash = routes.findIndex((r: { route: string }) => r.route === `/api/${list}/`);
+      const bare = routes.findIndex((r: { route: string }) => r.route === `/api/${list}`);
+      expect(routes[slash]).toMatchObject({ rewrite: `/api/${list}/index.json`, headers: { 'Content-Type': 'application/json', Allow: 'GET', Vary: 'Accept, Accept-Encoding' } });
+      expect(routes[bare]).toEqual({ route: `/api/${list}`, redirect: `/api/${list}/`, statusCode: 301 });
+      expect(slash).toBeLessThan(bare);
+    }
+    expect(config.responseOverrides).toEqual({ '404': { rewrite: '/404.html' } });
+  });
+});
+
+describe('netlify.toml and the GitLab Pages job', () => {
+  it('netlify.toml holds build settings only: the rules are dist/_headers and dist/_redirects', () => {
+    const toml = renderNetlifyToml();
+    expect(toml).toContain('[build]\n  command = "npm run build"\n  publish = "dist"\n');
+    expect(toml).toContain('NODE_VERSION = "20"');
+    expect(toml).not.toMatch(/\[\[(headers|redirects)\]\]/);
+  });
+
+  it('the GitLab Pages job builds and publishes dist/', () => {
+    const job = parseYaml(renderGitlabPagesJob()) as { pages: { script: string[]; pages: { publish: string }; artifacts: { paths: string[] } } };
+    expect(job.pages.script).toEqual(['npm ci', 'npm run build']);
+    expect(job.pages.pages.publish).toBe('dist');
+    expect(job.pages.artifacts.paths).toEqual(['dist']);
+  });
+});
+
+describe('npm run config -- <platform>', () => {
+  it('prints each platform file exactly as rendered', async () => {
+    for (const [host, { render }] of Object.entries(PLATFORM_CONFIGS)) {
+      const result = await runCli(REPO_ROOT, ['config', host]);
+      expect(result.code, `${host}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toBe(render());
+    }
+  });
+});
