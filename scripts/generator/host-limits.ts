@@ -51,12 +51,12 @@ export const HOST_LIMITS: Record<HostId, HostLimits> = {
   's3-cloudfront': { name: 'Amazon S3 + CloudFront', maxFunctionBytes: CLOUDFRONT_FUNCTION_MAX_BYTES },
   'github-pages': {
     name: 'GitHub Pages', maxSiteBytes: 1024 * MiB,
-    warning: 'GitHub Pages cannot set headers or map /api/<list>/ to index.json: clients must use /api/<list>/index.json, '
+    warning: 'it cannot set headers or map /api/<list>/ to index.json: clients must use /api/<list>/index.json, '
       + 'which comes as "application/json; charset=utf-8" without Allow or Vary: Accept, and other methods do not get 405 with Allow: GET (docs/hosting/github-pages.md)',
   },
   'gitlab-pages': {
     name: 'GitLab Pages', maxSiteBytes: 1024 * MiB, maxRedirects: 1_000, maxRedirectsFileBytes: 64 * 1024,
-    warning: 'GitLab Pages cannot set headers: /api/<list>/ is answered by its index.json through _redirects, '
+    warning: 'it cannot set headers: /api/<list>/ is answered by its index.json through _redirects, '
       + 'but without Allow, Vary: Accept or Access-Control-Allow-Origin, and other methods do not get 405 with Allow: GET (docs/hosting/gitlab-pages.md)',
   },
   nginx: { name: 'nginx' },

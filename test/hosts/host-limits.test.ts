@@ -1,0 +1,107 @@
+/**
+ * Issue 5: the limits of the hosts named in `hosts` (content/journal.yaml) fail the build with the
+ * file or count that breaks them, before anything is written; GitHub and GitLab Pages warn.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkSite, HOST_LIMITS, type SiteFile } from '../../scripts/generator/host-limits.ts';
+import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
+import { hostRules } from '../../scripts/hosts/rules.ts';
+import { createWorkspace, VALID_JOURNAL, type Workspace } from '../helpers/workspace.ts';
+
+const JOURNAL = 'content/journal.yaml';
+const ruleFiles = { _headers: renderHeaders(hostRules), _redirects: renderRedirects(hostRules) };
+const files = (n: number, bytes = 10): SiteFile[] => Array.from({ length: n }, (_, i) => ({ path: `media/pdfs/${i}.pdf`, bytes, source: `content/media/pdfs/${i}.pdf` }));
+
+describe('checkSite', () => {
+  it('passes the rule files the build writes on every host: their counts do not grow with content', () => {
+    const check = checkSite(['cloudflare-pages', 'gitlab-pages', 'netlify', 's3-cloudfront'], JOURNAL, files(10), ruleFiles);
+    expect(check.problems).toEqual([]);
+  });
+
+  it('fails past 20,000 files on Cloudflare Pages, at the hosts field', () => {
+    expect(checkSite(['cloudflare-pages'], JOURNAL, files(20_000), ruleFiles).problems).toEqual([]);
+    const [problem, ...rest] = checkSite(['cloudflare-pages'], JOURNAL, files(20_001), ruleFiles).problems;
+    expect(rest).toEqual([]);
+    expect(problem).toMatchObject({ code: 'host/limit', file: JOURNAL, field: 'hosts', expected: 'at most 20,000 files' });
+    expect(problem?.message).toBe('the site has 20,001 files, more than Cloudflare Pages (hosts in content/journal.yaml) serves');
+  });
+
+  it('names the file that is over 25 MiB on Cloudflare Pages, and not on Firebase', () => {
+    const big = [{ path: 'media/volumes/pdfs/2021/v.pdf', bytes: 25 * 1024 * 1024 + 1, source: 'content/media/volumes/pdfs/2021/v.pdf' }];
+    expect(checkSite(['cloudflare-pages'], JOURNAL, big, ruleFiles).problems).toEqual([
+      expect.objectContaining({ code: 'host/limit', file: 'content/media/volumes/pdfs/2021/v.pdf', field: '', expected: 'at most 25 MiB per file' }),
+    ]);
+    expect(checkSite(['firebase'], JOURNAL, big, ruleFiles).problems).toEqual([]);
+  });
+
+  it('counts header rules and static and dynamic redirects against Cloudflare\'s 100 / 2,000 / 100', () => {
+    const headers = Array.from({ length: 101 }, (_, i) => `/p${i}\n  X-A: b`).join('\n');
+    const dynamic = Array.from({ length: 101 }, (_, i) => `/d${i}/* /x/:splat 301`).join('\n');
+    const statics = Array.from({ length: 2001 }, (_, i) => `/s${i} /x 301`).join('\n');
+    const messages = (rules: Record<string, string>) => checkSite(['cloudflare-pages'], JOURNAL, [], rules).problems.map((p) => p.message);
+    expect(messages({ _headers: headers })).toEqual(['_headers has 101 rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads']);
+    expect(messages({ _redirects: dynamic })).toEqual(['_redirects has 101 rules with a splat or placeholder, more than Cloudflare Pages (hosts in content/journal.yaml) reads']);
+    expect(messages({ _redirects: statics })).toEqual(['_redirects has 2001 static rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads']);
+    // GitLab Pages reads at most 1,000 rules in all.
+    expect(checkSite(['gitlab-pages'], JOURNAL, [], { _redirects: statics }).problems.map((p) => p.expected)).toContain('at most 1,000');
+  });
+
+  it('fails a site over 1 GiB on GitHub Pages, and warns what its clients get', () => {
+    const check = checkSite(['github-pages'], JOURNAL, files(2, 600 * 1024 * 1024), ruleFiles);
+    expect(check.problems.map((p) => p.expected)).toEqual(['at most 1024 MiB in all']);
+    expect(check.warnings).toHaveLength(1);
+    expect(check.warnings[0]).toMatch(/^GitHub Pages: .*\/api\/<list>\/index\.json/);
+  });
+
+  it('knows every host the schema accepts', () => {
+    expect(Object.keys(HOST_LIMITS).sort()).toEqual(['apache', 'azure-static-web-apps', 'caddy', 'cloudflare-pages', 'firebase', 'github-pages', 'gitlab-pages', 'netlify', 'nginx', 's3-cloudfront', 'vercel']);
+  });
+});
+
+describe('the build with hosts in journal.yaml', () => {
+  let workspace: Workspace | undefined;
+  afterEach(async () => {
+    await workspace?.dispose();
+    workspace = undefined;
+  });
+  const journal = async (hosts: string) => `${await readFile(path.join(VALID_JOURNAL, 'journal.yaml'), 'utf8')}\nhosts: ${hosts}\n`;
+  const bigPdf = () => {
+    const pdf = Buffer.alloc(25 * 1024 * 1024 + 1, 0x20);
+    pdf.write('%PDF-1.4\n', 0, 'latin1');
+    return pdf;
+  };
+
+  it('refuses a PDF over 25 MiB for Cloudflare Pages, names it, and writes nothing', async () => {
+    workspace = await createWorkspace({ 'journal.yaml': await journal('[cloudflare-pages]'), 'media/volumes/pdfs/2021/volume-i.pdf': bigPdf() });
+    const result = await workspace.build();
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ code: 'host/limit', file: 'content/media/volumes/pdfs/2021/volume-i.pdf', message: expect.stringContaining('media/volumes/pdfs/2021/volume-i.pdf is 25.0 MiB') }),
+    ]);
+    await expect(stat(workspace.paths.out)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('builds the same site for Firebase, whose limit is 2 GiB a file', async () => {
+    workspace = await createWorkspace({ 'journal.yaml': await journal('[firebase]'), 'media/volumes/pdfs/2021/volume-i.pdf': bigPdf() });
+    const result = await workspace.build();
+    expect(result.problems).toEqual([]);
+    expect(result.ok).toBe(true);
+  });
+
+  it('warns on the command line when GitHub Pages is a host', async () => {
+    workspace = await createWorkspace({ 'journal.yaml': await journal('[github-pages, cloudflare-pages]') });
+    const result = await workspace.cli('build');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Warning: GitHub Pages: it cannot set headers or map \/api\/<list>\/ to index\.json: clients must use \/api\/<list>\/index\.json/m);
+  });
+
+  it('reports an unknown host at its line in journal.yaml', async () => {
+    const text = await journal('\n  - netlify\n  - heroku');
+    workspace = await createWorkspace({ 'journal.yaml': text });
+    const result = await workspace.build('check');
+    const line = text.split('\n').indexOf('  - heroku') + 1;
+    expect(result.problems).toEqual([expect.objectContaining({ file: 'content/journal.yaml', line, field: 'hosts[1]', code: 'schema/format' })]);
+  });
+});
