@@ -6,7 +6,7 @@
  * could not carry a value exactly, the file is written as JSON instead, which always can.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { parseFile } from '../generator/parse.ts';
 import { authorSchema, journalSchema, manuscriptSchema, volumeSchema } from '../generator/schema.ts';
 import type { PlannedFile } from './plan.ts';
@@ -28,8 +28,10 @@ function toYaml(file: PlannedFile): string {
   const authors = document.get('authors', true);
   if (file.authorComments && isSeq(authors)) {
     for (const [index, comment] of Object.entries(file.authorComments)) {
-      const item = authors.items[Number(index)] as { comment?: string } | undefined;
-      if (item) item.comment = ` ${comment}`;
+      // On the value, so it reads on the same line: `- as_published: Ana Petrovska # why`.
+      const item = authors.items[Number(index)];
+      const value = isMap(item) ? item.get('as_published', true) : undefined;
+      if (isScalar(value)) value.comment = ` ${comment}`;
     }
   }
   return document.toString({ lineWidth: 0, minContentWidth: 0 });
