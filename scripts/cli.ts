@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { build, type BuildMode } from './generator/build.ts';
 import { formatGithubAnnotations, formatReport, UserError } from './generator/problems.ts';
 import { contentJsonSchemas } from './generator/schema.ts';
+import { UnsafeConfigValue } from './hosts/config-value.ts';
 import { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } from './hosts/configs.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 import { createPreviewServer } from './preview/server.ts';
@@ -161,7 +162,7 @@ main(process.argv.slice(2), process.env).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof CommandLineError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || error instanceof CommandLineError || error instanceof UnsafeConfigValue || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       console.error(`${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
     } else if (error instanceof UserError) {

@@ -8,6 +8,7 @@
  * - `precompressed` adds its own `Vary: Accept-Encoding` line next to ours (two `Vary` lines,
  *   which HTTP reads as one list).
  */
+import { quoteFor, serverName } from './config-value.ts';
 import type { HostRules } from './rules.ts';
 
 export interface CaddyOptions {
@@ -78,11 +79,11 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
 function siteAddress(options: CaddyOptions): string {
   if (options.serverName === '_') return `http://:${options.port}`;
   // With a name, Caddy serves HTTPS on 443 and redirects port 80 itself.
-  return options.port === 80 ? options.serverName : `${options.serverName}:${options.port}`;
+  const name = serverName(options.serverName);
+  return options.port === 80 ? name : `${name}:${options.port}`;
 }
 
 /** A double-quoted Caddyfile token. Values come from the rules table and the `--root` option only. */
 function quote(value: string): string {
-  if (/["\\\n{}]/.test(value)) throw new Error(`cannot be written into a Caddyfile token: ${value}`);
-  return `"${value}"`;
+  return quoteFor('a Caddyfile', value, /["\\\n{}]/);
 }

@@ -2,6 +2,7 @@
  * A complete nginx `server` block, printed on demand (`npm run config -- nginx --root DIR`), so
  * nothing about the server is ever published. Rendered from the host rules table.
  */
+import { quoteFor, serverName } from './config-value.ts';
 import { compressedVary, type HostRules } from './rules.ts';
 
 export interface NginxOptions {
@@ -23,7 +24,7 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
     'server {',
     ...indent([
       `listen ${options.port};`,
-      `server_name ${options.serverName};`,
+      `server_name ${serverName(options.serverName)};`,
       `root ${quote(options.root)};`,
       '',
       'server_tokens off;',
@@ -84,8 +85,7 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
 
 /** A double-quoted nginx string. Values come from the rules table and the `--root` option only. */
 function quote(value: string): string {
-  if (/["\\$\n]/.test(value)) throw new Error(`cannot be written into an nginx string: ${value}`);
-  return `"${value}"`;
+  return quoteFor('an nginx config', value, /["\\$\n]/);
 }
 
 function escapeRegex(value: string): string {
