@@ -155,7 +155,7 @@ describe('what the content files hold', () => {
     const dump = withDistinctInstitutions(generateDump({ seed: 6, authors: 5, manuscripts: 5 }));
     dump.manuscripts.sort((a, b) => a.citation_volume - b.citation_volume || a.id - b.id);
     const { paths, result } = await importDump(dump);
-    expect(result.ok).toBe(true);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const all = [...Object.values(await contentFiles(paths, 'authors')), ...Object.values(await contentFiles(paths, 'manuscripts'))];
     expect(all.some((text) => /^order: /m.test(text))).toBe(false);
     expect(formatImportSummary(result.report)).toContain('authors: the source order is the default order (institution, then key); no order field written');

@@ -29,13 +29,20 @@ export async function fetchBytes(url: string, { timeoutMs }: FetchOptions): Prom
     return { ok: false, message: `answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${html}` };
   }
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  let bytes: Buffer;
+  const chunks: Uint8Array[] = [];
+  let received = 0;
   try {
-    bytes = Buffer.from(await response.arrayBuffer());
+    // Read chunk by chunk to know how much arrived when the connection drops.
+    const reader = response.body?.getReader();
+    for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
+      chunks.push(chunk.value);
+      received += chunk.value.length;
+    }
   } catch (error) {
-    const total = Number.isFinite(declared) ? ` of ${declared} bytes` : '';
-    return { ok: false, message: describeFailure(error, timeoutMs, `the connection closed before the whole body arrived${total}`) };
+    const total = Number.isFinite(declared) ? ` of the ${declared}` : '';
+    return { ok: false, message: describeFailure(error, timeoutMs, `closed the connection after ${received}${total} bytes (a truncated body)`) };
   }
+  const bytes = Buffer.concat(chunks);
   if (Number.isFinite(declared) && response.headers.get('content-encoding') === null && bytes.length !== declared) {
     return { ok: false, message: `sent ${bytes.length} of the ${declared} bytes it announced (a truncated body)` };
   }
