@@ -9,6 +9,14 @@ import { createPreviewServer, type PreviewServer } from '../scripts/preview/serv
 import { sanitizeAbstractHtml } from '../scripts/generator/sanitize-html.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
+/**
+ * The browser globals that the functions run inside the page use. The project compiles without
+ * the DOM library (it is Node code), so they are declared here, for this file only.
+ */
+declare const document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }> };
+declare const window: { __pwned?: number };
+declare function getComputedStyle(element: unknown): { fontStyle: string };
+
 /** Debian's `chromium` package; CI installs it (.ci/run). */
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -101,11 +109,11 @@ describe.skipIf(!haveChromium)('landing page in a browser', () => {
     // Control: the same abstract inserted as it is does run script, so the flag can show it.
     const naive = await browser.newPage();
     await naive.setContent(`<div>${HOSTILE_ABSTRACT}</div><p>after</p>`, { waitUntil: 'networkidle' });
-    await naive.waitForFunction(() => (window as { __pwned?: number }).__pwned !== undefined);
+    await naive.waitForFunction(() => window.__pwned !== undefined);
     await naive.close();
 
     const page = await open('/manuscripts/12/');
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     const abstract = page.locator('.abstract');
     expect(await abstract.locator('img, a, script').count()).toBe(0);
     expect(await abstract.locator('em').textContent()).toBe('Carabus');
@@ -115,7 +123,7 @@ describe.skipIf(!haveChromium)('landing page in a browser', () => {
     // The page's own markup after the abstract was not swallowed.
     expect(await page.locator('a.pdf').count()).toBe(1);
     await page.locator('.abstract').click();
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     await page.close();
   });
 
