@@ -21,14 +21,16 @@ export interface BuiltSite {
 export async function buildSample(): Promise<BuiltSite> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'journal-servers-'));
   const paths = projectPaths(REPO_ROOT, { out: path.join(dir, 'dist') });
-  const result = await build(paths, 'build');
-  if (!result.ok) {
+  try {
+    const result = await build(paths, 'build');
+    if (!result.ok) throw new Error(`the sample journal does not build:\n${formatReport(result.problems)}`);
+    // mkdtemp makes the folder private; server workers run as another user and must read it.
+    await chmod(dir, 0o755);
+    await makeReadable(paths.out);
+  } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`the sample journal does not build:\n${formatReport(result.problems)}`);
+    throw error;
   }
-  // mkdtemp makes the folder private; server workers run as another user and must read it.
-  await chmod(dir, 0o755);
-  await makeReadable(paths.out);
   return {
     dist: paths.out,
     scratch: (name) => path.join(dir, name),
