@@ -20,7 +20,10 @@ export interface BuiltSite {
 
 export async function buildSample(): Promise<BuiltSite> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'journal-servers-'));
-  const paths = projectPaths(REPO_ROOT, { out: path.join(dir, 'dist') });
+  // Output and build cache both in the scratch folder: server tests run in parallel, and must not
+  // share a cache with each other or with a developer's own builds.
+  const locations = { out: path.join(dir, 'dist'), cache: path.join(dir, 'cache') };
+  const paths = projectPaths(REPO_ROOT, locations);
   try {
     const result = await build(paths, 'build');
     if (!result.ok) throw new Error(`the sample journal does not build:\n${formatReport(result.problems)}`);
