@@ -20,7 +20,9 @@ export async function exportJournal(paths: ProjectPaths, outFile: string): Promi
   const temp = await mkdtemp(path.join(os.tmpdir(), 'journal-export-'));
   try {
     const out = path.join(temp, 'dist');
-    const result = await build(projectPaths(paths.root, { content: paths.content, out, public: path.join(temp, 'no-public') }), 'build');
+    // A build cache of its own (issue 4): the user's cache describes the user's dist/, not this one.
+    const overrides = { content: paths.content, out, public: path.join(temp, 'no-public'), cache: path.join(temp, 'cache') };
+    const result = await build(projectPaths(paths.root, overrides), 'build');
     if (!result.ok) return { ok: false, problems: result.problems };
     const parts: string[] = [];
     for (const list of API_LISTS) parts.push(`"${list}":${await readFile(path.join(out, ...listFile(list).split('/')), 'utf8')}`);

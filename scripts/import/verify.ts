@@ -13,8 +13,11 @@ import { projectPaths } from '../project.ts';
 /** `expected` holds each list as the build must write it (DRF's serialization, contract key order). */
 export async function verifyRoundTrip(projectRoot: string, staged: string, expected: Record<ApiList, string>, labels: Record<ApiList, string>): Promise<Problem[]> {
   const out = `${staged}-verify`;
-  // No public/ files: only the three lists matter here, and nothing of the user's may interfere.
-  const paths = projectPaths(projectRoot, { content: staged, out, public: path.join(staged, '.none') });
+  // No public/ files and a build cache of its own (issue 4): only the three lists matter here,
+  // and nothing of the user's may interfere or be disturbed.
+  const cache = `${staged}-cache`;
+  const overrides = { content: staged, out, public: path.join(out, 'no-public'), cache };
+  const paths = projectPaths(projectRoot, overrides);
   try {
     const result = await build(paths, 'build');
     if (!result.ok) {
@@ -31,6 +34,7 @@ export async function verifyRoundTrip(projectRoot: string, staged: string, expec
     return problems;
   } finally {
     await rm(out, { recursive: true, force: true });
+    await rm(cache, { recursive: true, force: true });
   }
 }
 
