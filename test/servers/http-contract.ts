@@ -12,13 +12,15 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_LISTS } from '../../scripts/generator/render-api.ts';
+import { hostRules } from '../../scripts/hosts/rules.ts';
 import { REPO_ROOT } from '../helpers/workspace.ts';
 import { HOST_DOCS, HOST_EXCEPTIONS, type CheckId } from './exceptions.ts';
 import { headerList, send, values, type RawResponse } from './http-client.ts';
 import type { RunningServer, ServerUnderTest } from './server.ts';
 import { buildSample, type BuiltSite } from './site.ts';
 
-const REFUSED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** SPEC-NOTES 5: everything but GET and HEAD (OPTIONS too, as the original refused it). */
+const REFUSED_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 export function describeHttpContract(server: ServerUnderTest, env: NodeJS.ProcessEnv): void {
   const missing = server.unavailable();
@@ -63,6 +65,10 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
       expect(values(response, 'allow')).toEqual(['GET']);
       expect(headerList(response, 'vary')).toContain('accept');
       expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
+      // The rest of the rules table's headers, each exactly once, exactly as the table says.
+      for (const [name, value] of Object.entries(hostRules.apiHeaders)) {
+        if (name !== 'Vary') expect(values(response, name), name).toEqual([value]);
+      }
     }
 
     describe.each(API_LISTS)('/api/%s/', (list) => {
