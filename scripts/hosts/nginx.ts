@@ -66,7 +66,7 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
       '',
       `location ${rules.mediaPrefix} {`,
       ...indent([
-        ...Object.entries({ Allow: rules.apiHeaders['Allow']!, ...rules.mediaHeaders }).map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
+        ...Object.entries(rules.mediaHeaders).map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
         `if ($request_method !~ ^(${methods})$) { return 405; }`,
       ], 1),
       '}',

@@ -5,7 +5,7 @@
  *
  *   npm install -g --no-fund --no-audit wrangler@4.86.0
  *
- * (4.86.0 is the last release that runs on Node 20; see the traps list in docs/hosting.)
+ * (4.86.0 is the last release that runs on Node 20; see docs/hosting/cloudflare-pages.md.)
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
