@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { toJson } from '../scripts/generator/render-api.ts';
+import { contentJsonSchemas } from '../scripts/generator/schema.ts';
 import type { Dump } from '../scripts/import/dump.ts';
 import { exportJournal } from '../scripts/import/export.ts';
 import { importJournal, type ImportOptions } from '../scripts/import/import.ts';
@@ -316,13 +317,14 @@ describe('the command line', () => {
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('Imported dump.json into content/:');
+    expect(JSON.parse(await readFile(path.join(paths.content, 'schemas', 'manuscript.schema.json'), 'utf8'))).toEqual(contentJsonSchemas()['manuscript.schema.json']);
     expect(imported.stdout).toContain('Volume ids: rule "position"');
     expect(imported.stdout).toContain('  title: Bulletin  (from --title)');
     expect(imported.stdout).toContain('Checked: a build of the imported tree writes the three lists byte for byte as the source served them.');
 
     const again = await runCli(paths.root, ['import', 'dump.json']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('content: already holds authors, journal.yaml, manuscripts, volumes (an empty content folder, or --force to replace the whole tree with the import)');
+    expect(again.stderr).toContain('content: already holds authors, journal.yaml, manuscripts, schemas, volumes (an empty content folder, or --force to replace the whole tree with the import)');
 
     const exported = await runCli(paths.root, ['export', 'out.json']);
     expect(exported.code).toBe(0);

@@ -9,6 +9,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../generator/problems.ts';
 import { API_LISTS, toJson, type ApiList } from '../generator/render-api.ts';
+import { contentJsonSchemas } from '../generator/schema.ts';
 import type { ProjectPaths } from '../project.ts';
 import { renderContentFile } from './content-files.ts';
 import { checkDump, inContractOrder, type Dump } from './dump.ts';
@@ -82,6 +83,12 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
       const target = path.join(staging, ...file.path.split('/'));
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, file.text);
+    }
+    // The editors' JSON Schemas, as `npm run schema` writes them: the imported files get the
+    // same completion and checks in an editor as the files editors write (docs/content-model.md).
+    for (const [name, schema] of Object.entries(contentJsonSchemas())) {
+      await mkdir(path.join(staging, 'schemas'), { recursive: true });
+      await writeFile(path.join(staging, 'schemas', name), `${JSON.stringify(schema, null, 2)}\n`);
     }
     if (options.downloadMedia !== undefined && plan.media.length > 0) {
       const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);

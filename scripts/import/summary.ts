@@ -12,7 +12,7 @@ export function formatImportSummary(report: ImportReport): string {
   const { counts, inferences: inf, content } = report;
   const lines: string[] = [];
   lines.push(`Imported ${report.source} into ${content}/:`);
-  lines.push(`  ${counts.authors} authors, ${counts.volumes} volumes, ${counts.manuscripts} manuscripts and ${content}/journal.yaml` +
+  lines.push(`  ${counts.authors} authors, ${counts.volumes} volumes, ${counts.manuscripts} manuscripts, ${content}/journal.yaml and the editors' JSON Schemas in ${content}/schemas/` +
     (counts.pdfs ? `; ${counts.pdfs} PDFs (${formatBytes(counts.pdfBytes)}) in ${content}/media/` : ''));
   if (report.replaced.length) lines.push(`  (--force: replaced the previous tree, which held ${report.replaced.join(', ')})`);
   if (report.jsonFiles.length) lines.push(`  written as JSON because YAML could not carry a value exactly: ${report.jsonFiles.join(', ')}`);
