@@ -2,10 +2,9 @@
  * Debian Apache httpd 2.4 (apache2) serving the built site, in the two ways a journal can deploy
  * it: the `<VirtualHost>` printed by `npm run config -- apache`, or a plain vhost that lets the
  * `.htaccess` the build wrote into the folder apply (`AllowOverride All`). The main config around
- * it is the smallest that runs without touching /etc or /var: the modules the docs tell a user to
- * enable, and nothing else.
+ * it runs without writing to /etc or /var, with the modules a Debian server has (see `modules`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,23 @@ import type { ServerUnderTest } from './server.ts';
 /** Debian's layout (apache2-bin); other layouts are reported as missing rather than guessed. */
 const MODULES = '/usr/lib/apache2/modules';
 const NEEDED = ['mpm_event', 'authz_core', 'mime', 'dir', 'rewrite', 'headers'];
+/** The modules a Debian install enables, with their settings (mod_deflate, mod_negotiation...). */
+const DEBIAN_ENABLED = '/etc/apache2/mods-enabled';
+
+/**
+ * The modules as a journal's server has them: Debian's enabled set plus what the docs ask for
+ * (`a2enmod rewrite headers`), so the defaults that could interfere (deflate, negotiation,
+ * autoindex) are on. Without Debian's folder, only the modules the rules need.
+ */
+function modules(): string[] {
+  if (!existsSync(DEBIAN_ENABLED)) return NEEDED.map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`);
+  const enabled = readdirSync(DEBIAN_ENABLED);
+  return [
+    `Include ${DEBIAN_ENABLED}/*.load`,
+    ...['rewrite', 'headers'].filter((name) => !enabled.includes(`${name}.load`)).map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`),
+    `Include ${DEBIAN_ENABLED}/*.conf`,
+  ];
+}
 
 export function apacheServer(env: NodeJS.ProcessEnv, mode: 'vhost' | 'htaccess'): ServerUnderTest {
   const binary = findExecutable('apache2', env['PATH'], ['/usr/sbin', '/usr/local/sbin', '/sbin']);
@@ -45,7 +61,7 @@ export function apacheServer(env: NodeJS.ProcessEnv, mode: 'vhost' | 'htaccess')
               '',
             ].join('\n');
       const conf = [
-        ...NEEDED.map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`),
+        ...modules(),
         `ServerRoot ${JSON.stringify(prefix)}`,
         `DefaultRuntimeDir ${JSON.stringify(prefix)}`,
         `PidFile ${JSON.stringify(path.join(prefix, 'httpd.pid'))}`,
@@ -56,7 +72,6 @@ export function apacheServer(env: NodeJS.ProcessEnv, mode: 'vhost' | 'htaccess')
         // Apache refuses to serve as root; as root it drops to Debian's www-data.
         ...(os.userInfo().uid === 0 ? ['User www-data', 'Group www-data'] : []),
         'StartServers 1',
-        'TypesConfig /dev/null',
         '<Directory />',
         '    AllowOverride None',
         '    Require all denied',
