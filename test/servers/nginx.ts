@@ -1,13 +1,17 @@
 /**
  * Debian nginx (nginx-light) serving the built site with the block `npm run config -- nginx`
- * prints, wrapped in the smallest nginx.conf that runs without touching /etc or /var.
+ * prints, inside an nginx.conf with Debian's http settings (gzip on, its mime.types) that writes
+ * nothing to /etc or /var.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { renderHostConfig } from '../../scripts/hosts/configs.ts';
 import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
 import type { ServerUnderTest } from './server.ts';
+
+const DEBIAN_MIME_TYPES = '/etc/nginx/mime.types';
 
 export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
   const binary = findExecutable('nginx', env['PATH'], ['/usr/sbin', '/usr/local/sbin', '/sbin']);
@@ -30,6 +34,10 @@ export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
         'events { worker_connections 64; }',
         'http {',
         '    access_log off;',
+        // Debian's nginx.conf http settings, so the block is tested inside what a server has.
+        ...(existsSync(DEBIAN_MIME_TYPES)
+          ? ['    sendfile on;', '    tcp_nopush on;', '    types_hash_max_size 2048;', `    include ${DEBIAN_MIME_TYPES};`, '    default_type application/octet-stream;', '    gzip on;']
+          : []),
         ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${path.join(prefix, 'temp', kind)};`),
         '    include server.conf;',
         '}',
