@@ -7,7 +7,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { build, type BuildMode } from './generator/build.ts';
+import { build, type BuildMode, type BuildOptions } from './generator/build.ts';
+import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport, UserError } from './generator/problems.ts';
 import { contentJsonSchemas } from './generator/schema.ts';
 import { UnsafeConfigValue } from './hosts/config-value.ts';
@@ -18,8 +19,8 @@ import { CommandLineError, runExport, runImport } from './import/commands.ts';
 
 const USAGE = `Usage: npm run <command> [-- options]
 
-  build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github]
-  check     validate content/ only, write nothing        [--content DIR] [--format text|github]
+  build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache]
+  check     validate content/ only, write nothing        [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
             print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
@@ -52,6 +53,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       'download-media': { type: 'boolean' },
       'media-from': { type: 'string' },
       timeout: { type: 'string' },
+      progress: { type: 'boolean' },
+      'no-cache': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,7 +68,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'build':
     case 'check':
       if (values.format !== undefined && values.format !== 'text' && values.format !== 'github') throw new UsageError('--format is text or github');
-      return runBuild(paths, command, values.format ?? 'text');
+      return runBuild(paths, command, values.format ?? 'text', {
+        // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
+        ...(process.stderr.isTTY || values.progress ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) } : {}),
+        ...(values['no-cache'] ? { cache: false } : {}),
+      });
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
     case 'config': {
@@ -84,7 +91,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
     case 'clean':
       await rm(paths.out, { recursive: true, force: true });
-      console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out}.`);
+      await rm(paths.cache, { recursive: true, force: true });
+      console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out} and the build cache (${path.relative(paths.root, paths.cache)}).`);
       return 0;
     case 'import':
       return runImport(paths, positionals, {
@@ -98,9 +106,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
-async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github'): Promise<number> {
+async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {
   const started = performance.now();
-  const result = await build(paths, mode);
+  const result = await build(paths, mode, options);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
     // Issue 5: one workflow command per problem, so a pull request shows each on its file and line.

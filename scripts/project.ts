@@ -10,14 +10,17 @@ export interface ProjectPaths {
   content: string;
   public: string;
   out: string;
+  /** The build cache (issue 4): outside the output, safe to delete at any time. */
+  cache: string;
 }
 
-export function projectPaths(root: string, overrides: { content?: string; out?: string; public?: string } = {}): ProjectPaths {
+export function projectPaths(root: string, overrides: { content?: string; out?: string; public?: string; cache?: string } = {}): ProjectPaths {
   const absolute = path.resolve(root);
   return Object.freeze({
     root: absolute,
     content: path.resolve(absolute, overrides.content ?? 'content'),
     public: path.resolve(absolute, overrides.public ?? 'public'),
     out: path.resolve(absolute, overrides.out ?? 'dist'),
+    cache: path.resolve(absolute, overrides.cache ?? '.cache/journal-build'),
   });
 }

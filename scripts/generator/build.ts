@@ -2,20 +2,31 @@
  * The orchestrator: it only wires the stages, in order. It returns a result and never prints or
  * exits; the command line decides how to show it.
  *
- *   discover → load (parse + validate, per file) → resolve → media → render → write
+ *   discover → load (parse + validate, per file, on worker threads, cached) → resolve → media
+ *   → render → write (reusing unchanged files of the previous output)
+ *
+ * The build cache (issue 4, cache.ts) is read before loading and written after each stage that
+ * feeds it; `check` writes the cache too (never the output), so the next check is fast.
  */
 import { discover } from './discover.ts';
-import { loadJournal, loadRecord, type Records } from './load.ts';
-import { checkMedia, forEachLimited } from './media.ts';
+import { readFile } from 'node:fs/promises';
+import {
+  cacheFingerprint, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
+  writeOutputManifest, writeRecordCache, writeVerifiedMedia,
+} from './cache.ts';
+import { loadContent } from './load-all.ts';
+import { loadJournal } from './load.ts';
+import { checkMedia } from './media.ts';
+import { attachKeys } from './output-keys.ts';
 import type { OutputFile } from './output.ts';
 import type { Problem } from './problems.ts';
+import { silentProgress, timed, type Progress } from './progress.ts';
 import { findOutputConflicts, readPublicFiles } from './public-files.ts';
 import { checkHostLimits } from './host-limits.ts';
 import { renderApi } from './render-api.ts';
 import { renderPages } from './render-pages.ts';
 import { renderSitemap } from './render-sitemap.ts';
 import { resolve, type ResolvedJournal } from './resolve.ts';
-import { COLLECTION_NAMES } from './schema.ts';
 import { writeSite, type WriteStats } from './write.ts';
 import { renderApacheFiles } from '../hosts/apache.ts';
 import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
@@ -33,38 +44,42 @@ export interface BuildResult {
   warnings?: string[];
 }
 
-/** Files read at once: enough to keep the disk busy, few enough to keep memory flat. */
-const READ_CONCURRENCY = 64;
+export interface BuildOptions {
+  /** Progress on a terminal; silent by default. */
+  progress?: Progress;
+  /** Load worker threads (0: in-thread); by default one per core for large journals. */
+  threads?: number;
+  /** `false` ignores the build cache (it is still written for the next build). */
+  cache?: boolean;
+}
 
-export async function build(paths: ProjectPaths, mode: BuildMode): Promise<BuildResult> {
-  const found = await discover(paths.root, paths.content);
+export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
+  const progress = options.progress ?? silentProgress;
+  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content));
   const problems: Problem[] = [...found.problems];
 
   const journal = found.journalFile ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath) : { problems: [] };
   problems.push(...journal.problems);
 
-  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
-  for (const collection of COLLECTION_NAMES) {
-    const loaded: (Records[typeof collection][number] | undefined)[] = new Array(found.files[collection].length);
-    await forEachLimited([...found.files[collection].entries()], READ_CONCURRENCY, async ([i, source]) => {
-      const result = await loadRecord(source);
-      problems.push(...result.problems);
-      if (result.invalid) records.invalid.push(result.invalid);
-      loaded[i] = result.record as Records[typeof collection][number] | undefined;
-    });
-    // Keep discovery (sorted path) order, whatever order the reads finished in.
-    (records[collection] as unknown[]) = loaded.filter((r) => r !== undefined);
-  }
+  // Issue 4: the cache is keyed by content and dropped as a whole when code or settings change.
+  const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
+  const useCache = options.cache !== false;
+  const loaded = await loadContent(found, useCache ? readRecordCache(paths.cache, fingerprint) : new Map(), progress, options.threads);
+  const { records } = loaded;
+  problems.push(...loaded.problems);
+  if (loaded.changed || !useCache) writeRecordCache(paths.cache, fingerprint, loaded.entries);
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
   if (!journal.journal) return { ok: false, problems, counts };
 
-  const { resolved, problems: referenceProblems } = resolve(journal.journal, records);
-  const media = await checkMedia(records, paths.content);
+  const { resolved, problems: referenceProblems } = await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => resolve(journal.journal!, records));
+  const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
+    checkMedia(records, paths.content, useCache ? readVerifiedMedia(paths.cache, fingerprint) : new Map()));
+  if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
   problems.push(...referenceProblems, ...media.problems);
   counts.pdfs = media.copies.length;
 
-  const rendered = problems.length === 0 && mode === 'build' ? await render(resolved, paths) : { outputs: [], groups: [], problems: [] };
+  const rendered = problems.length === 0 && mode === 'build' ? await timed(progress, 'render', 0, () => render(resolved, paths)) : { outputs: [], groups: [], problems: [] };
   const conflicts = findOutputConflicts([
     ...rendered.groups,
     { source: 'content/media', outputs: media.copies.map((copy) => ({ path: copy.to, body: '' })) },
@@ -75,7 +90,10 @@ export async function build(paths: ProjectPaths, mode: BuildMode): Promise<Build
   if (mode === 'check') return { ok: true, problems, counts };
   const hosting = await checkHostLimits(journal.journal.hosts, found.journalFile?.file ?? 'content/journal.yaml', rendered.outputs, media.copies);
   if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings };
-  const written = await writeSite(paths.out, rendered.outputs, media.copies);
+  const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
+  removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
+  const written = await writeSite(paths.out, rendered.outputs, media.copies, { previous, progress });
+  writeOutputManifest(paths.cache, fingerprint, written.manifest);
   return { ok: true, problems, counts, written, warnings: hosting.warnings };
 }
 
@@ -90,5 +108,6 @@ async function render(site: ResolvedJournal, paths: ProjectPaths) {
     { source: 'the host rules', outputs: hostFiles },
     ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
   ];
+  attachKeys(groups, site, ['the API lists', 'the HTML pages', 'the sitemap']);
   return { outputs: groups.flatMap((g) => g.outputs), groups, problems: publicFiles.problems };
 }

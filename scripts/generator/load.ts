@@ -18,6 +18,8 @@ export interface Origin {
   key: string;
   /** Positions of fields that the resolve and media stages check (`authors[2]`, `citation_volume`, ...). */
   at: Record<string, Position>;
+  /** Hash of the file's bytes, when the build knows it: outputs that depend on the record are reused while it is unchanged (issue 4). */
+  hash?: string;
 }
 
 export type AuthorRecord = AuthorInput & { origin: Origin };
@@ -64,8 +66,19 @@ export interface Loaded {
 }
 
 export async function loadRecord(source: SourceFile): Promise<Loaded> {
-  const { parsed, problems } = await readAndParse(source.file, source.absolutePath);
-  if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } } };
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(source.absolutePath);
+  } catch (error) {
+    return { problems: [unreadable(source.file, error)], invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } } };
+  }
+  return loadRecordFrom(source, bytes);
+}
+
+/** Parse and validate one file's bytes (the pure part of `loadRecord`, run in the load workers too). */
+export function loadRecordFrom(source: Pick<SourceFile, 'collection' | 'key' | 'file'>, bytes: Uint8Array, hash?: string): Loaded {
+  const { parsed, problems } = parseFile(source.file, bytes);
+  if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {}, ...(hash ? { hash } : {}) } } };
   const schema = source.collection === 'authors' ? authorSchema : source.collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const result = validate(parsed, schema);
   const at: Record<string, Position> = { '': parsed.locate([]) };
@@ -74,7 +87,7 @@ export async function loadRecord(source: SourceFile): Promise<Loaded> {
   if (source.collection === 'manuscripts' && Array.isArray(authors)) {
     authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
-  const origin: Origin = { file: source.file, key: source.key, at };
+  const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
   if (result.value) return { record: { ...result.value, origin }, problems: [] };
   return { problems: result.problems, invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) } };
 }
@@ -105,7 +118,11 @@ async function readAndParse(file: string, absolutePath: string): Promise<{ parse
   try {
     bytes = await readFile(absolutePath);
   } catch (error) {
-    return { problems: [{ code: 'io/unreadable', file, line: 0, column: 0, field: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, expected: 'a readable file' }] };
+    return { problems: [unreadable(file, error)] };
   }
   return parseFile(file, bytes);
+}
+
+export function unreadable(file: string, error: unknown): Problem {
+  return { code: 'io/unreadable', file, line: 0, column: 0, field: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, expected: 'a readable file' };
 }

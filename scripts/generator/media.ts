@@ -6,6 +6,7 @@
  */
 import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { RACY_MS, sameStamp, type FileStamp } from './load-job.ts';
 import type { Origin, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { MediaRef } from './schema.ts';
@@ -15,12 +16,21 @@ export interface MediaCopy {
   from: string;
   /** Output path relative to `dist/`, e.g. `media/pdfs/x.pdf`. */
   to: string;
+  /** The source's size, mtime and inode when checked: an unchanged PDF is reused from the previous output (issue 4). */
+  stamp?: FileStamp;
 }
 
-const PDF_MAGIC = '%PDF-';
-const CONCURRENCY = 32;
+/** PDFs that passed every check, by path under `content/media/`, with the stamp they had then. */
+export type VerifiedMedia = Map<string, FileStamp>;
 
-export async function checkMedia(records: Records, contentDir: string): Promise<{ copies: MediaCopy[]; problems: Problem[] }> {
+const PDF_MAGIC = '%PDF-';
+const CONCURRENCY = 64;
+
+/**
+ * `verified` (from the build cache) lets a PDF whose stamp is unchanged skip the realpath and magic
+ * byte checks; it is always `lstat`ed, so a replaced, removed or relinked file is checked again.
+ */
+export async function checkMedia(records: Records, contentDir: string, verified: VerifiedMedia = new Map()): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
   const mediaDir = path.join(contentDir, 'media');
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   const jobs: { ref: MediaRef & { kind: 'local' }; origin: Origin; field: string }[] = [];
@@ -29,6 +39,8 @@ export async function checkMedia(records: Records, contentDir: string): Promise<
 
   const problems: Problem[] = [];
   const copies = new Map<string, MediaCopy>();
+  const nowVerified: VerifiedMedia = new Map();
+  let changed = false;
   await forEachLimited(jobs, CONCURRENCY, async ({ ref, origin, field }) => {
     const absolute = path.join(mediaDir, ...ref.path.split('/'));
     const fail = (code: Problem['code'], message: string, expected: string) =>
@@ -37,6 +49,13 @@ export async function checkMedia(records: Records, contentDir: string): Promise<
     if (!stat) return fail('media/missing', `content/media/${ref.path} does not exist`, 'the PDF saved at that path');
     if (stat.isSymbolicLink()) return fail('media/symlink', `content/media/${ref.path} is a symbolic link`, 'a regular file');
     if (!stat.isFile()) return fail('media/missing', `content/media/${ref.path} is not a file`, 'a PDF file');
+    const stamp: FileStamp = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+    const known = verified.get(ref.path);
+    if (known && sameStamp(known, stamp)) {
+      nowVerified.set(ref.path, stamp);
+      copies.set(ref.path, { from: absolute, to: `media/${ref.path}`, stamp });
+      return;
+    }
     const real = await realpath(absolute);
     if (!real.startsWith(realMediaDir + path.sep)) {
       return fail('media/outside-content', `content/media/${ref.path} resolves outside content/media/`, 'a file inside content/media/');
@@ -44,10 +63,14 @@ export async function checkMedia(records: Records, contentDir: string): Promise<
     if (!(await startsWith(absolute, PDF_MAGIC))) {
       return fail('media/not-pdf', `content/media/${ref.path} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
     }
-    copies.set(ref.path, { from: absolute, to: `media/${ref.path}` });
+    // A stamp younger than RACY_MS is not trusted next time: the file could change again within one tick.
+    const trusted = Date.now() - stat.mtimeMs > RACY_MS;
+    copies.set(ref.path, { from: absolute, to: `media/${ref.path}`, ...(trusted ? { stamp } : {}) });
+    if (trusted) nowVerified.set(ref.path, stamp);
+    changed = true;
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
-  return { copies: sorted, problems };
+  return { copies: sorted, problems, verified: nowVerified, changed: changed || nowVerified.size !== verified.size };
 }
 
 async function startsWith(file: string, magic: string): Promise<boolean> {

@@ -6,4 +6,9 @@ export interface OutputFile {
   body: string | Uint8Array | (() => Iterable<string>);
   /** Also write precompressed `.gz` and `.br` variants next to it. */
   precompress?: boolean;
+  /**
+   * Identifies everything the content depends on (issue 4). When the previous build wrote this path
+   * with the same key, the write stage reuses that file instead of rendering it again. No key: always written.
+   */
+  key?: string;
 }

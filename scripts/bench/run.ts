@@ -1,0 +1,150 @@
+/**
+ * `npm run bench [-- --size 1000|10000|100000] [--dir DIR]` (issue 4).
+ *
+ * Generates (or reuses) a deterministic synthetic journal of the chosen size outside the project,
+ * then runs, each as a child process of this one and measured by GNU time (wall, CPU, peak RSS):
+ *
+ *   floor           one thread: readFileSync + yaml.parse of every content file, JSON.stringify
+ *                   of the three arrays to disk (scripts/bench/floor.ts)
+ *   cold build      no dist/, no cache
+ *   no-change       the same build again
+ *   check (edit)    `check` after one manuscript was edited
+ *   build (edit)    `build` after that edit
+ *
+ * and prints one table. The edited manuscript is restored afterwards, so the journal on disk can
+ * be reused by the next run. Timings are reported, never asserted: targets live here, not in tests.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateSyntheticJournal } from './synthetic-journal.ts';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
+const GNU_TIME = '/usr/bin/time';
+
+interface Measured {
+  step: string;
+  wall: number;
+  cpu: number;
+  /** Peak resident set of the process tree, in bytes (undefined without GNU time). */
+  rss?: number;
+  output: string;
+  stderr: string;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, dir: { type: 'string' }, steps: { type: 'string' } } });
+  const size = Number(values.size);
+  if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
+  const root = path.resolve(values.dir ?? path.join(os.tmpdir(), `journal-bench-${size}`));
+  const hasTime = existsSync(GNU_TIME);
+  console.log(`Benchmark: ${size.toLocaleString('en-US')} manuscripts in ${root} (${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  if (!hasTime) console.log('GNU time is not installed (apt-get install time): CPU and peak RSS are not measured.');
+
+  const started = performance.now();
+  const journal = await generateSyntheticJournal(root, { manuscripts: size }, (done, total) => process.stdout.write(`\rgenerating ${done}/${total}`));
+  console.log(`${journal.generated ? '\rGenerated' : 'Reusing'} ${journal.files.toLocaleString('en-US')} files (${journal.authors} authors, ${journal.volumes} volumes, ${journal.manuscripts} manuscripts, ${journal.pdfs} PDFs)${journal.generated ? ` in ${((performance.now() - started) / 1000).toFixed(1)} s` : ''}.`);
+
+  const cli = (...args: string[]) => ['--import', TSX, path.join(REPO, 'scripts/cli.ts'), ...args, '--progress'];
+  const results: Measured[] = [];
+  const run = async (step: string, args: string[]) => {
+    const measured = await measure(step, args, root, hasTime);
+    results.push(measured);
+    console.log(`  ${step.padEnd(14)} ${measured.wall.toFixed(2)} s wall, ${measured.cpu.toFixed(2)} s CPU, ${measured.rss === undefined ? '?' : mib(measured.rss)} peak RSS`);
+    const stages = measured.stderr.split('\n').filter((l) => /^\w+ +[\d,/]+ .* s$/.test(l.trim()));
+    if (stages.length) console.log(stages.map((l) => `      ${l.trim()}`).join('\n'));
+    return measured;
+  };
+
+  const floorOut = path.join(root, 'floor-output');
+  await rm(floorOut, { recursive: true, force: true });
+  await run('floor', ['--import', TSX, path.join(REPO, 'scripts/bench/floor.ts'), journal.content, floorOut]);
+  await rm(path.join(root, 'dist'), { recursive: true, force: true });
+  await rm(path.join(root, '.cache'), { recursive: true, force: true });
+  await run('cold build', cli('build'));
+  await run('no-change', cli('build'));
+
+  const edited = path.join(journal.content, 'manuscripts', 'm000001.yaml');
+  const original = await readFile(edited, 'utf8');
+  await writeFile(edited, original.replace(/^citation_title: (.*)$/m, (_, title: string) => `citation_title: ${title.replace(/^"|"$/g, '')} (revised)`));
+  try {
+    await run('check (edit)', cli('check'));
+    await run('build (edit)', cli('build'));
+  } finally {
+    await writeFile(edited, original);
+  }
+
+  const dist = path.join(root, 'dist');
+  const sizes: Record<string, number> = {};
+  for (const list of ['authors', 'volumes', 'manuscripts']) {
+    for (const suffix of ['', '.gz', '.br']) {
+      sizes[suffix || 'json'] = (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
+    }
+  }
+  let floorBytes = 0;
+  for (const list of ['authors', 'volumes', 'manuscripts']) floorBytes += (await stat(path.join(floorOut, `${list}.json`))).size;
+  await rm(floorOut, { recursive: true, force: true });
+
+  const records = journal.authors + journal.volumes + journal.manuscripts;
+  const floor = results[0]!;
+  const cold = results[1]!;
+  console.log('');
+  const table = [
+    ['step', 'records', 'files', 'wall s', 'CPU s', 'peak RSS', 'output (identity / gz / br)', 'vs floor', 'vs cold'],
+    ...results.map((r) => [
+      r.step,
+      records.toLocaleString('en-US'),
+      journal.files.toLocaleString('en-US'),
+      r.wall.toFixed(2),
+      r.cpu.toFixed(2),
+      r.rss === undefined ? '?' : mib(r.rss),
+      r.step === 'floor' ? `${mb(floorBytes)} / - / -` : r.step.startsWith('check') ? '-' : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
+      `${(r.wall / floor.wall).toFixed(2)}x`,
+      r.step === 'floor' || r.step === 'cold build' ? '' : `${(r.wall / cold.wall).toFixed(2)}x`,
+    ]),
+  ];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const [i, row] of table.entries()) {
+    console.log(`| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`);
+    if (i === 0) console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  }
+  await mkdir(root, { recursive: true });
+  await writeFile(path.join(root, `bench-${size}.json`), JSON.stringify({ size, records, files: journal.files, loadavg: os.loadavg(), results: results.map(({ stderr, ...r }) => r), sizes, floorBytes }, null, 2));
+}
+
+function measure(step: string, args: string[], cwd: string, hasTime: boolean): Promise<Measured> {
+  const started = performance.now();
+  const [command, commandArgs] = hasTime ? [GNU_TIME, ['-f', '@@time %e %U %S %M', process.execPath, ...args]] : [process.execPath, args];
+  return new Promise((resolve, reject) => {
+    execFile(command, commandArgs, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const wall = (performance.now() - started) / 1000;
+      if (error) {
+        reject(new Error(`${step} failed:\n${stdout}\n${stderr}`));
+        return;
+      }
+      const line = /@@time (\S+) (\S+) (\S+) (\d+)/.exec(stderr);
+      resolve({
+        step,
+        wall: line ? Number(line[1]) : wall,
+        cpu: line ? Number(line[2]) + Number(line[3]) : 0,
+        // GNU time reports the largest resident set of the tree's processes, in KiB.
+        ...(line ? { rss: Number(line[4]) * 1024 } : {}),
+        output: stdout.trim(),
+        stderr,
+      });
+    });
+  });
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

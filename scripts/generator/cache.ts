@@ -1,0 +1,192 @@
+/**
+ * The build cache (issue 4): what the load stage learned about each content file, and what the
+ * write stage wrote, so that a build after a small edit reads, parses and writes only what changed.
+ *
+ * - It lives outside the output folder (`.cache/journal-build/` by default) and is safe to delete
+ *   at any time: without it the build is simply cold. `npm run clean` removes it.
+ * - Entries are keyed by the file's content hash; size, mtime and inode only let the build skip
+ *   reading a file whose stamp is unchanged (as git's index does).
+ * - A fingerprint of the build code, the dependency versions, the Node version and the journal
+ *   settings invalidates everything at once when any of them changes.
+ * - Every frame carries a CRC-32: a damaged or truncated file is ignored as a whole, never trusted.
+ * - Files are replaced by rename, so a build that stops half way leaves the previous cache intact.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, readdirSync, readFileSync, renameSync, mkdirSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import zlib from 'node:zlib';
+import type { FileStamp } from './load-job.ts';
+import type { Loaded } from './load.ts';
+
+/** Bump when the layout of the cache files changes. */
+const CACHE_FORMAT = 1;
+const RECORDS_FILE = 'records.bin';
+const OUTPUTS_FILE = 'outputs.bin';
+const MEDIA_FILE = 'media.bin';
+const ENTRIES_PER_FRAME = 1000;
+
+export interface RecordEntry {
+  file: string;
+  /** Absent when the file was too recently modified for its stamp to be trusted. */
+  stamp?: FileStamp;
+  hash: string;
+  loaded: Loaded;
+}
+
+/** What the previous build wrote: output path → the key of its inputs and the written file's stamp. */
+export interface OutputEntry {
+  key: string;
+  stamp: FileStamp;
+}
+
+export interface OutputManifest {
+  /** The output folder the files were written to (reuse is only safe from that folder). */
+  out: string;
+  files: Map<string, OutputEntry>;
+}
+
+/**
+ * The cache's fingerprint: the build code (every module of the generator and the host renderers),
+ * the parser and schema library versions, the Node version (the cache is V8-serialized) and the
+ * journal settings. Any change to one of them starts from an empty cache.
+ */
+export function cacheFingerprint(journalBytes: Uint8Array | undefined): string {
+  const hash = createHash('sha256').update(`format ${CACHE_FORMAT}\nnode ${process.version}\n`);
+  const scripts = fileURLToPath(new URL('..', import.meta.url));
+  for (const folder of ['generator', 'hosts']) {
+    const dir = path.join(scripts, folder);
+    for (const name of readdirSync(dir).sort()) {
+      if (!/\.(ts|mjs)$/.test(name)) continue;
+      hash.update(`${folder}/${name}\n`).update(readFileSync(path.join(dir, name)));
+    }
+  }
+  for (const dependency of ['yaml', 'zod']) {
+    const manifest = fileURLToPath(new URL(`../../node_modules/${dependency}/package.json`, import.meta.url));
+    hash.update(`${dependency} ${readVersion(manifest)}\n`);
+  }
+  hash.update('journal\n').update(journalBytes ?? new Uint8Array());
+  return hash.digest('base64url');
+}
+
+function readVersion(manifest: string): string {
+  try {
+    return String((JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version);
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The cached load results, by file path; empty when there is no usable cache. */
+export function readRecordCache(dir: string, fingerprint: string): Map<string, RecordEntry> {
+  const entries = readFrames<RecordEntry[]>(path.join(dir, RECORDS_FILE), fingerprint);
+  const byFile = new Map<string, RecordEntry>();
+  for (const frame of entries ?? []) for (const entry of frame) byFile.set(entry.file, entry);
+  return byFile;
+}
+
+export function writeRecordCache(dir: string, fingerprint: string, entries: readonly RecordEntry[]): void {
+  const frames: RecordEntry[][] = [];
+  for (let start = 0; start < entries.length; start += ENTRIES_PER_FRAME) frames.push(entries.slice(start, start + ENTRIES_PER_FRAME));
+  writeFrames(dir, RECORDS_FILE, fingerprint, frames);
+}
+
+export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
+  const frames = readFrames<[string, [string, OutputEntry][]]>(path.join(dir, OUTPUTS_FILE), fingerprint);
+  if (!frames || frames.length === 0) return undefined;
+  const files = new Map<string, OutputEntry>();
+  for (const [, part] of frames) for (const [file, entry] of part) files.set(file, entry);
+  return { out: frames[0]![0], files };
+}
+
+export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
+  const all = [...manifest.files];
+  const frames: [string, [string, OutputEntry][]][] = [];
+  for (let start = 0; start < all.length || start === 0; start += ENTRIES_PER_FRAME * 10) {
+    frames.push([manifest.out, all.slice(start, start + ENTRIES_PER_FRAME * 10)]);
+  }
+  writeFrames(dir, OUTPUTS_FILE, fingerprint, frames);
+}
+
+export function removeOutputManifest(dir: string): void {
+  rmSync(path.join(dir, OUTPUTS_FILE), { force: true });
+}
+
+/*
+ * File layout: a header line `{"format":1,"fingerprint":"...","frames":N}\n`, then N frames of
+ * [u32 length][u32 CRC-32][V8-serialized value]. Frames are read one at a time, so reading never
+ * holds the whole file and its decoded values at once.
+ */
+
+function writeFrames(dir: string, name: string, fingerprint: string, frames: readonly unknown[]): void {
+  mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, name);
+  const temporary = `${target}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify({ format: CACHE_FORMAT, fingerprint, frames: frames.length })}\n`);
+    for (const frame of frames) {
+      const payload = v8.serialize(frame);
+      const head = Buffer.alloc(8);
+      head.writeUInt32LE(payload.length, 0);
+      head.writeUInt32LE(zlib.crc32(payload), 4);
+      writeSync(fd, head);
+      writeSync(fd, payload);
+    }
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temporary, target);
+}
+
+function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const first = Buffer.alloc(512);
+    const read = readSync(fd, first, 0, first.length, 0);
+    const newline = first.subarray(0, read).indexOf(0x0a);
+    if (newline < 0) return undefined;
+    const header = JSON.parse(first.subarray(0, newline).toString('utf8')) as { format?: unknown; fingerprint?: unknown; frames?: unknown };
+    if (header.format !== CACHE_FORMAT || header.fingerprint !== fingerprint || typeof header.frames !== 'number') return undefined;
+    const frames: T[] = [];
+    let position = newline + 1;
+    const head = Buffer.alloc(8);
+    for (let i = 0; i < header.frames; i++) {
+      if (readSync(fd, head, 0, 8, position) !== 8) return undefined;
+      const length = head.readUInt32LE(0);
+      const payload = Buffer.allocUnsafe(length);
+      if (readSync(fd, payload, 0, length, position + 8) !== length) return undefined;
+      if (zlib.crc32(payload) !== head.readUInt32LE(4)) return undefined;
+      frames.push(v8.deserialize(payload) as T);
+      position += 8 + length;
+    }
+    return frames;
+  } catch {
+    // Damaged beyond the checksums' reach (a header that is not JSON, a value V8 cannot read).
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** PDFs that passed the media checks, with their stamps (media.ts). */
+export function readVerifiedMedia(dir: string, fingerprint: string): Map<string, FileStamp> {
+  const frames = readFrames<[string, FileStamp][]>(path.join(dir, MEDIA_FILE), fingerprint);
+  return new Map(frames?.flat() ?? []);
+}
+
+export function writeVerifiedMedia(dir: string, fingerprint: string, verified: ReadonlyMap<string, FileStamp>): void {
+  const all = [...verified];
+  const frames: [string, FileStamp][][] = [];
+  for (let start = 0; start < all.length; start += ENTRIES_PER_FRAME * 10) frames.push(all.slice(start, start + ENTRIES_PER_FRAME * 10));
+  writeFrames(dir, MEDIA_FILE, fingerprint, frames);
+}

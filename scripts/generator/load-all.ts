@@ -1,0 +1,82 @@
+/**
+ * Stages 2 and 3 for the whole journal (issue 4): every content file through `runLoadJob`, on
+ * worker threads when the journal is large, with the build cache's results for files that did
+ * not change. Records and problems come out in discovery (sorted path) order, whatever order the
+ * workers finished in, and the cache entries for the next build come out alongside.
+ */
+import type { RecordEntry } from './cache.ts';
+import type { Discovery } from './discover.ts';
+import { sameStamp, stampOf, type LoadJob, type LoadResult } from './load-job.ts';
+import type { Loaded, Records } from './load.ts';
+import type { Problem } from './problems.ts';
+import type { Progress } from './progress.ts';
+import { COLLECTION_NAMES } from './schema.ts';
+import { runLoadJobs } from './workers.ts';
+
+export interface LoadedContent {
+  records: Records;
+  problems: Problem[];
+  /** The cache entries for every file found, in discovery order. */
+  entries: RecordEntry[];
+  /** Files read and parsed (the rest came from the cache). */
+  parsed: number;
+  /** True when `entries` differs from the cache that was passed in. */
+  changed: boolean;
+}
+
+export async function loadContent(found: Discovery, cached: ReadonlyMap<string, RecordEntry>, progress: Progress, threads?: number): Promise<LoadedContent> {
+  const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
+  const jobs: LoadJob[] = sources.map((source, index) => {
+    const entry = cached.get(source.file);
+    return { index, source, ...(entry ? { cached: { hash: entry.hash, ...(entry.stamp ? { stamp: entry.stamp } : {}) } } : {}) };
+  });
+  const entries: RecordEntry[] = new Array(sources.length);
+  let parsed = 0;
+  let changed = cached.size !== sources.length;
+  const stage = progress.stage('load', sources.length);
+  // The fast path on this thread: a file whose stamp matches the cache is not sent anywhere.
+  // Only the rest (new, edited or touched files) go to the workers, so an edit starts none.
+  const now = Date.now();
+  const unchanged: LoadResult[] = [];
+  const rest: LoadJob[] = [];
+  for (const job of jobs) {
+    const stamp = job.cached?.stamp ? stampOf(job.source.absolutePath, now) : undefined;
+    if (stamp && job.cached?.stamp && sameStamp(stamp, job.cached.stamp)) unchanged.push({ index: job.index, kind: 'unchanged', stamp });
+    else rest.push(job);
+  }
+  const onResults = (results: LoadResult[]) => {
+    for (const result of results) {
+      const file = sources[result.index]!.file;
+      let loaded: Loaded;
+      if (result.kind === 'unchanged') {
+        const entry = cached.get(file)!;
+        loaded = entry.loaded;
+        if (!sameOptionalStamp(entry.stamp, result.stamp)) changed = true;
+        entries[result.index] = { file, hash: entry.hash, loaded, ...(result.stamp ? { stamp: result.stamp } : {}) };
+      } else {
+        parsed++;
+        changed = true;
+        loaded = result.loaded;
+        entries[result.index] = { file, hash: result.hash, loaded, ...(result.stamp ? { stamp: result.stamp } : {}) };
+      }
+    }
+    stage.advance(results.length);
+  };
+  onResults(unchanged);
+  await runLoadJobs(rest, { ...(threads === undefined ? {} : { threads }), onResults });
+  stage.done();
+
+  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
+  const problems: Problem[] = [];
+  sources.forEach((source, index) => {
+    const { loaded } = entries[index]!;
+    problems.push(...loaded.problems);
+    if (loaded.invalid) records.invalid.push(loaded.invalid);
+    if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
+  });
+  return { records, problems, entries, parsed, changed };
+}
+
+function sameOptionalStamp(a: RecordEntry['stamp'], b: RecordEntry['stamp']): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino);
+}
