@@ -7,6 +7,7 @@
  *
  * (4.86.0 is the last release that runs on Node 20; see docs/hosting/cloudflare-pages.md.)
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
@@ -21,7 +22,11 @@ export function wranglerServer(env: NodeJS.ProcessEnv): ServerUnderTest {
   return {
     host: 'wrangler',
     title: `Cloudflare Pages (wrangler ${WRANGLER_VERSION} pages dev) with the built _headers and _redirects`,
-    unavailable: () => (binary ? undefined : `wrangler is not installed (npm install -g wrangler@${WRANGLER_VERSION}; .ci/run does it)`),
+    unavailable: () => {
+      if (!binary) return `wrangler is not installed (npm install -g wrangler@${WRANGLER_VERSION}; .ci/run does it)`;
+      const version = installedVersion(binary, env);
+      return version === WRANGLER_VERSION ? undefined : `wrangler ${version} is installed; the suite is pinned to ${WRANGLER_VERSION} (npm install -g wrangler@${WRANGLER_VERSION})`;
+    },
     async start(site) {
       const port = await freePort();
       const inspectorPort = await freePort();
@@ -48,4 +53,12 @@ export function wranglerServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       };
     },
   };
+}
+
+function installedVersion(binary: string, env: NodeJS.ProcessEnv): string {
+  try {
+    return execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { PATH: env['PATH'], WRANGLER_SEND_METRICS: 'false' } }).trim();
+  } catch (error) {
+    return `(unknown: ${(error as Error).message.split('\n')[0]})`;
+  }
 }
