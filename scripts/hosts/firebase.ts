@@ -20,7 +20,8 @@ const headerList = (headers: Readonly<Record<string, string>>, vary = false): He
   Object.entries(headers).map(([key, value]) => ({ key, value: vary && key === 'Vary' ? `${value}, Accept-Encoding` : value }));
 
 export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions = { publicDir: 'dist' }): string {
-  const lists = `@(${rules.api.map((rule) => rule.path.split('/')[2]).join('|')})`;
+  const names = rules.api.map((rule) => escapeRegex(rule.path.split('/')[2]!));
+  const lists = `@(${names.join('|')})`;
   const config = {
     hosting: {
       public: options.publicDir,
@@ -28,8 +29,10 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
       // files would only be published as stray public files.
       ignore: ['firebase.json', '**/.*', '**/node_modules/**', '**/*.gz', '**/*.br', '_headers', '_redirects'],
       cleanUrls: false,
-      // SPEC-NOTES 6: one 301 per list (a fixed count: the contract has three lists).
-      redirects: rules.api.map((rule) => ({ source: rule.redirectFrom, destination: rule.path, type: 301 })),
+      // SPEC-NOTES 6: the path without its slash moves to the canonical one, query kept. A regex,
+      // not a glob: Firebase's globs also match the path with a trailing slash, so a glob source
+      // `/api/authors` would redirect `/api/authors/` to itself forever.
+      redirects: [{ regex: `^/api/(${names.join('|')})$`, destination: '/api/:1/', type: 301 }],
       // SPEC section 4: the canonical path is answered by its index.json.
       rewrites: rules.api.map((rule) => ({ source: rule.path, destination: `/${rule.file}` })),
       // Firebase matches headers against the path the client asked for, so both spellings carry them.
@@ -41,4 +44,8 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
     },
   };
   return JSON.stringify(config, null, 2) + '\n';
+}
+
+function escapeRegex(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
