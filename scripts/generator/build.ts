@@ -40,6 +40,8 @@ export interface BuildResult {
   problems: Problem[];
   counts: { authors: number; volumes: number; manuscripts: number; pdfs: number };
   written?: WriteStats;
+  /** Content files read and parsed by this build; the others came from the build cache (issue 4). */
+  parsed?: number;
   /** What the chosen hosts cannot do (issue 5); printed, never fatal. */
   warnings?: string[];
 }
@@ -70,7 +72,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   if (loaded.changed || !useCache) writeRecordCache(paths.cache, fingerprint, loaded.entries);
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
-  if (!journal.journal) return { ok: false, problems, counts };
+  if (!journal.journal) return { ok: false, problems, counts, parsed: loaded.parsed };
 
   const { resolved, problems: referenceProblems } = await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => resolve(journal.journal!, records));
   const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
@@ -86,15 +88,15 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   ]);
   problems.push(...rendered.problems, ...conflicts);
 
-  if (problems.length > 0) return { ok: false, problems, counts };
-  if (mode === 'check') return { ok: true, problems, counts };
+  if (problems.length > 0) return { ok: false, problems, counts, parsed: loaded.parsed };
+  if (mode === 'check') return { ok: true, problems, counts, parsed: loaded.parsed };
   const hosting = await checkHostLimits(journal.journal.hosts, found.journalFile?.file ?? 'content/journal.yaml', rendered.outputs, media.copies);
-  if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings };
+  if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed: loaded.parsed };
   const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
   const written = await writeSite(paths.out, rendered.outputs, media.copies, { previous, progress });
   writeOutputManifest(paths.cache, fingerprint, written.manifest);
-  return { ok: true, problems, counts, written, warnings: hosting.warnings };
+  return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed: loaded.parsed };
 }
 
 async function render(site: ResolvedJournal, paths: ProjectPaths) {

@@ -94,7 +94,16 @@ export function formatReport(problems: readonly Problem[], limit = 200): string 
   }
   const files = new Set(sorted.map((p) => p.file)).size;
   if (sorted.length > shown.length) {
-    lines.push('', `... and ${sorted.length - shown.length} more problems not shown.`);
+    // Issue 4: ten thousand broken files still give a report that fits a screen: the rest is
+    // counted, by file and by kind, so the size and the nature of the damage are both visible.
+    const hidden = sorted.slice(limit);
+    const hiddenFiles = new Set(hidden.map((p) => p.file));
+    if (previousFile !== undefined) hiddenFiles.delete(previousFile);
+    const byCode = new Map<string, number>();
+    for (const p of sorted) byCode.set(p.code, (byCode.get(p.code) ?? 0) + 1);
+    const kinds = [...byCode].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([code, n]) => `${n} ${code}`);
+    lines.push('', `... and ${hidden.length} more problems${hiddenFiles.size ? ` in ${hiddenFiles.size} more files` : ''} not shown.`);
+    lines.push(`By kind: ${kinds.join(', ')}.`);
   }
   lines.push('', `${sorted.length} problem${sorted.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`);
   return lines.join('\n');
