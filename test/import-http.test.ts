@@ -58,6 +58,21 @@ describe('import from a running deployment', () => {
     }
   });
 
+  it('a deployment whose ?format=api is the HTML browsable API is read with ?format=json, and the summary says so', async () => {
+    const s = await server();
+    const dump = generateDump({ seed: 28, authors: 4, manuscripts: 4 });
+    s.serveDump(dump);
+    const body = Buffer.from(toJson(dump.authors), 'utf8');
+    s.override('/api/authors/', (request, response) => {
+      if (request.url?.endsWith('format=json')) return response.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><head><title>Author List – Django REST framework</title></head></html>');
+    });
+    const { result } = await importFrom(s);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(s.requests.slice(0, 2)).toEqual(['/api/authors/?format=api', '/api/authors/?format=json']);
+    expect(formatImportSummary(result.report)).toContain(`(${s.origin}/api/authors/?format=api answered with an HTML page; authors were read from ${s.origin}/api/authors/?format=json)`);
+  });
+
   it('through the command line, with a trailing /api/ in the address', async () => {
     const s = await server();
     s.serveDump(generateDump({ seed: 22, authors: 5, manuscripts: 5 }));
@@ -91,7 +106,7 @@ describe('network failures: a clear message naming the URL and what was expected
     const s = await server();
     s.serveDump(generateDump({ seed: 23, authors: 2, manuscripts: 2 }));
     s.override('/api/volumes/', (_q, r) => r.writeHead(200, { 'Content-Type': 'text/html' }).end('<!DOCTYPE html><html><body>Welcome</body></html>'));
-    await expectFailure(s, /^is an HTML page \(Content-Type: text\/html\), not JSON$/);
+    await expectFailure(s, /^is an HTML page \(Content-Type: text\/html\), not JSON; http:\/\/127\.0\.0\.1:\d+\/api\/volumes\/\?format=json is an HTML page \(Content-Type: text\/html\), not JSON$/);
   });
 
   it('a body that is not JSON', async () => {

@@ -4,14 +4,14 @@
  * bodies); nothing here writes to disk.
  */
 
-export type Fetched =
-  | { ok: true; bytes: Buffer; contentType: string; url: string }
-  | { ok: false; message: string };
+/** `html`: the answer was a 200 with an HTML page (a login page, a fallback, DRF's browsable API). */
+export type Failure = { ok: false; message: string; html?: boolean };
+
+export type Fetched = { ok: true; bytes: Buffer; contentType: string; url: string } | Failure;
 
 export interface FetchOptions {
+  /** For the whole exchange, body included. */
   timeoutMs: number;
-  /** What a good answer is, in the user's words, e.g. "the JSON array of authors". */
-  expected: string;
 }
 
 export async function fetchBytes(url: string, { timeoutMs }: FetchOptions): Promise<Fetched> {
@@ -50,14 +50,14 @@ export async function fetchBytes(url: string, { timeoutMs }: FetchOptions): Prom
 }
 
 /** Fetches one list and parses it; `parseJsonBody` says what is wrong with a bad body. */
-export async function fetchJson(url: string, options: FetchOptions): Promise<{ ok: true; value: unknown; bytes: Buffer } | { ok: false; message: string }> {
+export async function fetchJson(url: string, options: FetchOptions): Promise<{ ok: true; value: unknown; bytes: Buffer } | Failure> {
   const fetched = await fetchBytes(url, options);
   if (!fetched.ok) return fetched;
   return parseJsonBody(fetched.bytes, fetched.contentType);
 }
 
 /** JSON text in, value out; an HTML page, a cut-off body and plain garbage each get their own words. */
-export function parseJsonBody(bytes: Buffer, contentType = ''): { ok: true; value: unknown; bytes: Buffer } | { ok: false; message: string } {
+export function parseJsonBody(bytes: Buffer, contentType = ''): { ok: true; value: unknown; bytes: Buffer } | Failure {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -66,7 +66,7 @@ export function parseJsonBody(bytes: Buffer, contentType = ''): { ok: true; valu
   }
   const start = text.trimStart();
   if (/^text\/html/i.test(contentType) || /^<(?:!doctype|html|head|body|\?xml|[a-z])/i.test(start)) {
-    return { ok: false, message: `is an HTML page${contentType ? ` (Content-Type: ${contentType})` : ''}, not JSON` };
+    return { ok: false, html: true, message: `is an HTML page${contentType ? ` (Content-Type: ${contentType})` : ''}, not JSON` };
   }
   if (start === '') return { ok: false, message: 'is empty' };
   try {

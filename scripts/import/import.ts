@@ -43,6 +43,8 @@ export interface ImportReport {
   sourceBytesIdentical: boolean;
   reordered: { list: ApiList; count: number }[];
   replaced: string[];
+  /** How the source was read, when that is worth saying (a fallback URL). */
+  sourceNotes: string[];
 }
 
 export type ImportResult = { ok: true; report: ImportReport } | { ok: false; problems: Problem[] };
@@ -112,6 +114,7 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
       sourceBytesIdentical: sourceBytesIdentical(source, expected),
       reordered: checked.reordered,
       replaced: existing,
+      sourceNotes: source.notes,
     },
   };
 }

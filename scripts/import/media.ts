@@ -32,7 +32,7 @@ export async function fetchMedia(files: readonly PlannedMedia[], stagedMediaDir:
       if (read instanceof Error) return fail(`cannot be read (${read.code ?? read.message})`, `the PDF that ${file.url} serves`);
       body = read;
     } else {
-      const fetched = await fetchBytes(file.url, { timeoutMs: source.timeoutMs, expected: 'a PDF' });
+      const fetched = await fetchBytes(file.url, { timeoutMs: source.timeoutMs });
       if (!fetched.ok) return fail(fetched.message, 'a 200 response with the PDF');
       body = fetched.bytes;
     }

@@ -21,6 +21,8 @@ export interface Source {
   bytes: { whole: Buffer } | { lists: Record<ApiList, Buffer> };
   /** The origin of a URL source: the public address the API was read from. */
   origin?: string;
+  /** What the summary should say about how the source was read. */
+  notes: string[];
 }
 
 export function isUrl(source: string): boolean {
@@ -28,9 +30,9 @@ export function isUrl(source: string): boolean {
 }
 
 /** SPEC 4: `/api/<list>/?format=api` below the base address (a trailing `/` or `/api` is allowed). */
-export function listUrl(base: string, list: ApiList): string {
+export function listUrl(base: string, list: ApiList, format = 'api'): string {
   const trimmed = base.replace(/\/+$/, '').replace(/\/api$/, '');
-  return `${trimmed}/api/${list}/?format=api`;
+  return `${trimmed}/api/${list}/?format=${format}`;
 }
 
 export async function readSource(source: string, cwd: string, timeoutMs: number): Promise<{ source?: Source; problems: Problem[] }> {
@@ -50,6 +52,7 @@ async function readUrl(base: string, timeoutMs: number): Promise<{ source?: Sour
     return fail(base, 'is not a valid URL', 'an address such as https://journal.example.org');
   }
   const problems: Problem[] = [];
+  const notes: string[] = [];
   const lists = {} as Record<ApiList, unknown>;
   const labels = {} as Record<ApiList, string>;
   const bytes = {} as Record<ApiList, Buffer>;
@@ -58,7 +61,18 @@ async function readUrl(base: string, timeoutMs: number): Promise<{ source?: Sour
     const url = listUrl(base, list);
     labels[list] = url;
     const expected = `a 200 response with the JSON array of ${list} (SPEC 4)`;
-    const result = await fetchJson(url, { timeoutMs, expected });
+    let result = await fetchJson(url, { timeoutMs });
+    if (!result.ok && result.html) {
+      // SPEC 4 says `?format=api` answers JSON, but a stock Django REST Framework deployment
+      // answers it with its HTML browsable API; `?format=json` then gives the same list as JSON.
+      const jsonUrl = listUrl(base, list, 'json');
+      const second = await fetchJson(jsonUrl, { timeoutMs });
+      if (second.ok) {
+        labels[list] = jsonUrl;
+        notes.push(`${url} answered with an HTML page; ${list} were read from ${jsonUrl}`);
+      }
+      result = second.ok ? second : { ok: false, message: `${result.message}; ${jsonUrl} ${second.message}` };
+    }
     if (!result.ok) {
       problems.push(problem(url, result.message, expected));
       continue;
@@ -67,7 +81,7 @@ async function readUrl(base: string, timeoutMs: number): Promise<{ source?: Sour
     bytes[list] = result.bytes;
   }
   if (problems.length > 0) return { problems };
-  return { source: { kind: 'url', label: base, lists, labels, bytes: { lists: bytes }, origin }, problems };
+  return { source: { kind: 'url', label: base, lists, labels, bytes: { lists: bytes }, origin, notes }, problems };
 }
 
 async function readDumpFile(absolute: string, shown: string): Promise<{ source?: Source; problems: Problem[] }> {
@@ -87,7 +101,7 @@ async function readDumpFile(absolute: string, shown: string): Promise<{ source?:
   }
   const lists = value as Record<ApiList, unknown>;
   const labels = { authors: shown, volumes: shown, manuscripts: shown };
-  return { source: { kind: 'file', label: shown, lists, labels, bytes: { whole: bytes } }, problems: [] };
+  return { source: { kind: 'file', label: shown, lists, labels, bytes: { whole: bytes }, notes: [] }, problems: [] };
 }
 
 async function readFolder(absolute: string, shown: string): Promise<{ source?: Source; problems: Problem[] }> {
@@ -113,7 +127,7 @@ async function readFolder(absolute: string, shown: string): Promise<{ source?: S
     bytes[list] = read;
   }
   if (problems.length > 0) return { problems };
-  return { source: { kind: 'folder', label: shown, lists, labels, bytes: { lists: bytes } }, problems };
+  return { source: { kind: 'folder', label: shown, lists, labels, bytes: { lists: bytes }, notes: [] }, problems };
 }
 
 function problem(file: string, message: string, expected: string): Problem {

@@ -14,6 +14,7 @@ export function formatImportSummary(report: ImportReport): string {
   lines.push(`Imported ${report.source} into ${content}/:`);
   lines.push(`  ${counts.authors} authors, ${counts.volumes} volumes, ${counts.manuscripts} manuscripts, ${content}/journal.yaml and the editors' JSON Schemas in ${content}/schemas/` +
     (counts.pdfs ? `; ${counts.pdfs} PDFs (${formatBytes(counts.pdfBytes)}) in ${content}/media/` : ''));
+  for (const note of report.sourceNotes) lines.push(`  (${note})`);
   if (report.replaced.length) lines.push(`  (--force: replaced the previous tree, which held ${report.replaced.join(', ')})`);
   if (report.jsonFiles.length) lines.push(`  written as JSON because YAML could not carry a value exactly: ${report.jsonFiles.join(', ')}`);
 
