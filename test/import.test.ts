@@ -227,10 +227,12 @@ describe('records that cannot be represented', () => {
     dump.manuscripts[4]!['pk'] = 17;
     delete dump.volumes[0]!['udc'];
     dump.authors[2]!['surname'] = 'Trailing ';
+    dump.authors[3]!['name'] = 'Half \ud83e surrogate';
     const { paths, result } = await importDump(dump);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => [p.code, p.field])).toEqual([
+      ['import/not-representable', 'authors[3].name'],
       ['import/not-representable', 'volumes[0].udc'],
       ['import/not-representable', 'manuscripts[1].document'],
       ['import/not-representable', 'manuscripts[4].pk'],
@@ -242,6 +244,7 @@ describe('records that cannot be represented', () => {
     dump.manuscripts[1]!['document'] = 'https://media.example.org/media/pdfs/x.pdf';
     delete dump.manuscripts[4]!['pk'];
     dump.volumes[0]!['udc'] = '57';
+    dump.authors[3]!['name'] = 'Whole 🦎 surrogate';
     const again = await importDump(dump);
     expect(!again.result.ok && again.result.problems.map((p) => [p.code, p.field])).toEqual([
       ['import/not-representable', 'authors[2].surname'],
@@ -273,6 +276,23 @@ describe('records that cannot be represented', () => {
     const result = await importJournal(paths, { source: 'old' });
     expect(result.ok && result.report.sourceBytesIdentical).toBe(true);
     expect((await builtLists(paths)).volumes).toBe(toJson(dump.volumes));
+  });
+});
+
+describe('other sources and settings', () => {
+  it('records whose keys come in another order are imported, and the build writes the contract\'s order', async () => {
+    const dump = generateDump({ seed: 17, authors: 3, manuscripts: 3 });
+    const shuffled = { ...dump, authors: dump.authors.map(({ institution, name, surname }) => ({ institution, surname, name })) };
+    const { paths, result } = await importDump(shuffled);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(result.report.sourceBytesIdentical).toBe(false);
+    expect(formatImportSummary(result.report)).toContain('Note: 3 authors had their keys in another order; the build writes the contract\'s order.');
+    expect((await builtLists(paths)).authors).toBe(toJson(dump.authors));
+  });
+
+  it('a --title the build would refuse is named as such', async () => {
+    const { result } = await importDump(generateDump({ seed: 18, authors: 2, manuscripts: 2 }), { title: ' Two\nlines ' });
+    expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.field])).toEqual([['import/not-representable', 'content/journal.yaml', 'title']]);
   });
 });
 
