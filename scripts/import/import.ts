@@ -49,7 +49,8 @@ export interface ImportReport {
 
 export type ImportResult = { ok: true; report: ImportReport } | { ok: false; problems: Problem[] };
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Per request, body included: generous, since an unpaginated list of thousands of records is slow to render. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export async function importJournal(paths: ProjectPaths, options: ImportOptions): Promise<ImportResult> {
   const content = path.relative(paths.root, paths.content).split(path.sep).join('/') || '.';
