@@ -68,7 +68,8 @@ export function renderApacheRules(rules: HostRules): string[] {
 
   return [
     'Options -Indexes -MultiViews +FollowSymLinks',
-    'DirectoryIndex index.json',
+    // The lists' folders answer with index.json, the HTML pages' folders (docs/indexing.md) with index.html.
+    'DirectoryIndex index.json index.html',
     // SPEC section 4: exactly `application/json`, no charset parameter.
     'AddDefaultCharset Off',
     'AddType application/json .json',

@@ -56,7 +56,8 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
     '}',
     '',
     'file_server {',
-    '\tindex index.json',
+    // The lists' folders answer with index.json, the HTML pages' folders (docs/indexing.md) with index.html.
+    '\tindex index.json index.html',
     `\tprecompressed ${rules.precompressed.map((p) => p.encoding).join(' ')}`,
     '}',
     '',
