@@ -8,7 +8,7 @@
  * API (`api_location: ""` and nothing linked) Azure serves `/api/*` from the static files, which is
  * what this configuration relies on. Routes are matched in order; the first match wins.
  */
-import type { HostRules } from './rules.ts';
+import { compressedVary, type HostRules } from './rules.ts';
 
 /** Every method an Azure route can name; the ones not allowed get a 405 (SPEC-NOTES 5). */
 const AZURE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'] as const;
@@ -16,7 +16,7 @@ const AZURE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT
 export function renderAzureConfig(rules: HostRules): string {
   // Azure compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
   const apiHeaders = Object.fromEntries(
-    Object.entries(rules.apiHeaders).map(([name, value]) => [name, name === 'Vary' ? `${value}, Accept-Encoding` : value]),
+    Object.entries(rules.apiHeaders).map(([name, value]) => [name, name === 'Vary' ? compressedVary(rules) : value]),
   );
   const allowed = new Set<string>(rules.allowedMethods);
   const config = {

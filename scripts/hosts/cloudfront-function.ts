@@ -12,16 +12,13 @@
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in
  * them can break out of the source.
  */
-import type { HostRules } from './rules.ts';
+import { compressedVary, type HostRules } from './rules.ts';
 
 /** CloudFront's limit on a function's source (docs/hosting/s3-cloudfront.md). */
 export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10 * 1024;
 
-const lowerCased = (headers: Readonly<Record<string, string>>, vary: boolean) =>
-  Object.fromEntries(
-    // CloudFront compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
-    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), vary && name === 'Vary' ? `${value}, Accept-Encoding` : value]),
-  );
+const lowerCased = (headers: Readonly<Record<string, string>>, vary?: string) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), vary !== undefined && name === 'Vary' ? vary : value]));
 
 export function renderCloudfrontFunction(rules: HostRules): string {
   const lists = rules.api.map((rule) => rule.path.split('/')[2]!);
@@ -29,9 +26,10 @@ export function renderCloudfrontFunction(rules: HostRules): string {
     LISTS: lists,
     ALLOWED_METHODS: rules.allowedMethods,
     ALLOW: rules.apiHeaders['Allow']!,
-    API_HEADERS: lowerCased(rules.apiHeaders, true),
+    // CloudFront compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
+    API_HEADERS: lowerCased(rules.apiHeaders, compressedVary(rules)),
     MEDIA_PREFIX: rules.mediaPrefix,
-    MEDIA_HEADERS: lowerCased(rules.mediaHeaders, false),
+    MEDIA_HEADERS: lowerCased(rules.mediaHeaders),
   };
   const declarations = Object.entries(constants).map(([name, value]) => `var ${name} = ${JSON.stringify(value)};`);
   return [

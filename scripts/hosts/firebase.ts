@@ -6,7 +6,7 @@
  * Firebase answers in this order: redirects, exact files, rewrites, the 404 page. The canonical
  * list path has no file of its own (there is no index.html there), so the rewrite answers it.
  */
-import type { HostRules } from './rules.ts';
+import { compressedVary, type HostRules } from './rules.ts';
 
 export interface FirebaseOptions {
   /** The folder `firebase deploy` uploads, relative to firebase.json. */
@@ -15,9 +15,8 @@ export interface FirebaseOptions {
 
 type Header = { key: string; value: string };
 
-const headerList = (headers: Readonly<Record<string, string>>, vary = false): Header[] =>
-  // Firebase compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
-  Object.entries(headers).map(([key, value]) => ({ key, value: vary && key === 'Vary' ? `${value}, Accept-Encoding` : value }));
+const headerList = (headers: Readonly<Record<string, string>>, vary?: string): Header[] =>
+  Object.entries(headers).map(([key, value]) => ({ key, value: vary !== undefined && key === 'Vary' ? vary : value }));
 
 export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions = { publicDir: 'dist' }): string {
   const names = rules.api.map((rule) => escapeRegex(rule.path.split('/')[2]!));
@@ -37,8 +36,9 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
       rewrites: rules.api.map((rule) => ({ source: rule.path, destination: `/${rule.file}` })),
       // Firebase matches headers against the path the client asked for, so both spellings carry them.
       headers: [
-        { source: `/api/${lists}/`, headers: headerList(rules.apiHeaders, true) },
-        { source: `/api/${lists}/index.json`, headers: headerList(rules.apiHeaders, true) },
+        // Firebase compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
+        { source: `/api/${lists}/`, headers: headerList(rules.apiHeaders, compressedVary(rules)) },
+        { source: `/api/${lists}/index.json`, headers: headerList(rules.apiHeaders, compressedVary(rules)) },
         { source: `${rules.mediaPrefix}**`, headers: headerList(rules.mediaHeaders) },
       ],
     },

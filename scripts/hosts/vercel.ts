@@ -4,11 +4,11 @@
  * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
  * One rule per kind, with the list names as an alternation, so the rule count never grows.
  */
-import type { HostRules } from './rules.ts';
+import { compressedVary, type HostRules } from './rules.ts';
 
 /** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
 function apiHeaders(rules: HostRules): { key: string; value: string }[] {
-  return Object.entries(rules.apiHeaders).map(([key, value]) => ({ key, value: key === 'Vary' ? `${value}, Accept-Encoding` : value }));
+  return Object.entries(rules.apiHeaders).map(([key, value]) => ({ key, value: key === 'Vary' ? compressedVary(rules) : value }));
 }
 
 export function renderVercelConfig(rules: HostRules): string {
