@@ -124,7 +124,7 @@ describe('the S3 deploy script', () => {
       expect(calls).toContain(`s3 cp site/api/${list}/index.json s3://journal-bucket/api/${list}/index.json --content-type application/json --cache-control public, max-age=300`);
     }
     expect(calls).toContain('s3 sync site/media s3://journal-bucket/media --delete --exclude * --include *.pdf --content-type application/pdf --cache-control public, max-age=86400');
-    expect(calls).toContain('s3 sync site s3://journal-bucket --delete --exclude api/* --exclude media/* --exclude *.gz --exclude *.br --exclude _headers --exclude _redirects');
+    expect(calls).toContain('s3 sync site s3://journal-bucket --delete --exclude api/* --exclude media/* --exclude *.gz --exclude *.br --exclude _headers --exclude _redirects --exclude .htaccess');
     expect(calls.at(-1)).toBe('cloudfront create-invalidation --distribution-id E123 --paths /*');
   });
 
