@@ -12,7 +12,9 @@ const run = promisify(execFile);
 const SCHEMAS = path.join(REPO_ROOT, 'test/fixtures/schemas');
 
 /** xmllint comes from Debian's libxml2-utils; CI installs it (.ci/run). */
-const xmllint = await run('xmllint', ['--version']).then(() => true, () => false);
+const installed = await run('xmllint', ['--version']).then(() => true, () => false);
+// Skipped with the reason where xmllint is missing; under CI, which installs it, the checks run (and fail).
+const xmllint = installed || Boolean(process.env['CI']);
 if (!xmllint) console.warn('xmllint is not installed (Debian libxml2-utils): sitemap schema validation is skipped');
 
 /** Validates with the vendored sitemaps.org schema, offline; resolves to xmllint's report. */
