@@ -68,7 +68,7 @@ export interface SiteFile {
   /** Path in `dist/`. */
   path: string;
   bytes: number;
-  /** Where it comes from, for the report: a file under content/, or the build. */
+  /** The file under content/ it is copied from, for the report; '' for a file the build renders. */
   source: string;
 }
 
@@ -117,7 +117,7 @@ export function checkSite(
     if (limits.maxFileBytes !== undefined) {
       for (const file of files) {
         if (file.bytes > limits.maxFileBytes) {
-          fail(file.source, `${file.path} is ${size(file.bytes)}, larger than ${on} serves`, `at most ${size(limits.maxFileBytes)} per file`);
+          fail(file.source || journalFile, `${file.path} is ${size(file.bytes)}, larger than ${on} serves`, `at most ${size(limits.maxFileBytes)} per file`);
         }
       }
     }
@@ -173,9 +173,9 @@ export function measureOutputs(outputs: readonly OutputFile[]): SiteFile[] {
     let bytes = 0;
     if (typeof output.body === 'function') for (const chunk of output.body()) bytes += Buffer.byteLength(chunk);
     else bytes = typeof output.body === 'string' ? Buffer.byteLength(output.body) : output.body.byteLength;
-    files.push({ path: output.path, bytes, source: 'the build' });
+    files.push({ path: output.path, bytes, source: '' });
     if (output.precompress) {
-      for (const suffix of ['.gz', '.br']) files.push({ path: `${output.path}${suffix}`, bytes, source: 'the build' });
+      for (const suffix of ['.gz', '.br']) files.push({ path: `${output.path}${suffix}`, bytes, source: '' });
     }
   }
   return files;

@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkSite, HOST_LIMITS, type SiteFile } from '../../scripts/generator/host-limits.ts';
+import { checkSite, HOST_LIMITS, measureOutputs, type SiteFile } from '../../scripts/generator/host-limits.ts';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { createWorkspace, VALID_JOURNAL, type Workspace } from '../helpers/workspace.ts';
@@ -34,6 +34,13 @@ describe('checkSite', () => {
       expect.objectContaining({ code: 'host/limit', file: 'content/media/volumes/pdfs/2021/v.pdf', field: '', expected: 'at most 25 MiB per file' }),
     ]);
     expect(checkSite(['firebase'], JOURNAL, big, ruleFiles).problems).toEqual([]);
+  });
+
+  it('reports a rendered file over the limit (a huge list) at the hosts field', () => {
+    const list = measureOutputs([{ path: 'api/manuscripts/index.json', body: () => ['x'.repeat(13 * 1024 * 1024), 'y'.repeat(13 * 1024 * 1024)], precompress: true }]);
+    expect(list.map((f) => f.path)).toEqual(['api/manuscripts/index.json', 'api/manuscripts/index.json.gz', 'api/manuscripts/index.json.br']);
+    const problems = checkSite(['cloudflare-pages'], JOURNAL, list, ruleFiles).problems;
+    expect(problems[0]).toMatchObject({ file: JOURNAL, field: 'hosts', message: 'api/manuscripts/index.json is 26 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves' });
   });
 
   it('counts header rules and static and dynamic redirects against Cloudflare\'s 100 / 2,000 / 100', () => {
