@@ -1,7 +1,7 @@
 /**
  * Issue 3: import a dump into content files, build them, and get the dump back exactly.
  */
-import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,9 +108,7 @@ describe('round trip on generated dumps', () => {
 
   it('the fixture journal: build, export, import into an empty project, export again: the same bytes', async () => {
     const source = await project();
-    await mkdir(source.content, { recursive: true });
-    await rm(source.content, { recursive: true });
-    await import('node:fs/promises').then((fs) => fs.cp(VALID_JOURNAL, source.content, { recursive: true }));
+    await cp(VALID_JOURNAL, source.content, { recursive: true });
     const first = path.join(source.root, 'first.json');
     expect((await exportJournal(source, first)).ok).toBe(true);
 
@@ -293,6 +291,19 @@ describe('other sources and settings', () => {
   it('a --title the build would refuse is named as such', async () => {
     const { result } = await importDump(generateDump({ seed: 18, authors: 2, manuscripts: 2 }), { title: ' Two\nlines ' });
     expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.field])).toEqual([['import/not-representable', 'content/journal.yaml', 'title']]);
+  });
+});
+
+describe('export', () => {
+  it('of a tree that does not build reports the build\'s problems and writes no file', async () => {
+    const { paths, result } = await importDump(generateDump({ seed: 19, authors: 3, manuscripts: 3 }));
+    expect(result.ok).toBe(true);
+    const [first] = (await readdir(path.join(paths.content, 'manuscripts'))).sort();
+    const file = path.join(paths.content, 'manuscripts', first!);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_volume: \d+$/m, 'citation_volume: 99'));
+    const exported = await exportJournal(paths, 'out.json');
+    expect(!exported.ok && exported.problems.map((p) => [p.code, p.field])).toEqual([['ref/unknown-volume', 'citation_volume']]);
+    expect((await readdir(paths.root)).sort()).toEqual(['content', 'dump.json']);
   });
 });
 
