@@ -3,7 +3,10 @@
  * each page is a folder's index.html (docs/indexing.md), so each host must answer the folder's
  * slash path with it, and move the path without the slash there.
  */
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderCloudfrontFunction } from '../scripts/hosts/cloudfront-function.ts';
+import { hostRules } from '../scripts/hosts/rules.ts';
 import { apacheServer } from './servers/apache.ts';
 import { caddyServer } from './servers/caddy.ts';
 import { send, values } from './servers/http-client.ts';
@@ -71,3 +74,22 @@ for (const server of SERVERS) {
     });
   });
 }
+
+describe('HTML pages behind the CloudFront Function (S3 resolves no folder index)', () => {
+  // As CloudFront runs it: the generated source alone, in an empty context, called with a viewer-request event.
+  const handler = vm.runInNewContext(`${renderCloudfrontFunction(hostRules)}\n;handler`, Object.create(null)) as (event: unknown) => { uri?: string; statusCode?: number };
+  const request = (uri: string) => handler({
+    version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '198.51.100.11' },
+    request: { method: 'GET', uri, querystring: {}, headers: {}, cookies: {} },
+  });
+
+  it('rewrites a page\'s slash path to its index.html, and leaves files and the lists as they were', () => {
+    // '/' is left to the distribution's default root object (docs/hosting/s3-cloudfront.md).
+    expect(request('/').uri).toBe('/');
+    expect(request('/volumes/5/').uri).toBe('/volumes/5/index.html');
+    expect(request('/manuscripts/1/').uri).toBe('/manuscripts/1/index.html');
+    expect(request('/manuscripts/1/index.html').uri).toBe('/manuscripts/1/index.html');
+    expect(request('/sitemap.xml').uri).toBe('/sitemap.xml');
+    expect(request('/api/authors/').uri).toBe('/api/authors/index.json');
+  });
+});

@@ -7,6 +7,7 @@
  * - request: every method but GET and HEAD gets 405 with `Allow: GET` (SPEC-NOTES 5);
  *   `/api/<list>` gets a 301 to `/api/<list>/` with the query kept (SPEC-NOTES 6);
  *   `/api/<list>/` is rewritten to `/api/<list>/index.json` (SPEC section 4).
+ *   any other folder path outside `/api/` is rewritten to its `index.html` (the HTML pages, docs/indexing.md).
  * - response: the contract's headers on both list spellings, the media headers under `/media/`.
  *
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in
@@ -93,6 +94,9 @@ function onRequest(event) {
     };
   }
   if (match && !match.file) request.uri = '/api/' + match.list + '/index.json';
+  // The HTML pages are folders' index.html (docs/indexing.md), and S3 does not resolve folder indexes
+  // ('/' is the distribution's default root object; the API's folders hold JSON only).
+  else if (request.uri.length > 1 && request.uri.charAt(request.uri.length - 1) === '/' && request.uri.indexOf('/api/') !== 0) request.uri = request.uri + 'index.html';
   return request;
 }
 
