@@ -11,6 +11,7 @@ import { contentJsonSchemas } from '../scripts/generator/schema.ts';
 import type { Dump } from '../scripts/import/dump.ts';
 import { exportJournal } from '../scripts/import/export.ts';
 import { importJournal, type ImportOptions } from '../scripts/import/import.ts';
+import { keyMaker, slug } from '../scripts/import/keys.ts';
 import { planOrder } from '../scripts/import/order.ts';
 import { formatImportSummary } from '../scripts/import/summary.ts';
 import { projectPaths, type ProjectPaths } from '../scripts/project.ts';
@@ -158,6 +159,13 @@ describe('what the content files hold', () => {
     const all = [...Object.values(await contentFiles(paths, 'authors')), ...Object.values(await contentFiles(paths, 'manuscripts'))];
     expect(all.some((text) => /^order: /m.test(text))).toBe(false);
     expect(formatImportSummary(result.report)).toContain('authors: the source order is the default order (institution, then key); no order field written');
+  });
+
+  it('file names: transliterated, ASCII, unique in source order', () => {
+    expect(['Ана Петровска', 'Ќерка Јовановиќ', 'Ǧorǧević Đorđe', '𝔄da O\'Brien', 'Ἀλέξανδρος Papadopoulou', 'مريم'].map((t) => slug(t, 'author')))
+      .toEqual(['ana-petrovska', 'kjerka-jovanovikj', 'gorgevic-djordje', 'ada-o-brien', 'alexandros-papadopoulou', 'author']);
+    const key = keyMaker();
+    expect(['a', 'a', 'a-2', 'a'].map(key)).toEqual(['a', 'a-2', 'a-2-2', 'a-3']);
   });
 
   it('planOrder: the longest tail already in default order is left alone', () => {
