@@ -57,22 +57,11 @@ export interface BuildOptions {
 
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
-  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content));
-  const problems: Problem[] = [...found.problems];
-
-  const journal = found.journalFile ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath) : { problems: [] };
-  problems.push(...journal.problems);
-
-  // Issue 4: the cache is keyed by content and dropped as a whole when code or settings change.
-  const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
   const useCache = options.cache !== false;
-  const loaded = await loadContent(found, useCache ? readRecordCache(paths.cache, fingerprint) : new Map(), progress, options.threads);
-  const { records } = loaded;
-  problems.push(...loaded.problems);
-  if (loaded.changed || !useCache) writeRecordCache(paths.cache, fingerprint, loaded.entries);
+  const { journal, journalFile, fingerprint, records, parsed, problems } = await discoverAndLoad(paths, useCache, progress, options.threads);
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
-  if (!journal.journal) return { ok: false, problems, counts, parsed: loaded.parsed };
+  if (!journal.journal) return { ok: false, problems, counts, parsed };
 
   const { resolved, problems: referenceProblems } = await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => resolve(journal.journal!, records));
   const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
@@ -88,15 +77,34 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   ]);
   problems.push(...rendered.problems, ...conflicts);
 
-  if (problems.length > 0) return { ok: false, problems, counts, parsed: loaded.parsed };
-  if (mode === 'check') return { ok: true, problems, counts, parsed: loaded.parsed };
-  const hosting = await checkHostLimits(journal.journal.hosts, found.journalFile?.file ?? 'content/journal.yaml', rendered.outputs, media.copies);
-  if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed: loaded.parsed };
+  if (problems.length > 0) return { ok: false, problems, counts, parsed };
+  if (mode === 'check') return { ok: true, problems, counts, parsed };
+  const hosting = await checkHostLimits(journal.journal.hosts, journalFile ?? 'content/journal.yaml', rendered.outputs, media.copies);
+  if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
   const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
   const written = await writeSite(paths.out, rendered.outputs, media.copies, { previous, progress });
   writeOutputManifest(paths.cache, fingerprint, written.manifest);
-  return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed: loaded.parsed };
+  return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
+}
+
+/**
+ * Discover and load, with the build cache: the file list and the cache entries live only in here,
+ * so later stages hold the records and nothing else (issue 4: memory grows with records, not files).
+ */
+async function discoverAndLoad(paths: ProjectPaths, useCache: boolean, progress: Progress, threads: number | undefined) {
+  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content));
+  const problems: Problem[] = [...found.problems];
+
+  const journal = found.journalFile ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath) : { problems: [] };
+  problems.push(...journal.problems);
+
+  // The cache is keyed by content and dropped as a whole when the code or the settings change.
+  const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
+  const loaded = await loadContent(found, useCache ? readRecordCache(paths.cache, fingerprint) : new Map(), progress, threads);
+  problems.push(...loaded.problems);
+  if (loaded.changed || !useCache) writeRecordCache(paths.cache, fingerprint, loaded.entries);
+  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems };
 }
 
 async function render(site: ResolvedJournal, paths: ProjectPaths) {

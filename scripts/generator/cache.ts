@@ -21,7 +21,7 @@ import type { FileStamp } from './load-job.ts';
 import type { Loaded } from './load.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 const RECORDS_FILE = 'records.bin';
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
@@ -32,7 +32,9 @@ export interface RecordEntry {
   /** Absent when the file was too recently modified for its stamp to be trusted. */
   stamp?: FileStamp;
   hash: string;
+  /** A valid manuscript's record is the slim part; its long fields are here (packed-manuscript.ts). */
   loaded: Loaded;
+  packed?: Uint8Array;
 }
 
 /** What the previous build wrote: output path → the key of its inputs and the written file's stamp. */

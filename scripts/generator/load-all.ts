@@ -10,6 +10,7 @@ import { sameStamp, stampOf, type LoadJob, type LoadResult } from './load-job.ts
 import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
+import { createUnpacker, type SlimManuscript } from './packed-manuscript.ts';
 import { COLLECTION_NAMES } from './schema.ts';
 import { runLoadJobs } from './workers.ts';
 
@@ -52,12 +53,12 @@ export async function loadContent(found: Discovery, cached: ReadonlyMap<string, 
         const entry = cached.get(file)!;
         loaded = entry.loaded;
         if (!sameOptionalStamp(entry.stamp, result.stamp)) changed = true;
-        entries[result.index] = { file, hash: entry.hash, loaded, ...(result.stamp ? { stamp: result.stamp } : {}) };
+        entries[result.index] = { file, hash: entry.hash, loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       } else {
         parsed++;
         changed = true;
         loaded = result.loaded;
-        entries[result.index] = { file, hash: result.hash, loaded, ...(result.stamp ? { stamp: result.stamp } : {}) };
+        entries[result.index] = { file, hash: result.hash, loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       }
     }
     stage.advance(results.length);
@@ -68,11 +69,13 @@ export async function loadContent(found: Discovery, cached: ReadonlyMap<string, 
 
   const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const problems: Problem[] = [];
+  const unpacker = createUnpacker();
   sources.forEach((source, index) => {
-    const { loaded } = entries[index]!;
+    const { loaded, packed } = entries[index]!;
     problems.push(...loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
-    if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
+    if (loaded.record && packed) records.manuscripts.push(unpacker(loaded.record as SlimManuscript, packed));
+    else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
   });
   return { records, problems, entries, parsed, changed };
 }

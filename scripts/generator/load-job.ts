@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import type { SourceFile } from './discover.ts';
-import { loadRecordFrom, unreadable, type Loaded } from './load.ts';
+import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from './load.ts';
+import { packManuscript } from './packed-manuscript.ts';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -26,7 +27,7 @@ export interface LoadJob {
 
 export type LoadResult =
   | { index: number; kind: 'unchanged'; stamp?: FileStamp }
-  | { index: number; kind: 'loaded'; stamp?: FileStamp; hash: string; loaded: Loaded };
+  | { index: number; kind: 'loaded'; stamp?: FileStamp; hash: string; loaded: Loaded; packed?: Uint8Array };
 
 /**
  * A stamp younger than this is not trusted next time: timestamps are coarse (a few milliseconds
@@ -63,7 +64,13 @@ export function runLoadJob(job: LoadJob, now: number, knownStamp?: FileStamp): L
   const hash = contentHash(bytes);
   // Touched but not changed (a checkout, a save without edits): the cached result stands.
   if (cached && cached.hash === hash) return { index, kind: 'unchanged', ...(stamp ? { stamp } : {}) };
-  return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded: loadRecordFrom(source, bytes, hash) };
+  const loaded = loadRecordFrom(source, bytes, hash);
+  if (source.collection === 'manuscripts' && loaded.record) {
+    // Packed here, on the worker: the main thread receives (and keeps) the compact form only.
+    const { slim, packed } = packManuscript(loaded.record as ManuscriptRecord);
+    return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded: { ...loaded, record: slim as ManuscriptRecord }, packed };
+  }
+  return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded };
 }
 
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {

@@ -33,6 +33,7 @@ export const BROTLI_OPTIONS: zlib.BrotliOptions = {
 
 export interface WriteStats {
   files: number;
+  /** Sizes of the precompressed outputs and their twins (the API lists), by output path. */
   bytes: Record<string, number>;
   /** Files hard-linked from the previous output because their inputs had not changed. */
   reused: number;
@@ -88,7 +89,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       await ensureFolder(file);
       await link(path.join(outDir, ...relative.split('/')), file);
       manifest.files.set(relative, { key, stamp: stamps[i]! });
-      bytes[relative] = stamps[i]!.size;
+      if (relatives.length > 1) bytes[relative] = stamps[i]!.size;
     }
     reused += relatives.length;
     return true;
@@ -124,7 +125,8 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       if (!(await reuse(relatives, output.key))) {
         const file = target(output.path);
         await ensureFolder(file);
-        Object.assign(bytes, await writeWhole(file, output));
+        const sizes = await writeWhole(file, output);
+        if (output.precompress) Object.assign(bytes, sizes);
         written += relatives.length;
         await remember(relatives, output.key);
       }
