@@ -21,10 +21,12 @@ const VOID = new Set(['br']);
 
 /**
  * One complete tag at the current position: name, attributes (quoted or bare values), optional
- * `/`, then `>`. Sticky, so it only ever matches where the scanner stands.
+ * `/`, then `>`. Sticky, so it only ever matches where the scanner stands. Attribute names may not
+ * contain `<` (stricter than HTML, which allows it): a failed match then stops at the next `<`,
+ * so a long run of unclosed tags costs linear time, not quadratic.
  */
-const TAG = /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
-const ATTRIBUTE = /([^\t\n\f\r "'>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>`]+)))?/g;
+const TAG = /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'<>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
+const ATTRIBUTE = /([^\t\n\f\r "'<>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>`]+)))?/g;
 
 /** A character reference as the HTML parser reads one in text (with its semicolon). */
 const REFERENCE = /&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});/y;
