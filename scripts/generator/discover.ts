@@ -2,7 +2,7 @@
  * Stage 1: find the content files. One glob per collection, sorted at once (glob order is not
  * stable across machines), symlinks and stray files reported rather than followed or ignored.
  */
-import { lstat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
@@ -41,8 +41,9 @@ export async function discover(projectRoot: string, contentDir: string): Promise
       problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
       continue;
     }
-    const entries = await fg('**/*', { cwd: folder, onlyFiles: false, dot: true, deep: 1, followSymbolicLinks: false, objectMode: true });
-    const names = entries.map((e) => ({ name: e.path, dirent: e.dirent })).sort((a, b) => byCodeUnits(a.name, b.name));
+    // One readdir, not a glob: at 250,000 files a glob's entry objects cost seconds and 100 MB (issue 4).
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    const names = entries.map((dirent) => ({ name: dirent.name, dirent })).sort((a, b) => byCodeUnits(a.name, b.name));
     const seenKeys = new Map<string, string>();
     for (const { name, dirent } of names) {
       const absolutePath = path.join(folder, name);

@@ -22,7 +22,9 @@ export function packManuscript(record: ManuscriptRecord): { slim: SlimManuscript
     if ((PACKED_FIELDS as readonly string[]).includes(key)) (values as Record<string, unknown>)[key] = value;
     else slim[key] = value;
   }
-  return { slim: slim as SlimManuscript, packed: Buffer.from(JSON.stringify(values), 'utf8') };
+  // TextEncoder gives a buffer of its own: a small Buffer.from() is a view on a shared 8 KiB pool,
+  // and a view sent to another thread (or kept) carries its whole pool with it.
+  return { slim: slim as SlimManuscript, packed: new TextEncoder().encode(JSON.stringify(values)) };
 }
 
 /** One build's unpacker: the one-record slot belongs to it, so two builds never share state. */
