@@ -9,7 +9,7 @@
  * The previous output's files are only ever replaced, never modified, so a link to one is a copy.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { copyFile, link, lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import zlib from 'node:zlib';
@@ -102,7 +102,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     }
   };
 
-  await rm(staging, { recursive: true, force: true });
+  await removeTree(staging);
   await mkdir(staging, { recursive: true });
   const stage = (options.progress ?? silentProgress).stage('write', outputs.length + copies.length);
   try {
@@ -151,12 +151,33 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       throw error;
     });
     await rename(staging, outDir);
-    if (hadPrevious) await rm(previousDir, { recursive: true, force: true });
+    if (hadPrevious) await removeTree(previousDir);
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    await removeTree(staging);
     throw error;
   }
   return { files: written + reused, bytes, reused, manifest };
+}
+
+/**
+ * `rm -r` with a bounded number of operations in flight. Node's recursive `rm` starts one
+ * operation per entry at once: at 300,000 files that is gigabytes of pending promises (issue 4).
+ */
+export async function removeTree(dir: string): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    if (error.code === 'ENOTDIR') return [];
+    throw error;
+  });
+  if (entries === undefined) return;
+  if (entries.length === 0 && !(await lstat(dir)).isDirectory()) {
+    await rm(dir, { force: true });
+    return;
+  }
+  const folders = entries.filter((e) => e.isDirectory());
+  await forEachLimited(entries.filter((e) => !e.isDirectory()), WRITE_CONCURRENCY, (e) => rm(path.join(dir, e.name), { force: true }));
+  await forEachLimited(folders, 16, (folder) => removeTree(path.join(dir, folder.name)));
+  await rmdir(dir);
 }
 
 function materialize(body: OutputFile['body']): Uint8Array {
