@@ -38,6 +38,7 @@ describe('rich text', () => {
   it('lets editor formatting through', () => {
     expect(findUnsafeMarkup('<p>The <em>Salamandra</em> &amp; <strong>x</strong><sup>2</sup><br/><a href="https://doi.org/10.1/x">doi</a></p>')).toBeUndefined();
     expect(findUnsafeMarkup('Temperatures < 5 °C and a > b')).toBeUndefined();
+    expect(findUnsafeMarkup('<a href="/relative?a=1&amp;b=2">x</a> <a href="mailto:x@example.org">m</a> <span title="note: javascript:">t</span>')).toBeUndefined();
   });
 
   it.each([
@@ -50,6 +51,12 @@ describe('rich text', () => {
     ['<iframe src="https://x"></iframe>', 'iframe'],
     ['<!-- hidden -->', 'comments'],
     ['<svg><script>1</script></svg>', 'svg'],
+    ['<a href="javascript&colon;alert(1)">a</a>', 'character reference'],
+    ['<a href="java&Tab;script:alert(1)">a</a>', 'character reference'],
+    ['<area href="vbscript:x">', 'vbscript: URL'],
+    ['<a href="ftp://x">a</a>', 'ftp: URL'],
+    ['<p>a</p><img src=x onerror=alert(1)', 'not closed'],
+    ['<p title="x">a</p><b', 'not closed'],
   ])('refuses %s', (html, word) => {
     expect(findUnsafeMarkup(html)?.message).toContain(word);
   });

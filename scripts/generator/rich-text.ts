@@ -3,6 +3,9 @@
  * Latin species names are normal). The JSON publishes the markup as it is, so the build refuses
  * what could run in a reader's browser: script-like elements, event handler attributes, and
  * `javascript:`-style URLs. Everything else passes unchanged.
+ *
+ * Landing pages do not rely on this check alone: they render abstracts through the strict allow-list
+ * in sanitize-html.ts. This check protects API clients that insert the abstract as HTML.
  */
 
 const FORBIDDEN_ELEMENTS = new Set([
@@ -20,10 +23,25 @@ export interface MarkupIssue {
   message: string;
 }
 
+/** Attributes whose value a browser follows or loads: only web and mail links may go there. */
+const URL_ATTRIBUTES = new Set([
+  'href', 'src', 'srcset', 'action', 'formaction', 'data', 'poster', 'background', 'cite', 'longdesc',
+  'xlink:href', 'usemap', 'codebase', 'ping', 'manifest', 'lowsrc', 'dynsrc', 'icon',
+]);
+const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
+
 /** Returns the first unsafe construct found, or undefined when the text is acceptable. */
 export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
   const special = /<[!?]/.exec(text);
   if (special) return { offset: special.index, message: 'comments, doctype and processing instructions are not allowed' };
+  // A tag left open would swallow whatever markup a client puts after the abstract (its `>` closes
+  // it), so every `<` that starts a tag must end one here.
+  for (const opening of text.matchAll(/<\/?[A-Za-z]/g)) {
+    TAG.lastIndex = opening.index;
+    const tag = TAG.exec(text);
+    if (!tag || tag.index !== opening.index) return { offset: opening.index, message: 'a tag is not closed with ">"' };
+  }
+  TAG.lastIndex = 0;
   for (const match of text.matchAll(TAG)) {
     const name = match[2]!.toLowerCase();
     if (FORBIDDEN_ELEMENTS.has(name)) {
@@ -35,12 +53,30 @@ export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
       if (attributeName.startsWith('on')) {
         return { offset: match.index, message: `the ${attributeName} attribute is not allowed` };
       }
-      if (/^\s*(?:javascript|vbscript|data):/i.test(decodeEntities(value).replace(/[\u0000-\u0020]/g, ''))) {
-        return { offset: match.index, message: `a ${attributeName} with a script or data URL is not allowed` };
-      }
+      const problem = URL_ATTRIBUTES.has(attributeName) ? unsafeUrl(value) : unsafeValue(value);
+      if (problem) return { offset: match.index, message: `a ${attributeName} ${problem} is not allowed` };
     }
   }
   return undefined;
+}
+
+/**
+ * A followed URL must be relative or use a web or mail scheme. Browsers decode character
+ * references (`&colon;`, `&#58;`) and drop tabs and newlines before they read the scheme, so an
+ * entity anywhere in the scheme part is refused rather than decoded with a table of our own.
+ */
+function unsafeUrl(raw: string): string | undefined {
+  const value = decodeEntities(raw).replace(/[\u0000-\u0020\u007f]/g, '');
+  const schemePart = value.split(/[/?#]/, 1)[0] ?? '';
+  if (schemePart.includes('&')) return 'with a character reference in its scheme';
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(schemePart)?.[1]?.toLowerCase();
+  return scheme !== undefined && !SAFE_SCHEMES.has(scheme) ? `with a ${scheme}: URL` : undefined;
+}
+
+/** Other attributes are never followed, but a script URL in one is still refused outright. */
+function unsafeValue(raw: string): string | undefined {
+  const value = decodeEntities(raw).replace(/&(?:colon|tab|newline);?/gi, (e) => (e.toLowerCase().startsWith('&colon') ? ':' : '')).replace(/[\u0000-\u0020]/g, '');
+  return /^(?:javascript|vbscript|data):/i.test(value) ? 'with a script or data URL' : undefined;
 }
 
 function decodeEntities(value: string): string {
