@@ -12,7 +12,7 @@ import type { MediaCopy } from './media.ts';
 import { forEachLimited } from './media.ts';
 import type { OutputFile } from './output.ts';
 import type { Problem } from './problems.ts';
-import { parseHeaders, parseRedirects } from '../hosts/cloudflare.ts';
+import { parseHeaders } from '../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../hosts/cloudfront-function.ts';
 import { hostRules } from '../hosts/rules.ts';
 import type { HostId } from './host-ids.ts';
@@ -153,7 +153,7 @@ export function checkSite(
 
 /** `_redirects` lines that are rules (not blank, not comments), as each host counts them. */
 function redirectLines(text: string): string[] {
-  return parseRedirects(text).length === 0 ? [] : text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 function textOf(output: OutputFile): string {
