@@ -117,7 +117,9 @@ export function checkSite(
     if (limits.maxFileBytes !== undefined) {
       for (const file of files) {
         if (file.bytes > limits.maxFileBytes) {
-          fail(file.source || journalFile, `${file.path} is ${size(file.bytes)}, larger than ${on} serves`, `at most ${size(limits.maxFileBytes)} per file`);
+          // A copied PDF is reported at its own file; a rendered one names its path in dist/.
+          const what = file.source ? 'is' : `dist/${file.path} is`;
+          fail(file.source || journalFile, `${what} ${size(file.bytes)}, larger than ${on} serves`, `at most ${size(limits.maxFileBytes)} per file`);
         }
       }
     }
