@@ -8,7 +8,7 @@
  * the same source stamp) is hard-linked from the previous output instead of being written again.
  * The previous output's files are only ever replaced, never modified, so a link to one is a copy.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { constants as fsConstants, createWriteStream, type WriteStream } from 'node:fs';
 import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -137,7 +137,10 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       if (!(await reuse([copy.to], key))) {
         const file = target(copy.to);
         await ensureFolder(file);
-        await copyFile(copy.from, file);
+        // A copy, never a link to the content file: an editor overwriting a PDF in place must not change
+        // the published output before a build has checked it. FICLONE makes it a copy-on-write clone
+        // where the file system can (Btrfs, XFS, APFS) and a plain copy elsewhere.
+        await copyFile(copy.from, file, fsConstants.COPYFILE_FICLONE);
         written++;
         await remember([copy.to], key);
       }
