@@ -75,6 +75,11 @@ describe('incremental builds publish what a cold build publishes', () => {
     // Lists, pages, sitemap and PDFs are the previous output's files, linked; host and public files are rewritten.
     expect(await inodes()).toEqual(before);
     expect(second.written!.reused).toBeGreaterThan(first.written!.files - 10);
+    // Whole folders of unchanged files are moved, not rebuilt file by file.
+    const folderInode = async () => (await stat(path.join(workspace!.paths.out, 'media/pdfs'))).ino;
+    const folder = await folderInode();
+    await expectSameAsCold(workspace);
+    expect(await folderInode()).toBe(folder);
   });
 
   it('an edited manuscript reaches the list and its landing page', async () => {
@@ -142,6 +147,16 @@ describe('incremental builds publish what a cold build publishes', () => {
     await utimes(file, mtime, mtime);
     await expectSameAsCold(workspace);
     expect((await manuscripts(workspace)).find((m) => m.id === 7)?.citation_title).toMatch(/^X/);
+  });
+
+  it('a file added to, or removed from, the previous output by hand does not survive the next build', async () => {
+    workspace = await agedWorkspace();
+    await workspace.build();
+    await writeFile(path.join(workspace.paths.out, 'media/pdfs/stray.pdf'), '%PDF-1.4 not from the build');
+    await rm(path.join(workspace.paths.out, 'manuscripts/7/index.html'));
+    await expectSameAsCold(workspace);
+    await expect(stat(path.join(workspace.paths.out, 'media/pdfs/stray.pdf'))).rejects.toThrow();
+    expect((await stat(path.join(workspace.paths.out, 'manuscripts/7/index.html'))).isFile()).toBe(true);
   });
 
   it('a changed journal setting invalidates the whole cache', async () => {

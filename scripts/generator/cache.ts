@@ -21,7 +21,7 @@ import type { FileStamp } from './load-job.ts';
 import type { Loaded } from './load.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 const RECORDS_FILE = 'records.bin';
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
@@ -46,7 +46,10 @@ export interface OutputEntry {
 export interface OutputManifest {
   /** The output folder the files were written to (reuse is only safe from that folder). */
   out: string;
+  /** Every file written; files without a key have the key '' (listed, never reused). */
   files: Map<string, OutputEntry>;
+  /** Every folder holding files, with its stamp: a folder that still has it can be moved as a whole. */
+  folders?: Map<string, FileStamp>;
 }
 
 /**
@@ -95,18 +98,24 @@ export function writeRecordCache(dir: string, fingerprint: string, entries: read
 }
 
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
-  const frames = readFrames<[string, [string, OutputEntry][]]>(path.join(dir, OUTPUTS_FILE), fingerprint);
+  const frames = readFrames<[string, [string, OutputEntry][], [string, FileStamp][]]>(path.join(dir, OUTPUTS_FILE), fingerprint);
   if (!frames || frames.length === 0) return undefined;
   const files = new Map<string, OutputEntry>();
-  for (const [, part] of frames) for (const [file, entry] of part) files.set(file, entry);
-  return { out: frames[0]![0], files };
+  const folders = new Map<string, FileStamp>();
+  for (const [, part, folderPart] of frames) {
+    for (const [file, entry] of part) files.set(file, entry);
+    for (const [folder, stamp] of folderPart) folders.set(folder, stamp);
+  }
+  return { out: frames[0]![0], files, folders };
 }
 
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
   const all = [...manifest.files];
-  const frames: [string, [string, OutputEntry][]][] = [];
-  for (let start = 0; start < all.length || start === 0; start += ENTRIES_PER_FRAME * 10) {
-    frames.push([manifest.out, all.slice(start, start + ENTRIES_PER_FRAME * 10)]);
+  const folders = [...(manifest.folders ?? [])];
+  const frames: [string, [string, OutputEntry][], [string, FileStamp][]][] = [];
+  const step = ENTRIES_PER_FRAME * 10;
+  for (let start = 0; start < Math.max(all.length, folders.length) || start === 0; start += step) {
+    frames.push([manifest.out, all.slice(start, start + step), folders.slice(start, start + step)]);
   }
   writeFrames(dir, OUTPUTS_FILE, fingerprint, frames);
 }

@@ -72,36 +72,36 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     return made;
   };
 
-  /** Links `relatives` from the previous output when each was written there with `key` and is intact. */
+  /**
+   * True when every one of `relatives` was written by the previous build with `key` and is intact
+   * there; they are then placed later (placeReused), by moving whole folders where possible.
+   */
+  const reusable = new Map<string, OutputEntry>();
   const reuse = async (relatives: string[], key: string | undefined): Promise<boolean> => {
     if (key === undefined) return false;
-    const stamps: FileStamp[] = [];
+    const entries: OutputEntry[] = [];
     for (const relative of relatives) {
       const entry = previous.get(relative);
       if (!entry || entry.key !== key) return false;
       const stat = await lstat(path.join(outDir, ...relative.split('/'))).catch(() => undefined);
       const stamp = stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } : undefined;
       if (!stamp || !sameStamp(stamp, entry.stamp)) return false;
-      stamps.push(stamp);
+      entries.push(entry);
     }
-    for (const [i, relative] of relatives.entries()) {
-      const file = target(relative);
-      await ensureFolder(file);
-      await link(path.join(outDir, ...relative.split('/')), file);
-      manifest.files.set(relative, { key, stamp: stamps[i]! });
-      if (relatives.length > 1) bytes[relative] = stamps[i]!.size;
-    }
+    relatives.forEach((relative, i) => reusable.set(relative, entries[i]!));
+    if (relatives.length > 1) for (const [i, relative] of relatives.entries()) bytes[relative] = entries[i]!.stamp.size;
     reused += relatives.length;
     return true;
   };
+  /** Every written file goes into the manifest; one without a key is never reused, only listed. */
   const remember = async (relatives: string[], key: string | undefined) => {
-    if (key === undefined) return;
     for (const relative of relatives) {
       const stat = await lstat(target(relative));
-      manifest.files.set(relative, { key, stamp: { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } });
+      manifest.files.set(relative, { key: key ?? '', stamp: { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } });
     }
   };
 
+  const moves: [string, string][] = [];
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
   const stage = (options.progress ?? silentProgress).stage('write', outputs.length + copies.length);
@@ -147,6 +147,8 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       stage.advance();
     });
     await lists;
+    // Last, so that nothing can fail between taking folders out of the previous output and the swap.
+    await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, ensureFolder });
     stage.done();
     // Swap: the old folder steps aside, the new one takes its name, the old one goes.
     const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -154,12 +156,130 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       throw error;
     });
     await rename(staging, outDir);
+    moves.length = 0;
     if (hadPrevious) await removeTree(previousDir);
   } catch (error) {
+    // Folders moved out of the previous output go back before anything else.
+    for (const [from, to] of moves.reverse()) await rename(to, from).catch(() => {});
     await removeTree(staging);
     throw error;
   }
+  manifest.folders = await folderStamps(outDir, manifest.files.keys());
   return { files: written + reused, bytes, reused, manifest };
+}
+
+interface Placement {
+  outDir: string;
+  staging: string;
+  reusable: ReadonlyMap<string, OutputEntry>;
+  previous: OutputManifest | undefined;
+  manifest: OutputManifest;
+  /** [from, to] of every folder moved out of the previous output, to undo on failure. */
+  moves: [string, string][];
+  ensureFolder: (file: string) => Promise<unknown>;
+}
+
+/**
+ * Puts the reused files into the staging folder. A folder whose files are all reused, that holds
+ * exactly the files the previous build wrote there (its stamp is unchanged: nothing was added or
+ * removed since), is moved as a whole: one rename instead of a link per file, and nothing left to
+ * delete afterwards. Other reused files are hard-linked one by one.
+ */
+async function placeReused(p: Placement): Promise<void> {
+  const inStaging = (relative: string) => path.join(p.staging, ...relative.split('/'));
+  const inPrevious = (relative: string) => path.join(p.outDir, ...relative.split('/'));
+  const placeFile = async (relative: string) => {
+    const file = inStaging(relative);
+    await p.ensureFolder(file);
+    await link(inPrevious(relative), file);
+    p.manifest.files.set(relative, p.reusable.get(relative)!);
+  };
+  if (!p.previous?.folders) {
+    await forEachLimited([...p.reusable.keys()], WRITE_CONCURRENCY, placeFile);
+    return;
+  }
+  const newTree = folderTree([...p.reusable.keys(), ...p.manifest.files.keys()]);
+  const oldTree = folderTree(p.previous.files.keys());
+  const previousFolders = p.previous.folders;
+  const whole = new Map<string, Promise<boolean>>();
+  const isWhole = (folder: string): Promise<boolean> => {
+    let known = whole.get(folder);
+    if (!known) whole.set(folder, (known = (async () => {
+      const mine = newTree.get(folder)!;
+      const theirs = oldTree.get(folder);
+      const recorded = previousFolders.get(folder);
+      if (!theirs || !recorded || !sameSet(mine.files, theirs.files) || !sameSet(mine.folders, theirs.folders)) return false;
+      if (![...mine.files].every((file) => p.reusable.has(file))) return false;
+      const stat = await lstat(inPrevious(folder)).catch(() => undefined);
+      if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
+      for (const child of mine.folders) if (!(await isWhole(child))) return false;
+      return true;
+    })()));
+    return known;
+  };
+  const files: string[] = [];
+  const place = async (folder: string): Promise<void> => {
+    const { files: direct, folders } = newTree.get(folder)!;
+    for (const file of direct) if (p.reusable.has(file)) files.push(file);
+    await forEachLimited([...folders], WRITE_CONCURRENCY, async (child) => {
+      if (!(await isWhole(child))) return place(child);
+      const to = inStaging(child);
+      await p.ensureFolder(to);
+      await rename(inPrevious(child), to);
+      p.moves.push([inPrevious(child), to]);
+      for (const file of subtreeFiles(newTree, child)) p.manifest.files.set(file, p.reusable.get(file)!);
+    });
+  };
+  await place('');
+  await forEachLimited(files, WRITE_CONCURRENCY, placeFile);
+}
+
+interface TreeNode {
+  files: Set<string>;
+  folders: Set<string>;
+}
+
+/** Folder (relative, '' for the root) → the files and folders directly in it. */
+function folderTree(files: Iterable<string>): Map<string, TreeNode> {
+  const tree = new Map<string, TreeNode>([['', { files: new Set(), folders: new Set() }]]);
+  for (const file of files) {
+    let child = file;
+    let isFile = true;
+    for (;;) {
+      const slash = child.lastIndexOf('/');
+      const folder = slash < 0 ? '' : child.slice(0, slash);
+      let node = tree.get(folder);
+      const known = node !== undefined;
+      if (!node) tree.set(folder, (node = { files: new Set(), folders: new Set() }));
+      (isFile ? node.files : node.folders).add(child);
+      if (known || folder === '') break;
+      child = folder;
+      isFile = false;
+    }
+  }
+  return tree;
+}
+
+function subtreeFiles(tree: ReadonlyMap<string, TreeNode>, folder: string): string[] {
+  const node = tree.get(folder)!;
+  return [...node.files, ...[...node.folders].flatMap((child) => subtreeFiles(tree, child))];
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
+}
+
+/** The stamps of every folder holding output files, taken after the swap (their final state). */
+async function folderStamps(outDir: string, files: Iterable<string>): Promise<Map<string, FileStamp>> {
+  const folders = [...folderTree(files).keys()].filter((folder) => folder !== '');
+  const stamps = new Map<string, FileStamp>();
+  await forEachLimited(folders, WRITE_CONCURRENCY, async (folder) => {
+    const stat = await lstat(path.join(outDir, ...folder.split('/')));
+    stamps.set(folder, { size: 0, mtimeMs: stat.mtimeMs, ino: stat.ino });
+  });
+  return stamps;
 }
 
 /**
