@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { renderHostConfig } from '../../scripts/hosts/configs.ts';
-import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
+import { findExecutable, freePort, startHttpServer } from './process.ts';
 import type { ServerUnderTest } from './server.ts';
 
 /** Debian's layout (apache2-bin); other layouts are reported as missing rather than guessed. */
@@ -81,19 +81,7 @@ export function apacheServer(env: NodeJS.ProcessEnv, mode: 'vhost' | 'htaccess')
       ].join('\n');
       await writeFile(path.join(prefix, 'vhost.conf'), vhost);
       await writeFile(path.join(prefix, 'httpd.conf'), conf);
-      const child = startProcess(binary!, ['-f', path.join(prefix, 'httpd.conf'), '-D', 'FOREGROUND'], { cwd: prefix });
-      const origin = `http://127.0.0.1:${port}`;
-      try {
-        await waitForHttp(origin, child);
-      } catch (error) {
-        await child.stop('SIGKILL');
-        throw error;
-      }
-      return {
-        origin,
-        describe: () => `${vhost}\n${child.output()}`,
-        stop: () => child.stop('SIGTERM'),
-      };
+      return startHttpServer(binary!, ['-f', path.join(prefix, 'httpd.conf'), '-D', 'FOREGROUND'], { cwd: prefix, port, config: vhost });
     },
   };
 }

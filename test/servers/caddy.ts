@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { renderHostConfig } from '../../scripts/hosts/configs.ts';
-import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
+import { findExecutable, freePort, startHttpServer } from './process.ts';
 import type { ServerUnderTest } from './server.ts';
 
 export function caddyServer(env: NodeJS.ProcessEnv): ServerUnderTest {
@@ -22,22 +22,12 @@ export function caddyServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       const siteBlock = renderHostConfig('caddy', { root: site.dist, port, serverName: '_' });
       const caddyfile = ['{', '\tadmin off', '\tauto_https off', '\tdefault_bind 127.0.0.1', `\tstorage file_system ${JSON.stringify(path.join(prefix, 'data'))}`, '}', '', siteBlock].join('\n');
       await writeFile(path.join(prefix, 'Caddyfile'), caddyfile);
-      const child = startProcess(binary!, ['run', '--config', path.join(prefix, 'Caddyfile'), '--adapter', 'caddyfile'], {
+      return startHttpServer(binary!, ['run', '--config', path.join(prefix, 'Caddyfile'), '--adapter', 'caddyfile'], {
         cwd: prefix,
         env: { PATH: env['PATH'], HOME: prefix, XDG_DATA_HOME: path.join(prefix, 'data'), XDG_CONFIG_HOME: path.join(prefix, 'config') },
+        port,
+        config: caddyfile,
       });
-      const origin = `http://127.0.0.1:${port}`;
-      try {
-        await waitForHttp(origin, child);
-      } catch (error) {
-        await child.stop('SIGKILL');
-        throw error;
-      }
-      return {
-        origin,
-        describe: () => `${caddyfile}\n${child.output()}`,
-        stop: () => child.stop('SIGTERM'),
-      };
     },
   };
 }

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { renderHostConfig } from '../../scripts/hosts/configs.ts';
-import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
+import { findExecutable, freePort, startHttpServer } from './process.ts';
 import type { ServerUnderTest } from './server.ts';
 
 const DEBIAN_MIME_TYPES = '/etc/nginx/mime.types';
@@ -45,20 +45,8 @@ export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       ].join('\n');
       await writeFile(path.join(prefix, 'server.conf'), serverBlock);
       await writeFile(path.join(prefix, 'nginx.conf'), conf);
-      const child = startProcess(binary!, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], { cwd: prefix });
-      const origin = `http://127.0.0.1:${port}`;
-      try {
-        await waitForHttp(origin, child);
-      } catch (error) {
-        await child.stop('SIGKILL');
-        throw error;
-      }
-      return {
-        origin,
-        describe: () => `${serverBlock}\n${child.output()}`,
-        // SIGTERM is nginx's fast shutdown; the group takes the worker with it.
-        stop: () => child.stop('SIGTERM'),
-      };
+      // SIGTERM is nginx's fast shutdown; the group takes the worker with it.
+      return startHttpServer(binary!, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], { cwd: prefix, port, config: serverBlock });
     },
   };
 }

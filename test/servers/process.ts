@@ -9,6 +9,7 @@ import { constants, accessSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import type { RunningServer } from './server.ts';
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -50,6 +51,30 @@ export function startProcess(command: string, args: string[], options: { cwd: st
       // Workers left behind by a master that died first get the same end.
       signalGroup('SIGKILL');
     },
+  };
+}
+
+/**
+ * Starts a server process on `port` and waits until it answers. If it never does, its process
+ * group is killed before the error is thrown, so a failed start leaves nothing running.
+ */
+export async function startHttpServer(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; port: number; config: string; stopSignal?: NodeJS.Signals; readyTimeoutMs?: number },
+): Promise<RunningServer> {
+  const child = startProcess(command, args, options);
+  const origin = `http://127.0.0.1:${options.port}`;
+  try {
+    await waitForHttp(origin, child, options.readyTimeoutMs);
+  } catch (error) {
+    await child.stop('SIGKILL');
+    throw error;
+  }
+  return {
+    origin,
+    describe: () => `${options.config}\n${child.output()}`,
+    stop: () => child.stop(options.stopSignal ?? 'SIGTERM'),
   };
 }
 

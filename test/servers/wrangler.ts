@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { findExecutable, freePort, startProcess, waitForHttp } from './process.ts';
+import { findExecutable, freePort, startHttpServer } from './process.ts';
 import type { ServerUnderTest } from './server.ts';
 
 export const WRANGLER_VERSION = '4.86.0';
@@ -34,23 +34,15 @@ export function wranglerServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       await mkdir(prefix, { recursive: true });
       const args = ['pages', 'dev', site.dist, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
         '--compatibility-date', COMPATIBILITY_DATE, '--persist-to', path.join(prefix, 'state'), '--show-interactive-dev-session=false', '--log-level', 'warn'];
-      const child = startProcess(binary!, args, {
+      return startHttpServer(binary!, args, {
         cwd: prefix,
         env: { PATH: env['PATH'], HOME: prefix, XDG_CONFIG_HOME: path.join(prefix, 'config'), WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' },
-      });
-      const origin = `http://127.0.0.1:${port}`;
-      try {
-        await waitForHttp(origin, child, 90_000);
-      } catch (error) {
-        await child.stop('SIGKILL');
-        throw error;
-      }
-      return {
-        origin,
-        describe: () => `wrangler ${args.join(' ')}\n${child.output()}`,
+        port,
+        config: `wrangler ${args.join(' ')}`,
+        readyTimeoutMs: 90_000,
         // TRAPS: wrangler ignores SIGTERM; its process group goes with SIGKILL.
-        stop: () => child.stop('SIGKILL'),
-      };
+        stopSignal: 'SIGKILL',
+      });
     },
   };
 }
