@@ -11,7 +11,7 @@
 import { discover } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
-  cacheFingerprint, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
+  cacheFingerprint, type RecordEntry, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
   writeOutputManifest, writeRecordCache, writeVerifiedMedia,
 } from './cache.ts';
 import { loadContent } from './load-all.ts';
@@ -45,6 +45,9 @@ export interface BuildResult {
   /** What the chosen hosts cannot do (issue 5); printed, never fatal. */
   warnings?: string[];
 }
+
+/** Files whose cache entries may be out of date before the record cache is rewritten. */
+const STALE_ENTRIES_KEPT = 50;
 
 export interface BuildOptions {
   /** Progress on a terminal; silent by default. */
@@ -101,9 +104,12 @@ async function discoverAndLoad(paths: ProjectPaths, useCache: boolean, progress:
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
   const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
-  const loaded = await loadContent(found, useCache ? readRecordCache(paths.cache, fingerprint) : new Map(), progress, threads);
+  const cached = useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
+  const loaded = await loadContent(found, cached, progress, threads);
   problems.push(...loaded.problems);
-  if (loaded.changed || !useCache) writeRecordCache(paths.cache, fingerprint, loaded.entries);
+  // Rewriting the whole cache costs seconds at 100,000 files; a few stale entries cost nothing (those
+  // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
+  if (cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.entries.length / 100)) writeRecordCache(paths.cache, fingerprint, loaded.entries);
   return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems };
 }
 

@@ -21,8 +21,8 @@ export interface LoadedContent {
   entries: RecordEntry[];
   /** Files read and parsed (the rest came from the cache). */
   parsed: number;
-  /** True when `entries` differs from the cache that was passed in. */
-  changed: boolean;
+  /** How many entries differ from the cache that was passed in (new, edited, touched or deleted files). */
+  stale: number;
 }
 
 export async function loadContent(found: Discovery, cached: ReadonlyMap<string, RecordEntry>, progress: Progress, threads?: number): Promise<LoadedContent> {
@@ -33,7 +33,7 @@ export async function loadContent(found: Discovery, cached: ReadonlyMap<string, 
   });
   const entries: RecordEntry[] = new Array(sources.length);
   let parsed = 0;
-  let changed = cached.size !== sources.length;
+  let stale = Math.abs(cached.size - sources.length);
   const stage = progress.stage('load', sources.length);
   // The fast path on this thread: a file whose stamp matches the cache is not sent anywhere.
   // Only the rest (new, edited or touched files) go to the workers, so an edit starts none.
@@ -52,11 +52,11 @@ export async function loadContent(found: Discovery, cached: ReadonlyMap<string, 
       if (result.kind === 'unchanged') {
         const entry = cached.get(file)!;
         loaded = entry.loaded;
-        if (!sameOptionalStamp(entry.stamp, result.stamp)) changed = true;
+        if (!sameOptionalStamp(entry.stamp, result.stamp)) stale++;
         entries[result.index] = { file, hash: entry.hash, loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       } else {
         parsed++;
-        changed = true;
+        stale++;
         loaded = result.loaded;
         entries[result.index] = { file, hash: result.hash, loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       }
@@ -77,7 +77,7 @@ export async function loadContent(found: Discovery, cached: ReadonlyMap<string, 
     if (loaded.record && packed) records.manuscripts.push(unpacker(loaded.record as SlimManuscript, packed));
     else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
   });
-  return { records, problems, entries, parsed, changed };
+  return { records, problems, entries, parsed, stale };
 }
 
 function sameOptionalStamp(a: RecordEntry['stamp'], b: RecordEntry['stamp']): boolean {
