@@ -49,9 +49,9 @@ export function stampOf(absolutePath: string, now: number): FileStamp | undefine
   }
 }
 
-export function runLoadJob(job: LoadJob, now: number, knownStamp?: FileStamp): LoadResult {
+export function runLoadJob(job: LoadJob, now: number): LoadResult {
   const { source, cached, index } = job;
-  const stamp = knownStamp ?? stampOf(source.absolutePath, now);
+  const stamp = stampOf(source.absolutePath, now);
   if (stamp && cached?.stamp && sameStamp(stamp, cached.stamp)) return { index, kind: 'unchanged', stamp };
 
   let bytes: Uint8Array;
