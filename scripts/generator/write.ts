@@ -208,8 +208,8 @@ async function placeReused(p: Placement): Promise<void> {
       const mine = newTree.get(folder)!;
       const theirs = oldTree.get(folder);
       const recorded = previousFolders.get(folder);
-      if (!theirs || !recorded || !sameSet(mine.files, theirs.files) || !sameSet(mine.folders, theirs.folders)) return false;
-      if (![...mine.files].every((file) => p.reusable.has(file))) return false;
+      if (!theirs || !recorded || !sameMembers(mine.files, theirs.files) || !sameMembers(mine.folders, theirs.folders)) return false;
+      if (!mine.files.every((file) => p.reusable.has(file))) return false;
       const stat = await lstat(inPrevious(folder)).catch(() => undefined);
       if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
       for (const child of mine.folders) if (!(await isWhole(child))) return false;
@@ -221,7 +221,7 @@ async function placeReused(p: Placement): Promise<void> {
   const place = async (folder: string): Promise<void> => {
     const { files: direct, folders } = newTree.get(folder)!;
     for (const file of direct) if (p.reusable.has(file)) files.push(file);
-    await forEachLimited([...folders], WRITE_CONCURRENCY, async (child) => {
+    await forEachLimited(folders, WRITE_CONCURRENCY, async (child) => {
       if (!(await isWhole(child))) return place(child);
       const to = inStaging(child);
       await p.ensureFolder(to);
@@ -234,14 +234,15 @@ async function placeReused(p: Placement): Promise<void> {
   await forEachLimited(files, WRITE_CONCURRENCY, placeFile);
 }
 
+/** Arrays, not sets: at 100,000 one-page folders the tree's size is what matters. */
 interface TreeNode {
-  files: Set<string>;
-  folders: Set<string>;
+  files: string[];
+  folders: string[];
 }
 
-/** Folder (relative, '' for the root) → the files and folders directly in it. */
+/** Folder (relative, '' for the root) → the files and folders directly in it (each file listed once). */
 function folderTree(files: Iterable<string>): Map<string, TreeNode> {
-  const tree = new Map<string, TreeNode>([['', { files: new Set(), folders: new Set() }]]);
+  const tree = new Map<string, TreeNode>([['', { files: [], folders: [] }]]);
   for (const file of files) {
     let child = file;
     let isFile = true;
@@ -250,8 +251,8 @@ function folderTree(files: Iterable<string>): Map<string, TreeNode> {
       const folder = slash < 0 ? '' : child.slice(0, slash);
       let node = tree.get(folder);
       const known = node !== undefined;
-      if (!node) tree.set(folder, (node = { files: new Set(), folders: new Set() }));
-      (isFile ? node.files : node.folders).add(child);
+      if (!node) tree.set(folder, (node = { files: [], folders: [] }));
+      (isFile ? node.files : node.folders).push(child);
       if (known || folder === '') break;
       child = folder;
       isFile = false;
@@ -260,20 +261,34 @@ function folderTree(files: Iterable<string>): Map<string, TreeNode> {
   return tree;
 }
 
+/** The folders that hold `files`, and their parents, without the root. */
+function foldersOf(files: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const file of files) {
+    for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
+      const folder = file.slice(0, slash);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  return folders;
+}
+
 function subtreeFiles(tree: ReadonlyMap<string, TreeNode>, folder: string): string[] {
   const node = tree.get(folder)!;
   return [...node.files, ...[...node.folders].flatMap((child) => subtreeFiles(tree, child))];
 }
 
-function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const item of a) if (!b.has(item)) return false;
-  return true;
+function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length === 1) return a[0] === b[0];
+  const set = new Set(b);
+  return a.every((item) => set.has(item));
 }
 
 /** The stamps of every folder holding output files, taken after the swap (their final state). */
 async function folderStamps(outDir: string, files: Iterable<string>): Promise<Map<string, FileStamp>> {
-  const folders = [...folderTree(files).keys()].filter((folder) => folder !== '');
+  const folders = [...foldersOf(files)];
   const stamps = new Map<string, FileStamp>();
   await forEachLimited(folders, WRITE_CONCURRENCY, async (folder) => {
     const stat = await lstat(path.join(outDir, ...folder.split('/')));
