@@ -10,13 +10,12 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { build, type BuildMode, type BuildOptions } from './generator/build.ts';
 import { terminalProgress } from './generator/progress.ts';
-import { formatGithubAnnotations, formatReport, UserError } from './generator/problems.ts';
+import { formatGithubAnnotations, formatReport, UsageError } from './generator/problems.ts';
 import { contentJsonSchemas } from './generator/schema.ts';
-import { UnsafeConfigValue } from './hosts/config-value.ts';
 import { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } from './hosts/configs.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 import { createPreviewServer } from './preview/server.ts';
-import { CommandLineError, runExport, runImport } from './import/commands.ts';
+import { runExport, runImport } from './import/commands.ts';
 
 const USAGE = `Usage: npm run <command> [-- options]
 
@@ -31,7 +30,6 @@ const USAGE = `Usage: npm run <command> [-- options]
                                                          [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
   export    write the built lists as one dump file       <out.json> [--content DIR]`;
 
-class UsageError extends Error {}
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
@@ -175,12 +173,9 @@ main(process.argv.slice(2), process.env).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof CommandLineError || error instanceof UnsafeConfigValue || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
       console.error(`${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
-    } else if (error instanceof UserError) {
-      console.error(formatReport(error.problems));
-      process.exitCode = 1;
     } else {
       // An internal bug: the whole stack, always.
       console.error(error);

@@ -58,12 +58,12 @@ export interface Problem {
   expected?: string;
 }
 
-/** A failure caused by the user's input: printed as a report, never as a stack trace. */
-export class UserError extends Error {
-  constructor(readonly problems: readonly Problem[]) {
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} found`);
-    this.name = 'UserError';
-  }
+/**
+ * A mistake in how a command was called (an unknown command, a missing or unsafe option): the
+ * command line prints its message with the usage text and exits with code 2, never a stack trace.
+ */
+export class UsageError extends Error {
+  override name = 'UsageError';
 }
 
 export function formatProblem(p: Problem): string {

@@ -2,7 +2,7 @@
  * The `import` and `export` commands for scripts/cli.ts: options in, printed result and exit code out.
  */
 import path from 'node:path';
-import { formatReport } from '../generator/problems.ts';
+import { formatReport, UsageError } from '../generator/problems.ts';
 import type { ProjectPaths } from '../project.ts';
 import { exportJournal } from './export.ts';
 import { DEFAULT_TIMEOUT_MS, importJournal } from './import.ts';
@@ -20,12 +20,11 @@ export interface ImportCommandOptions {
 }
 
 /** Thrown for a malformed command line; the CLI prints it with the usage text. */
-export class CommandLineError extends Error {}
 
 export async function runImport(paths: ProjectPaths, positionals: readonly string[], options: ImportCommandOptions): Promise<number> {
-  if (positionals.length !== 1) throw new CommandLineError('import needs one source: a URL, a dump .json file, or a folder with authors.json, volumes.json and manuscripts.json');
+  if (positionals.length !== 1) throw new UsageError('import needs one source: a URL, a dump .json file, or a folder with authors.json, volumes.json and manuscripts.json');
   const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS / 1000 : Number(options.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new CommandLineError(`--timeout "${options.timeout}" is not a number of seconds`);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout "${options.timeout}" is not a number of seconds`);
   const result = await importJournal(paths, {
     source: positionals[0]!,
     force: options.force ?? false,
@@ -45,7 +44,7 @@ export async function runImport(paths: ProjectPaths, positionals: readonly strin
 }
 
 export async function runExport(paths: ProjectPaths, positionals: readonly string[]): Promise<number> {
-  if (positionals.length !== 1) throw new CommandLineError('export needs the file to write, e.g. npm run export -- dump.json');
+  if (positionals.length !== 1) throw new UsageError('export needs the file to write, e.g. npm run export -- dump.json');
   const result = await exportJournal(paths, positionals[0]!);
   if (!result.ok) {
     console.error(formatReport(result.problems));
