@@ -4,8 +4,8 @@
  * link in its path is followed, and start with the PDF magic bytes. Remote URLs are published as
  * they are and not fetched.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { lstat, realpath } from 'node:fs/promises';
+import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { RACY_MS, sameStamp, type FileStamp } from './load-job.ts';
 import type { Origin, Records } from './load.ts';
@@ -47,7 +47,9 @@ export async function checkMedia(records: Records, contentDir: string, verified:
     const absolute = path.join(mediaDir, ...ref.path.split('/'));
     const fail = (code: Problem['code'], message: string, expected: string) =>
       problems.push({ code, file: origin.file, ...(origin.at[field] ?? origin.at['']!), field, message, expected });
-    const stat = await lstat(absolute).catch(() => undefined);
+    // Synchronous: one system call of a few microseconds costs less than a trip through the thread
+    // pool, and at 100,000 PDFs that is the difference between 2 s and 0.5 s (issue 4).
+    const stat = lstatOrUndefined(absolute);
     if (!stat) return fail('media/missing', `content/media/${ref.path} does not exist`, 'the PDF saved at that path');
     if (stat.isSymbolicLink()) return fail('media/symlink', `content/media/${ref.path} is a symbolic link`, 'a regular file');
     if (!stat.isFile()) return fail('media/missing', `content/media/${ref.path} is not a file`, 'a PDF file');
@@ -77,6 +79,14 @@ export async function checkMedia(records: Records, contentDir: string, verified:
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
   return { copies: sorted, problems, verified: nowVerified, changed: changed || nowVerified.size !== verified.size };
+}
+
+function lstatOrUndefined(file: string) {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Synchronous on purpose: three tiny system calls cost less than three trips through the thread pool (issue 4). */
