@@ -20,7 +20,7 @@ import { runExport, runImport } from './import/commands.ts';
 const USAGE = `Usage: npm run <command> [-- options]
 
   build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache]
-  check     validate content/ only, write nothing        [--content DIR] [--format text|github] [--progress] [--no-cache]
+  check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
             print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
