@@ -18,7 +18,7 @@ import { loadContent } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
 import { attachKeys } from './output-keys.ts';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
 import { silentProgress, timed, type Progress } from './progress.ts';
 import { findOutputConflicts, readPublicFiles } from './public-files.ts';

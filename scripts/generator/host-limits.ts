@@ -10,7 +10,7 @@
 import { stat } from 'node:fs/promises';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from './media.ts';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
 import { parseHeaders } from '../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../hosts/cloudfront-function.ts';

@@ -10,7 +10,7 @@
  * - Anything else (host files, public/) has no key and is always written; it is small.
  */
 import { createHash } from 'node:crypto';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import { manuscriptPagePath } from './render-pages.ts';
 import type { ResolvedJournal } from './resolve.ts';
 

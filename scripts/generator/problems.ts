@@ -58,14 +58,6 @@ export interface Problem {
   expected?: string;
 }
 
-/**
- * A mistake in how a command was called (an unknown command, a missing or unsafe option): the
- * command line prints its message with the usage text and exits with code 2, never a stack trace.
- */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
 export function formatProblem(p: Problem): string {
   const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file;
   const field = p.field ? ` ${p.field}` : '';

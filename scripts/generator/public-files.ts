@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
 
 export async function readPublicFiles(projectRoot: string, publicDir: string): Promise<{ outputs: OutputFile[]; problems: Problem[] }> {

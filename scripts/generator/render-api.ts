@@ -4,14 +4,11 @@
  * never holds a second, serialized copy of a whole list in memory.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
+import { listFile } from '../shared/contract.ts';
 import type { ResolvedJournal } from './resolve.ts';
 import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
 
-/** The list paths of the contract, each served from the `index.json` inside it. */
-export const API_LISTS = ['authors', 'volumes', 'manuscripts'] as const;
-export type ApiList = (typeof API_LISTS)[number];
-export const listFile = (list: ApiList) => `api/${list}/index.json`;
 
 /**
  * JSON as Django REST Framework's JSONRenderer writes it: compact separators, UTF-8 characters

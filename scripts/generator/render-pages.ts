@@ -10,7 +10,7 @@
  * the folder's index. Pure: records in, files out; each page is rendered when it is written.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import { mediaUrl } from './render-api.ts';
 import type { ResolvedJournal } from './resolve.ts';
 import { richTextToPlain } from './rich-text.ts';

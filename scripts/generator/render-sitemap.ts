@@ -9,7 +9,7 @@
  *   becomes a sitemap index naming `/sitemap-1.xml`, `/sitemap-2.xml`, ... at the site's root:
  *   a sitemap may only list URLs at or below its own folder, so the parts cannot live in a subfolder.
  */
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import { sitePages, type SitePage } from './render-pages.ts';
 import type { ResolvedJournal } from './resolve.ts';
 

@@ -17,7 +17,7 @@ import type { OutputEntry, OutputManifest } from './cache.ts';
 import { sameStamp, type FileStamp } from './load-job.ts';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from './media.ts';
-import type { OutputFile } from './output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
 import { silentProgress } from './progress.ts';
 

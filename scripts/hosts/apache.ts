@@ -11,7 +11,7 @@
  *   registered, `TRACE` at least), which no `Header` directive can remove. A 405 answered through a
  *   local `ErrorDocument` is sent as a normal response instead, so only our `Allow: GET` is sent.
  */
-import type { OutputFile } from '../generator/output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import { quoteFor, serverName } from './config-value.ts';
 import { compressedVary, type HostRules } from './rules.ts';
 

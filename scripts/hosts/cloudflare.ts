@@ -2,7 +2,7 @@
  * `_headers` and `_redirects` in the syntax Cloudflare Pages reads (Netlify reads the same files).
  * They are build outputs: they sit in the publish folder and carry nothing private.
  */
-import type { OutputFile } from '../generator/output.ts';
+import type { OutputFile } from '../shared/output-file.ts';
 import { compressedVary, type HostRules } from './rules.ts';
 
 export function renderCloudflareFiles(rules: HostRules): OutputFile[] {

@@ -3,7 +3,7 @@
  * One that the config syntax would read as syntax is the user's mistake: the command line reports
  * it without a stack, and nothing is printed.
  */
-import { UsageError } from '../generator/problems.ts';
+import { UsageError } from '../shared/usage-error.ts';
 
 /** `value` double-quoted, or refused when it holds a character the syntax would read. */
 export function quoteFor(syntax: string, value: string, forbidden: RegExp): string {

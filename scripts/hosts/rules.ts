@@ -3,7 +3,7 @@
  * are rendered from one table, never written by hand per host"). A host renderer only translates
  * these rules into its own syntax.
  */
-import { API_LISTS, listFile } from '../generator/render-api.ts';
+import { API_LISTS, listFile } from '../shared/contract.ts';
 
 export type Method = 'GET' | 'HEAD';
 

@@ -2,7 +2,8 @@
  * The `import` and `export` commands for scripts/cli.ts: options in, printed result and exit code out.
  */
 import path from 'node:path';
-import { formatReport, UsageError } from '../generator/problems.ts';
+import { formatReport } from '../generator/problems.ts';
+import { UsageError } from '../shared/usage-error.ts';
 import type { ProjectPaths } from '../project.ts';
 import { exportJournal } from './export.ts';
 import { DEFAULT_TIMEOUT_MS, importJournal } from './import.ts';

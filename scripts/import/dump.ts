@@ -4,7 +4,7 @@
  * reproduced exactly, so it is reported with its list, index and field, never adjusted.
  */
 import type { Problem, ProblemCode } from '../generator/problems.ts';
-import { API_LISTS, type ApiList } from '../generator/render-api.ts';
+import { API_LISTS, type ApiList } from '../shared/contract.ts';
 
 export interface SourceAuthor {
   name: string;

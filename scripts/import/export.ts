@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from '../generator/build.ts';
 import type { Problem } from '../generator/problems.ts';
-import { API_LISTS, listFile } from '../generator/render-api.ts';
+import { API_LISTS, listFile } from '../shared/contract.ts';
 import { projectPaths, type ProjectPaths } from '../project.ts';
 
 export type ExportResult =

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import { DOCUMENT_PATH, VOLUME_PDF_PATH, absoluteMediaPath } from '../generator/formats.ts';
 import type { Problem } from '../generator/problems.ts';
-import type { ApiList } from '../generator/render-api.ts';
+import type { ApiList } from '../shared/contract.ts';
 import { authorSchema, journalSchema, manuscriptSchema, volumeSchema, type AuthorRef, type IssueParams } from '../generator/schema.ts';
 import { fieldName } from '../generator/validate.ts';
 import type { Dump } from './dump.ts';

@@ -5,7 +5,7 @@
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../scripts/generator/load.ts';
 import type { ResolvedJournal } from '../../scripts/generator/resolve.ts';
 import type { JournalInput } from '../../scripts/generator/schema.ts';
-import type { OutputFile } from '../../scripts/generator/output.ts';
+import type { OutputFile } from '../../scripts/shared/output-file.ts';
 
 const origin = (file: string, key: string) => ({ file, key, at: { '': { line: 1, column: 1 } } });
 

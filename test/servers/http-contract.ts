@@ -11,7 +11,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_LISTS } from '../../scripts/generator/render-api.ts';
+import { API_LISTS } from '../../scripts/shared/contract.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { REPO_ROOT } from '../helpers/workspace.ts';
 import { HOST_DOCS, HOST_EXCEPTIONS, type CheckId } from './exceptions.ts';
