@@ -11,6 +11,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { minimalPdf, toAscii } from '../synthetic/minimal-pdf.ts';
+import { seededRandom } from '../synthetic/seeded-random.ts';
 
 export interface SyntheticOptions {
   manuscripts: number;
@@ -111,16 +112,9 @@ async function inBatches(count: number, write: (i: number) => Promise<void>, bat
   }
 }
 
-/** mulberry32: a tiny seeded generator; each record derives its own stream from (seed, kind, index). */
+/** Each record derives its own stream from (seed, kind, index), so records can be written in any order. */
 function random(seed: number, kind: number, index: number): () => number {
-  let a = (seed ^ Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(seed ^ Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b));
 }
 
 const pick = <T>(rnd: () => number, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
