@@ -9,7 +9,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { MediaCopy } from './media.ts';
-import { forEachLimited } from './media.ts';
+import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
 import { parseHeaders } from '../hosts/cloudflare.ts';

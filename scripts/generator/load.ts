@@ -65,17 +65,7 @@ export interface Loaded {
   problems: Problem[];
 }
 
-export async function loadRecord(source: SourceFile): Promise<Loaded> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(source.absolutePath);
-  } catch (error) {
-    return { problems: [unreadable(source.file, error)], invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } } };
-  }
-  return loadRecordFrom(source, bytes);
-}
-
-/** Parse and validate one file's bytes (the pure part of `loadRecord`, run in the load workers too). */
+/** Parse and validate one file's bytes (run by the load workers, see load-job.ts). */
 export function loadRecordFrom(source: Pick<SourceFile, 'collection' | 'key' | 'file'>, bytes: Uint8Array, hash?: string): Loaded {
   const { parsed, problems } = parseFile(source.file, bytes);
   if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {}, ...(hash ? { hash } : {}) } } };

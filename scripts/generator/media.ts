@@ -9,6 +9,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { RACY_MS, sameStamp, type FileStamp } from './load-job.ts';
 import type { Origin, Records } from './load.ts';
+import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from './problems.ts';
 import type { MediaRef } from './schema.ts';
 
@@ -99,12 +100,4 @@ async function startsWith(file: string, magic: string): Promise<boolean> {
   } finally {
     closeSync(fd);
   }
-}
-
-export async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -16,7 +16,7 @@ import zlib from 'node:zlib';
 import type { OutputEntry, OutputManifest } from './cache.ts';
 import { sameStamp, type FileStamp } from './load-job.ts';
 import type { MediaCopy } from './media.ts';
-import { forEachLimited } from './media.ts';
+import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
 import { silentProgress } from './progress.ts';

@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { forEachLimited } from '../generator/media.ts';
+import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from '../generator/problems.ts';
 import { fetchBytes } from './http.ts';
 import type { PlannedMedia } from './plan.ts';
