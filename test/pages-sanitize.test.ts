@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, sanitizeAbstractHtml as clean } from '../scripts/generator/sanitize-html.ts';
+import { escapeHtml } from '../scripts/generator/html-references.ts';
+import { sanitizeAbstractHtml as clean } from '../scripts/generator/sanitize-html.ts';
 
 describe('abstract sanitizer: what editors write survives', () => {
   it('keeps the allowed elements, lower-cased and without attributes', () => {

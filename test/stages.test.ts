@@ -51,8 +51,10 @@ describe('rich text', () => {
     ['<iframe src="https://x"></iframe>', 'iframe'],
     ['<!-- hidden -->', 'comments'],
     ['<svg><script>1</script></svg>', 'svg'],
-    ['<a href="javascript&colon;alert(1)">a</a>', 'character reference'],
-    ['<a href="java&Tab;script:alert(1)">a</a>', 'character reference'],
+    ['<a href="javascript&colon;alert(1)">a</a>', 'javascript: URL'],
+    ['<a href="java&Tab;script:alert(1)">a</a>', 'javascript: URL'],
+    ['<a href="javascrip&#116:alert(1)">a</a>', 'character reference'],
+    ['<span title="x" data-x="javascript&colon;alert(1)">a</span>', 'script or data URL'],
     ['<area href="vbscript:x">', 'vbscript: URL'],
     ['<a href="ftp://x">a</a>', 'ftp: URL'],
     ['<p>a</p><img src=x onerror=alert(1)', 'not closed'],
@@ -63,6 +65,8 @@ describe('rich text', () => {
 
   it('turns rich text into plain text for meta tags', () => {
     expect(richTextToPlain('<p>The <em>Salamandra</em> &amp; co.</p>\n<p>Second&nbsp;one &#8211; done</p>')).toBe('The Salamandra & co. Second one – done');
+    // Each reference is decoded once: an escaped reference stays a reference in the text.
+    expect(richTextToPlain('<p>&amp;lt; and &#38;lt; and &#0; end</p>')).toBe('&lt; and &lt; and \ufffd end');
   });
 });
 

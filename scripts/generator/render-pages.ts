@@ -14,7 +14,8 @@ import type { OutputFile } from '../shared/output-file.ts';
 import { mediaUrl } from './render-api.ts';
 import type { ResolvedJournal } from './resolve.ts';
 import { richTextToPlain } from './rich-text.ts';
-import { escapeHtml as e, sanitizeAbstractHtml } from './sanitize-html.ts';
+import { escapeHtml as e } from './html-references.ts';
+import { sanitizeAbstractHtml } from './sanitize-html.ts';
 import { romanToNumber, VOLUME_LABEL } from './formats.ts';
 import type { JournalInput } from './schema.ts';
 

@@ -7,6 +7,7 @@
  * Landing pages do not rely on this check alone: they render abstracts through the strict allow-list
  * in sanitize-html.ts. This check protects API clients that insert the abstract as HTML.
  */
+import { decodeReferences } from './html-references.ts';
 
 const FORBIDDEN_ELEMENTS = new Set([
   'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form', 'input',
@@ -66,7 +67,7 @@ export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
  * entity anywhere in the scheme part is refused rather than decoded with a table of our own.
  */
 function unsafeUrl(raw: string): string | undefined {
-  const value = decodeEntities(raw).replace(/[\u0000-\u0020\u007f]/g, '');
+  const value = decodeReferences(raw, '\u0000').replace(/[\u0000-\u0020\u007f]/g, '');
   const schemePart = value.split(/[/?#]/, 1)[0] ?? '';
   if (schemePart.includes('&')) return 'with a character reference in its scheme';
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(schemePart)?.[1]?.toLowerCase();
@@ -75,29 +76,16 @@ function unsafeUrl(raw: string): string | undefined {
 
 /** Other attributes are never followed, but a script URL in one is still refused outright. */
 function unsafeValue(raw: string): string | undefined {
-  const value = decodeEntities(raw).replace(/&(?:colon|tab|newline);?/gi, (e) => (e.toLowerCase().startsWith('&colon') ? ':' : '')).replace(/[\u0000-\u0020]/g, '');
+  const value = decodeReferences(raw).replace(/[\u0000-\u0020]/g, '');
   return /^(?:javascript|vbscript|data):/i.test(value) ? 'with a script or data URL' : undefined;
 }
 
-function decodeEntities(value: string): string {
-  return value.replace(/&#(x[0-9a-f]+|\d+);?/gi, (_, code: string) => {
-    const point = code[0] === 'x' || code[0] === 'X' ? parseInt(code.slice(1), 16) : parseInt(code, 10);
-    return point <= 0x10ffff ? String.fromCodePoint(point) : '';
-  });
-}
-
 /**
- * The abstract as plain text (for meta tags and feeds): tags removed, the five basic entities
- * and numeric references decoded, white space folded.
+ * The abstract as plain text (for meta tags and feeds): tags removed, every reference decoded
+ * once, white space (no-break spaces included) folded.
  */
 export function richTextToPlain(text: string): string {
-  return decodeEntities(text.replace(/<br\s*\/?>|<\/p>/gi, ' ').replace(/<[^>]*>/g, ''))
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&')
+  return decodeReferences(text.replace(/<br\s*\/?>|<\/p>/gi, ' ').replace(/<[^>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -15,6 +15,7 @@
  * It does not rely on the content validation (rich-text.ts) having run: the renderer must be safe
  * on its own, whatever a record holds.
  */
+import { decodeNumeric, decodeReferences, escapeHtml, REFERENCE_SOURCE } from './html-references.ts';
 
 const ALLOWED = new Set(['p', 'em', 'i', 'strong', 'b', 'sup', 'sub', 'br', 'a']);
 const VOID = new Set(['br']);
@@ -28,15 +29,8 @@ const VOID = new Set(['br']);
 const TAG = /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'<>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
 const ATTRIBUTE = /([^\t\n\f\r "'<>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>`]+)))?/g;
 
-/** A character reference as the HTML parser reads one in text (with its semicolon). */
-const REFERENCE = /&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});/y;
-
-/** Named references decoded before a URL is judged; any other name stays literal (and inert). */
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
-  colon: ':', sol: '/', period: '.', comma: ',', quest: '?', num: '#', equals: '=', percnt: '%',
-  lpar: '(', rpar: ')', semi: ';', excl: '!', Tab: '\t', NewLine: '\n',
-};
+/** A character reference at the scanner's position. */
+const REFERENCE = new RegExp(REFERENCE_SOURCE, 'y');
 
 interface OpenElement {
   name: string;
@@ -125,19 +119,12 @@ function normalizeReference(reference: string): string {
   return point === undefined ? '\ufffd' : escapeHtml(String.fromCodePoint(point));
 }
 
-function decodeNumeric(digits: string): number | undefined {
-  const point = digits[0] === 'x' || digits[0] === 'X' ? parseInt(digits.slice(1), 16) : parseInt(digits, 10);
-  const allowedWhitespace = point === 0x09 || point === 0x0a || point === 0x0c || point === 0x0d;
-  if (!Number.isFinite(point) || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return undefined;
-  if (!allowedWhitespace && (point < 0x20 || (point >= 0x7f && point <= 0x9f))) return undefined;
-  return point;
-}
-
 /** The first `href` (the one a browser uses), decoded, when it is an absolute http(s) URL. */
 function safeHref(attributes: string): string | undefined {
   for (const attribute of attributes.matchAll(ATTRIBUTE)) {
     if (attribute[1]!.toLowerCase() !== 'href') continue;
-    const value = decodeAttribute(attribute[2] ?? attribute[3] ?? attribute[4] ?? '').trim();
+    // A reference the parser would refuse makes the whole URL refused (NUL fails the check below).
+    const value = decodeReferences(attribute[2] ?? attribute[3] ?? attribute[4] ?? '', '\u0000').trim();
     if (!/^https?:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/i.test(value)) return undefined;
     try {
       const url = new URL(value);
@@ -147,21 +134,4 @@ function safeHref(attributes: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Decodes the references this module knows; unknown names stay literal and are escaped on output. */
-function decodeAttribute(value: string): string {
-  return value.replace(/&(#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});/g, (whole, body: string) => {
-    if (body[0] === '#') {
-      const point = decodeNumeric(body.slice(1));
-      // A reference the parser would refuse makes the whole URL refused (NUL fails the URL check).
-      return point === undefined ? '\u0000' : String.fromCodePoint(point);
-    }
-    return NAMED[body] ?? whole;
-  });
-}
-
-/** Text and double- or single-quoted attribute values: the five characters that can end either. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
 }
