@@ -21,6 +21,7 @@ import { runExport, runImport } from './import/commands.ts';
 const USAGE = `Usage: npm run <command> [-- options]
 
   build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache]
+                                                         [--link-media] (PDFs hard-linked, not copied: CI from a fresh checkout)
   check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
@@ -55,6 +56,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       timeout: { type: 'string' },
       progress: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
+      'link-media': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -72,6 +74,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
         ...(process.stderr.isTTY || values.progress ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) } : {}),
         ...(values['no-cache'] ? { cache: false } : {}),
+        ...(values['link-media'] && command === 'build' ? { linkMedia: true } : {}),
       });
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');

@@ -1,6 +1,7 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
@@ -89,5 +90,26 @@ describe('build of a valid journal', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await stat(path.join(workspace.paths.out, 'media/volumes/pdfs/2021/volume-i.pdf'))).isFile()).toBe(true);
     expect((await readdir(workspace.paths.out)).sort()).toEqual(['.htaccess', '404.html', '405.html', '_headers', '_redirects', 'api', 'index.html', 'manuscripts', 'media', 'robots.txt', 'sitemap.xml', 'volumes']);
+  });
+
+  it('copies PDFs by default, so rewriting a content PDF in place leaves the output as built', async () => {
+    workspace = await createWorkspace();
+    await workspace.build();
+    const source = path.join(workspace.paths.content, 'media/pdfs/orchids.pdf');
+    const published = path.join(workspace.paths.out, 'media/pdfs/orchids.pdf');
+    const built = await readFile(published);
+    await writeFile(source, '%PDF-1.4\n% rewritten in place after the build\n');
+    expect(await readFile(published)).toEqual(built);
+    expect((await stat(published)).ino).not.toBe((await stat(source)).ino);
+  });
+
+  it('hard-links PDFs with --link-media (a CI build from a fresh checkout), with the same bytes', async () => {
+    workspace = await createWorkspace();
+    const result = await build(workspace.paths, 'build', { linkMedia: true });
+    expect(result.ok).toBe(true);
+    const source = path.join(workspace.paths.content, 'media/pdfs/orchids.pdf');
+    const published = path.join(workspace.paths.out, 'media/pdfs/orchids.pdf');
+    expect((await stat(published)).ino).toBe((await stat(source)).ino);
+    expect(await readFile(published)).toEqual(await readFile(source));
   });
 });

@@ -56,6 +56,8 @@ export interface BuildOptions {
   threads?: number;
   /** `false` ignores the build cache (it is still written for the next build). */
   cache?: boolean;
+  /** Hard-link the PDFs into the output instead of copying them (write.ts, publishMedia). */
+  linkMedia?: boolean;
 }
 
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
@@ -86,7 +88,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
   const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
-  const written = await writeSite(paths.out, rendered.outputs, media.copies, { previous, progress });
+  const written = await writeSite(paths.out, rendered.outputs, media.copies, { previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}) });
   writeOutputManifest(paths.cache, fingerprint, written.manifest);
   return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
 }

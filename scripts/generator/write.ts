@@ -45,7 +45,30 @@ export interface WriteOptions {
   /** The previous build's manifest (from the build cache). */
   previous?: OutputManifest | undefined;
   progress?: Progress;
+  /** Hard-link PDFs from `content/media/` instead of copying them (see publishMedia). */
+  linkMedia?: boolean;
 }
+
+/**
+ * A PDF enters the output as a copy, as a copy-on-write clone where the file system can (Btrfs,
+ * XFS, APFS): an editor overwriting a PDF in place must not change the output before a build has
+ * checked it. With `linkMedia` (a build whose output is deployed and thrown away, as in CI, from a
+ * fresh checkout) it is a hard link to the checked file instead: on ext4 a link costs about 15 µs
+ * and a copy about 90 µs, 7 s of a cold build at 100,000 PDFs (issue 4). Where a link cannot be
+ * made (another file system, one without links) the PDF is copied.
+ */
+async function publishMedia(from: string, to: string, linkMedia: boolean): Promise<void> {
+  if (linkMedia) {
+    try {
+      await link(from, to);
+      return;
+    } catch (error) {
+      if (!LINK_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  }
+  await copyFile(from, to, fsConstants.COPYFILE_FICLONE);
+}
+const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
 
 /** Files created at once: enough to keep the disk and the thread pool busy. */
 const WRITE_CONCURRENCY = 32;
@@ -137,10 +160,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       if (!(await reuse([copy.to], key))) {
         const file = target(copy.to);
         await ensureFolder(file);
-        // A copy, never a link to the content file: an editor overwriting a PDF in place must not change
-        // the published output before a build has checked it. FICLONE makes it a copy-on-write clone
-        // where the file system can (Btrfs, XFS, APFS) and a plain copy elsewhere.
-        await copyFile(copy.from, file, fsConstants.COPYFILE_FICLONE);
+        await publishMedia(copy.from, file, options.linkMedia === true);
         written++;
         await remember([copy.to], key);
       }
