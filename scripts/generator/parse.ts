@@ -7,6 +7,7 @@
  * JSON files are read with the yaml package's JSON schema: same node positions, JSON's own types.
  */
 import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { parsePlainYaml } from './plain-yaml.ts';
 import type { Problem } from './problems.ts';
 
 export interface Position {
@@ -43,6 +44,20 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
     return { problems: [{ code: 'io/not-utf8', file, ...text, field: '', message: 'is not valid UTF-8', expected: 'text saved as UTF-8' }] };
   }
 
+  if (parser.schema === 'failsafe') {
+    // Issue 4: most record files are plain YAML that a small reader takes in a few µs; it declines
+    // anything else (errors included), and the yaml package below decides, with the same result.
+    const plain = parsePlainYaml(text);
+    if (plain) return { parsed: { file, ...plain }, problems: [] };
+  }
+  return parseWithYamlPackage(file, text);
+}
+
+/** The yaml package's reading of a decoded file: the reference the plain reader must equal. */
+export function parseWithYamlPackage(file: string, text: string): { parsed?: ParsedFile; problems: Problem[] } {
+  const extension = file.slice(file.lastIndexOf('.')).toLowerCase();
+  const parser = PARSERS[extension];
+  if (!parser) throw new Error(`no parser for ${file}`);
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
     schema: parser.schema,

@@ -1,0 +1,411 @@
+/**
+ * A fast, exact reader for the plain YAML that record files are written in (issue 4: the yaml
+ * package's CST parser and composer were most of the load stage's time).
+ *
+ * It understands only a subset: block mappings with plain keys, one-line plain and quoted
+ * scalars, literal (`|`, `|-`) and simply folded (`>`, `>-`) block scalars, block sequences of
+ * one-line scalars or of compact mappings (`- as_published: Ana # why`), comment and blank lines.
+ * Anything else, including every syntax error and every duplicate key, returns `undefined`, and
+ * the caller lets the yaml package decide. When it does return, the data and every position are
+ * what `parseDocument(text, { schema: 'failsafe', ... }).toJS()` and the document's node ranges
+ * give (test/plain-yaml.test.ts checks both on real files, tricky cases and a seeded fuzz).
+ */
+import type { Position } from './parse.ts';
+
+export interface PlainYaml {
+  data: Record<string, unknown>;
+  locate(path: readonly PropertyKey[]): Position;
+  locateKey(path: readonly PropertyKey[], key: string): Position;
+}
+
+/** Where a node starts, and where its children are (as the yaml package's node ranges give them). */
+interface Located {
+  line: number;
+  column: number;
+  entries?: Map<string, { key: Position; value: Located }>;
+  items?: Located[];
+}
+
+/** Thrown inside the reader to leave the subset; never escapes `parsePlainYaml`. */
+class NotPlain extends Error {}
+
+/**
+ * Characters the subset never reads: tabs and `\r` (whitespace rules differ), other C0/C1
+ * controls, NEL and the Unicode line separators, BOM and non-characters, lone surrogates.
+ */
+const OUTSIDE_SUBSET = /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|\p{Cs}/u;
+
+/** Implicit keys longer than this are a YAML error (1024 characters); stay well below it. */
+const MAX_KEY_LENGTH = 1000;
+
+const SPACE = 0x20;
+const HASH = 0x23;
+const COLON = 0x3a;
+const DASH = 0x2d;
+
+/** The record as data with its positions, or `undefined` when the text is outside the subset. */
+export function parsePlainYaml(text: string): PlainYaml | undefined {
+  if (OUTSIDE_SUBSET.test(text)) return undefined;
+  let root: { data: Record<string, unknown>; node: Located };
+  try {
+    root = new Reader(text).document();
+  } catch (error) {
+    if (error instanceof NotPlain) return undefined;
+    throw error;
+  }
+  const nodeAt = (path: readonly PropertyKey[]): Located => {
+    // Mirrors parse.ts's walk over yaml nodes: the deepest node that exists along `path`.
+    let node = root.node;
+    for (const step of path) {
+      let next: Located | undefined;
+      if (node.entries) next = node.entries.get(String(step))?.value;
+      else if (node.items && typeof step === 'number') next = Number.isInteger(step) && step >= 0 ? node.items[step] : undefined;
+      if (!next) break;
+      node = next;
+    }
+    return node;
+  };
+  return {
+    data: root.data,
+    locate: (path) => {
+      const node = nodeAt(path);
+      return { line: node.line, column: node.column };
+    },
+    locateKey: (path, key) => {
+      const node = nodeAt(path);
+      const entry = node.entries?.get(key);
+      return entry ? { ...entry.key } : { line: node.line, column: node.column };
+    },
+  };
+}
+
+class Reader {
+  private readonly text: string;
+  /** Offsets of each line's first character and of its end (the `\n` or the end of text). */
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  constructor(text: string) {
+    this.text = text;
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf('\n', start);
+      this.starts.push(start);
+      this.ends.push(end === -1 ? text.length : end);
+      if (end === -1) break;
+      start = end + 1;
+    }
+  }
+
+  document(): { data: Record<string, unknown>; node: Located } {
+    const first = this.nextContent(0);
+    // An empty document, a top-level scalar or list, or an indented top-level mapping: not here.
+    if (first === this.starts.length || this.indent(first) !== 0) throw new NotPlain();
+    const map = this.mapping(first, 0);
+    if (map.next !== this.starts.length) throw new NotPlain();
+    return { data: map.data, node: map.node };
+  }
+
+  /** A block mapping whose keys sit at column `indent`; the first key is on line `line`. */
+  private mapping(line: number, indent: number): { data: Record<string, unknown>; node: Located; next: number } {
+    const data: Record<string, unknown> = {};
+    const entries = new Map<string, { key: Position; value: Located }>();
+    const node: Located = { line: line + 1, column: indent + 1, entries };
+    let at = line;
+    for (;;) {
+      const start = this.starts[at]!;
+      const end = this.ends[at]!;
+      const keyEnd = this.keyEnd(start + indent, end);
+      if (keyEnd === -1) throw new NotPlain();
+      const key = this.text.slice(start + indent, keyEnd);
+      // Duplicates are a YAML error here (uniqueKeys); `__proto__` would need yaml's special case.
+      if (entries.has(key) || key === '__proto__') throw new NotPlain();
+      const value = this.value(at, keyEnd + 1 - start, indent, 'mapping');
+      data[key] = value.data;
+      entries.set(key, { key: { line: at + 1, column: indent + 1 }, value: value.node });
+      at = this.nextContent(value.next);
+      if (at === this.starts.length) break;
+      const next = this.indent(at);
+      if (next < indent) break;
+      // A more-indented line continues a plain scalar or is an error: the yaml package decides.
+      if (next > indent) throw new NotPlain();
+    }
+    return { data, node, next: at };
+  }
+
+  /** A block sequence whose `-` indicators sit at column `indent`. */
+  private sequence(line: number, indent: number): { data: unknown[]; node: Located; next: number } {
+    const data: unknown[] = [];
+    const items: Located[] = [];
+    const node: Located = { line: line + 1, column: indent + 1, items };
+    let at = line;
+    for (;;) {
+      const start = this.starts[at]!;
+      const end = this.ends[at]!;
+      if (!this.isSequenceEntry(start + indent, end)) break;
+      let column = indent + 1;
+      while (start + column < end && this.text.charCodeAt(start + column) === SPACE) column++;
+      let item: { data: unknown; node: Located; next: number };
+      if (this.keyEnd(start + column, end) !== -1) {
+        // A compact mapping (`- as_published: Ana`): its keys align with the first one.
+        item = this.mapping(at, column);
+      } else {
+        item = this.value(at, column, indent, 'sequence');
+      }
+      data.push(item.data);
+      items.push(item.node);
+      at = this.nextContent(item.next);
+      if (at === this.starts.length) break;
+      const next = this.indent(at);
+      if (next < indent) break;
+      if (next > indent) throw new NotPlain();
+    }
+    return { data, node, next: at };
+  }
+
+  /**
+   * The value that starts at `column` of `line` (just after a key's colon, or after a `- `), inside
+   * a collection whose entries sit at column `indent`.
+   */
+  private value(line: number, column: number, indent: number, within: 'mapping' | 'sequence'): { data: unknown; node: Located; next: number } {
+    const text = this.text;
+    const start = this.starts[line]!;
+    const end = this.ends[line]!;
+    let at = start + column;
+    while (at < end && text.charCodeAt(at) === SPACE) at++;
+    const node: Located = { line: line + 1, column: at - start + 1 };
+    if (at === end || (text.charCodeAt(at) === HASH && at > start + column)) {
+      if (within === 'sequence') throw new NotPlain(); // `-` alone, or its item on later lines
+      return this.nested(line + 1, indent);
+    }
+    const first = text[at]!;
+    if (first === "'") return { data: this.singleQuoted(at, end), node, next: line + 1 };
+    if (first === '"') return { data: this.doubleQuoted(at, end), node, next: line + 1 };
+    if (first === '|' || first === '>') {
+      if (within === 'sequence') throw new NotPlain();
+      const block = this.blockScalar(line, at, end, indent);
+      return { data: block.data, node, next: block.next };
+    }
+    return { data: this.plain(at, end), node, next: line + 1 };
+  }
+
+  /** A mapping value written on the following lines: a block sequence or mapping. */
+  private nested(line: number, indent: number): { data: unknown; node: Located; next: number } {
+    const at = this.nextContent(line);
+    if (at === this.starts.length) throw new NotPlain(); // an empty value: not in the subset
+    const column = this.indent(at);
+    const start = this.starts[at]!;
+    const end = this.ends[at]!;
+    // YAML lets a mapping's sequence value sit at the key's own indentation.
+    if (column >= indent && this.isSequenceEntry(start + column, end)) return this.sequence(at, column);
+    if (column > indent && this.keyEnd(start + column, end) !== -1) return this.mapping(at, column);
+    throw new NotPlain();
+  }
+
+  /** True when a `- ` entry indicator starts at `at` (a `-` alone is an empty item: declined later). */
+  private isSequenceEntry(at: number, end: number): boolean {
+    return this.text.charCodeAt(at) === DASH && (at + 1 === end || this.text.charCodeAt(at + 1) === SPACE);
+  }
+
+  /**
+   * The offset of the colon when a plain key starts at `at` (`key:` then a space or the line's end),
+   * or -1. Keys are kept simple: letters, digits and `_` first, then also `-` and `.`.
+   */
+  private keyEnd(at: number, end: number): number {
+    const text = this.text;
+    const first = text.charCodeAt(at);
+    if (!(isWord(first) || first >= 0xa0)) return -1;
+    let i = at + 1;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (isWord(c) || c === DASH || c === 0x2e || c >= 0xa0) continue;
+      break;
+    }
+    if (i === end || text.charCodeAt(i) !== COLON) return -1;
+    if (i + 1 < end && text.charCodeAt(i + 1) !== SPACE) return -1;
+    if (i - at > MAX_KEY_LENGTH) return -1;
+    return i;
+  }
+
+  /** A one-line plain scalar from `at`, ending at ` #` or the line's end, trailing spaces dropped. */
+  private plain(at: number, end: number): string {
+    const text = this.text;
+    const first = text.charCodeAt(at);
+    // YAML indicators cannot start a plain scalar; `-x` can, but `- x` here is a nested sequence.
+    if ('-?:,[]{}#&*!|>\'"%@`'.includes(text[at]!)) {
+      if (first !== DASH || at + 1 === end || text.charCodeAt(at + 1) === SPACE) throw new NotPlain();
+    }
+    let stop = end;
+    for (let i = at + 1; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) throw new NotPlain(); // `a: b: c`
+      if (c === HASH && text.charCodeAt(i - 1) === SPACE) {
+        stop = i;
+        break;
+      }
+    }
+    while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
+    return text.slice(at, stop);
+  }
+
+  private singleQuoted(at: number, end: number): string {
+    const text = this.text;
+    let value = '';
+    let from = at + 1;
+    for (;;) {
+      const quote = text.indexOf("'", from);
+      if (quote === -1 || quote >= end) throw new NotPlain(); // runs onto another line
+      value += text.slice(from, quote);
+      if (text.charCodeAt(quote + 1) === 0x27 && quote + 1 < end) {
+        value += "'";
+        from = quote + 2;
+        continue;
+      }
+      this.restOfLine(quote + 1, end);
+      return value;
+    }
+  }
+
+  private doubleQuoted(at: number, end: number): string {
+    const text = this.text;
+    let value = '';
+    let from = at + 1;
+    for (let i = from; ; i++) {
+      if (i >= end) throw new NotPlain(); // runs onto another line
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        value += text.slice(from, i);
+        this.restOfLine(i + 1, end);
+        return value;
+      }
+      if (c !== 0x5c) continue;
+      value += text.slice(from, i);
+      const escape = text[i + 1];
+      if (i + 1 >= end || escape === undefined) throw new NotPlain();
+      const simple = ESCAPES.get(escape);
+      if (simple !== undefined) {
+        value += simple;
+        i += 1;
+      } else {
+        const digits = escape === 'x' ? 2 : escape === 'u' ? 4 : 0; // `\U` is left to the yaml package
+        const hex = text.slice(i + 2, i + 2 + digits);
+        if (digits === 0 || i + 2 + digits > end || !/^[0-9a-fA-F]+$/.test(hex)) throw new NotPlain();
+        const code = parseInt(hex, 16);
+        if (code >= 0xd800 && code <= 0xdfff) throw new NotPlain(); // surrogate halves
+        value += String.fromCharCode(code);
+        i += 1 + digits;
+      }
+      from = i + 1;
+    }
+  }
+
+  /** After a quoted scalar: only spaces, then maybe a ` #` comment. */
+  private restOfLine(at: number, end: number): void {
+    const text = this.text;
+    let i = at;
+    while (i < end && text.charCodeAt(i) === SPACE) i++;
+    if (i === end) return;
+    if (text.charCodeAt(i) === HASH && i > at) return;
+    throw new NotPlain();
+  }
+
+  /**
+   * A literal or folded block scalar whose header (`|`, `|-`, `>`, `>-`) is at `at`, inside a
+   * mapping whose keys sit at column `indent`. Keep chomping (`+`), indentation indicators,
+   * lines of only spaces deeper than the content, and folded text with more-indented lines are
+   * left to the yaml package.
+   */
+  private blockScalar(line: number, at: number, end: number, indent: number): { data: string; next: number } {
+    const text = this.text;
+    const folded = text[at] === '>';
+    let i = at + 1;
+    const strip = text.charCodeAt(i) === DASH;
+    if (strip) i++;
+    if (i < end && text.charCodeAt(i) !== SPACE) throw new NotPlain();
+    this.restOfLine(i, end);
+
+    const lines: string[] = [];
+    let contentIndent = -1;
+    let leadingBlank = 0;
+    let trailingBlank = 0;
+    let after = line + 1;
+    for (; after < this.starts.length; after++) {
+      const start = this.starts[after]!;
+      const stop = this.ends[after]!;
+      let spaces = 0;
+      while (start + spaces < stop && text.charCodeAt(start + spaces) === SPACE) spaces++;
+      const blank = start + spaces === stop;
+      if (contentIndent === -1) {
+        if (blank) {
+          leadingBlank = Math.max(leadingBlank, spaces);
+          lines.push('');
+          continue;
+        }
+        if (spaces <= indent || leadingBlank > spaces) throw new NotPlain(); // empty, or a YAML error
+        contentIndent = spaces;
+      }
+      if (blank) {
+        if (spaces > contentIndent) throw new NotPlain();
+        lines.push('');
+        trailingBlank++;
+        continue;
+      }
+      if (spaces < contentIndent) break;
+      const content = text.slice(start + contentIndent, stop);
+      if (folded && content.charCodeAt(0) === SPACE) throw new NotPlain();
+      lines.push(content);
+      trailingBlank = 0;
+    }
+    if (contentIndent === -1) throw new NotPlain();
+    lines.length -= trailingBlank;
+    let value: string;
+    if (folded) {
+      if (lines[0] === '') throw new NotPlain(); // leading blank lines of folded text: not here
+      value = lines[0]!;
+      let blanks = 0;
+      for (let k = 1; k < lines.length; k++) {
+        const current = lines[k]!;
+        if (current === '') {
+          blanks++;
+          continue;
+        }
+        value += blanks === 0 ? ' ' : '\n'.repeat(blanks);
+        value += current;
+        blanks = 0;
+      }
+    } else {
+      value = lines.join('\n');
+    }
+    return { data: strip ? value : `${value}\n`, next: after };
+  }
+
+  /** The first line at or after `line` that is neither blank nor only a comment. */
+  private nextContent(line: number): number {
+    const text = this.text;
+    for (let at = line; at < this.starts.length; at++) {
+      let i = this.starts[at]!;
+      const end = this.ends[at]!;
+      while (i < end && text.charCodeAt(i) === SPACE) i++;
+      if (i < end && text.charCodeAt(i) !== HASH) return at;
+    }
+    return this.starts.length;
+  }
+
+  private indent(line: number): number {
+    const start = this.starts[line]!;
+    let i = start;
+    while (this.text.charCodeAt(i) === SPACE) i++;
+    return i - start;
+  }
+}
+
+/** ASCII letters, digits and `_`. */
+function isWord(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+}
+
+/** YAML 1.2 double-quoted escapes with a fixed meaning (section 5.7). */
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['0', '\0'], ['a', '\x07'], ['b', '\b'], ['t', '\t'], ['n', '\n'], ['v', '\v'], ['f', '\f'], ['r', '\r'], ['e', '\x1b'],
+  [' ', ' '], ['"', '"'], ['/', '/'], ['\\', '\\'], ['N', '\x85'], ['_', '\xa0'], ['L', '\u2028'], ['P', '\u2029'],
+]);
