@@ -64,7 +64,7 @@ describe('incremental builds publish what a cold build publishes', () => {
     expect(first.written?.reused).toBe(0);
     const inodes = async () => {
       const byFile = new Map<string, number>();
-      for (const file of ['api/manuscripts/index.json', 'api/manuscripts/index.json.br', 'manuscripts/7/index.html', 'media/pdfs/orchids.pdf', 'sitemap.xml']) {
+      for (const file of ['api/manuscripts/index.json', 'api/manuscripts/index.json.br', 'manuscripts/7.html', 'media/pdfs/orchids.pdf', 'sitemap.xml']) {
         byFile.set(file, (await stat(path.join(workspace!.paths.out, file))).ino);
       }
       return byFile;
@@ -89,7 +89,7 @@ describe('incremental builds publish what a cold build publishes', () => {
     await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
     expect((await expectSameAsCold(workspace)).parsed).toBe(1);
     expect((await manuscripts(workspace)).find((m) => m.id === 7)?.citation_title).toBe('Fire salamanders revisited');
-    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7/index.html'), 'utf8')).toContain('Fire salamanders revisited');
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain('Fire salamanders revisited');
   });
 
   it('a deleted manuscript leaves the list, its page and its PDF', async () => {
@@ -121,7 +121,7 @@ describe('incremental builds publish what a cold build publishes', () => {
     await writeFile(path.join(workspace.paths.content, 'authors/ana-petrovska.yaml'), 'name: Ana\nsurname: Petrovska-Nikolova\ninstitution: Ss. Cyril and Methodius University, Skopje\n');
     await expectSameAsCold(workspace);
     expect((await manuscripts(workspace)).find((m) => m.id === 7)?.authors).toContain('Ana Petrovska-Nikolova');
-    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7/index.html'), 'utf8')).toContain('Petrovska-Nikolova');
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain('Petrovska-Nikolova');
   });
 
   it('a replaced PDF is copied again, and a new mistake is still reported', async () => {
@@ -153,10 +153,10 @@ describe('incremental builds publish what a cold build publishes', () => {
     workspace = await agedWorkspace();
     await workspace.build();
     await writeFile(path.join(workspace.paths.out, 'media/pdfs/stray.pdf'), '%PDF-1.4 not from the build');
-    await rm(path.join(workspace.paths.out, 'manuscripts/7/index.html'));
+    await rm(path.join(workspace.paths.out, 'manuscripts/7.html'));
     await expectSameAsCold(workspace);
     await expect(stat(path.join(workspace.paths.out, 'media/pdfs/stray.pdf'))).rejects.toThrow();
-    expect((await stat(path.join(workspace.paths.out, 'manuscripts/7/index.html'))).isFile()).toBe(true);
+    expect((await stat(path.join(workspace.paths.out, 'manuscripts/7.html'))).isFile()).toBe(true);
   });
 
   it('a changed journal setting invalidates the whole cache', async () => {

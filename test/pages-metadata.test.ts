@@ -27,7 +27,7 @@ describe('landing pages as a citation scraper reads them', () => {
   afterAll(() => workspace.dispose());
 
   it('yields the full record of a built landing page', async () => {
-    const html = await readFile(path.join(workspace.paths.out, 'manuscripts/7/index.html'), 'utf8');
+    const html = await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8');
     const scraped = await htmlMetadata.loadFromString(html);
     expect(scraped.highwirePress).toEqual({
       title: 'Distribution of the fire salamander in the Jakupica mountains',
@@ -43,10 +43,10 @@ describe('landing pages as a citation scraper reads them', () => {
       language: 'en',
       keywords: ['Salamandra salamandra', 'distribution', 'Macedonia'],
       pdf_url: 'https://media.example.org/media/pdfs/salamanders.pdf',
-      abstract_html_url: 'https://journal.example.org/manuscripts/7/',
+      abstract_html_url: 'https://journal.example.org/manuscripts/7',
     });
     expect(scraped.general).toMatchObject({
-      canonical: 'https://journal.example.org/manuscripts/7/',
+      canonical: 'https://journal.example.org/manuscripts/7',
       title: 'Distribution of the fire salamander in the Jakupica mountains | Bulletin of the Test Society',
       lang: 'en',
     });
@@ -57,7 +57,7 @@ describe('landing pages as a citation scraper reads them', () => {
     const m = manuscript(9, { citation_title: hostile, authors: ['x'], keywords: `${hostile}, b.` });
     const html = bodyText(renderPages(site({
       authors: [author('x', hostile, 'Surname', hostile)], volumes: [volume(1, 'Volume II', '2020-01-01')], manuscripts: [m],
-    })).find((o) => o.path === 'manuscripts/9/index.html'));
+    })).find((o) => o.path === 'manuscripts/9.html'));
     const scraped = await htmlMetadata.loadFromString(html);
     expect(scraped.highwirePress).toMatchObject({
       title: hostile,

@@ -24,12 +24,12 @@ const metaTags = (html: string) =>
   [...html.matchAll(/<meta name="([^"]+)" content="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
 
 describe('landing page of a manuscript', () => {
-  it('is written at manuscripts/<id>/index.html, next to the home page and one page per volume', () => {
-    expect(renderPages(journal).map((o) => o.path)).toEqual(['index.html', 'volumes/5/index.html', 'volumes/1/index.html', 'manuscripts/7/index.html']);
+  it('is one file, manuscripts/<id>.html, next to the home page and one page per volume (issue 4)', () => {
+    expect(renderPages(journal).map((o) => o.path)).toEqual(['index.html', 'volumes/5.html', 'volumes/1.html', 'manuscripts/7.html']);
   });
 
   it('carries Google Scholar\'s citation_* tags in order, each author followed by its institution', () => {
-    const tags = metaTags(pageOf('manuscripts/7/index.html')).filter(([name]) => name.startsWith('citation_'));
+    const tags = metaTags(pageOf('manuscripts/7.html')).filter(([name]) => name.startsWith('citation_'));
     expect(tags).toEqual([
       ['citation_title', 'Fire salamanders of Jakupica'],
       ['citation_author', 'Петровска, Ана'],
@@ -49,7 +49,7 @@ describe('landing page of a manuscript', () => {
       ['citation_keywords', 'distribution'],
       ['citation_keywords', 'Macedonia'],
       ['citation_pdf_url', 'https://media.example.org/media/pdfs/m-7.pdf'],
-      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7/'],
+      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7'],
     ]);
   });
 
@@ -65,13 +65,13 @@ describe('landing page of a manuscript', () => {
   });
 
   it('has a canonical link, a title naming the manuscript, and the readable record', () => {
-    const html = pageOf('manuscripts/7/index.html');
-    expect(html).toContain('<link rel="canonical" href="https://journal.example.org/manuscripts/7/">');
+    const html = pageOf('manuscripts/7.html');
+    expect(html).toContain('<link rel="canonical" href="https://journal.example.org/manuscripts/7">');
     expect(html).toContain('<title>Fire salamanders of Jakupica | Bulletin of the &quot;Test&quot; Society &amp; &lt;Friends&gt;</title>');
     expect(html).toContain('<h1>Fire salamanders of Jakupica</h1>');
     expect(html).toContain('<li><span class="author">Ана Петровска</span><span class="institution">Институт за биологија, Архимедова 3, 1000 Скопје.</span></li>');
     expect(html).toContain('<li><span class="author">M. Nikolov</span></li>');
-    expect(html).toContain('<dt>Volume</dt><dd><a href="/volumes/5/">Volume V</a> (2023)</dd>');
+    expect(html).toContain('<dt>Volume</dt><dd><a href="/volumes/5">Volume V</a> (2023)</dd>');
     expect(html).toContain('<dt>Section</dt><dd>Zoology</dd>');
     expect(html).toContain('<dt>Published</dt><dd><time datetime="2021-03-04">4 March 2021</time></dd>');
     expect(html).toContain('<dt>Keywords</dt><dd>Salamandra salamandra, distribution, Macedonia</dd>');
@@ -87,7 +87,7 @@ describe('landing page of a manuscript', () => {
       abstract: '<p onclick="x()">ok</p><script>window.__pwned=1</script><img src=x onerror="window.__pwned=1"',
       authors: ['jane-doe', { as_published: hostile }],
     });
-    const html = pageOf('manuscripts/9/index.html', site({ authors: [jane], volumes: [volumeV], manuscripts: [evil] }));
+    const html = pageOf('manuscripts/9.html', site({ authors: [jane], volumes: [volumeV], manuscripts: [evil] }));
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<x ');
     expect(html).not.toContain('<img');
@@ -104,19 +104,19 @@ describe('landing page of a manuscript', () => {
 describe('volume and home pages', () => {
   it('lists a volume\'s manuscripts by section, each linking its landing page', () => {
     const botany = manuscript(3, { citation_volume: 1, section: 'Botany', citation_title: 'Orchids', authors: ['jane-doe'] });
-    const html = pageOf('volumes/5/index.html', site({ authors: [ana, jane], volumes: [volumeV], manuscripts: [botany, salamanders] }));
+    const html = pageOf('volumes/5.html', site({ authors: [ana, jane], volumes: [volumeV], manuscripts: [botany, salamanders] }));
     expect(html).toContain('<h1>Volume V (2023)</h1>');
     expect(html).toContain('<a class="pdf" href="https://media.example.org/media/volumes/pdfs/2023/volume-1.pdf" type="application/pdf">The whole volume (PDF)</a>');
     // Sections in the journal's order (Zoology, Botany), whatever order the manuscripts come in.
     expect(html.indexOf('<h2>Zoology</h2>')).toBeLessThan(html.indexOf('<h2>Botany</h2>'));
-    expect(html).toContain('<li><a href="/manuscripts/7/">Fire salamanders of Jakupica</a><br><span class="meta">Ана Петровска, Jane Doe, M. Nikolov</span></li>');
-    expect(html).toContain('<li><a href="/manuscripts/3/">Orchids</a><br><span class="meta">Jane Doe</span></li>');
+    expect(html).toContain('<li><a href="/manuscripts/7">Fire salamanders of Jakupica</a><br><span class="meta">Ана Петровска, Jane Doe, M. Nikolov</span></li>');
+    expect(html).toContain('<li><a href="/manuscripts/3">Orchids</a><br><span class="meta">Jane Doe</span></li>');
   });
 
   it('links every volume from the home page, newest first, and the API lists', () => {
     const html = pageOf('index.html');
     expect(html).toContain('<link rel="canonical" href="https://journal.example.org/">');
-    expect(html).toContain('<ul><li><a href="/volumes/5/">Volume V</a> (2023), 1 manuscript</li><li><a href="/volumes/1/">Volume I</a> (2019), 0 manuscripts</li></ul>');
+    expect(html).toContain('<ul><li><a href="/volumes/5">Volume V</a> (2023), 1 manuscript</li><li><a href="/volumes/1">Volume I</a> (2019), 0 manuscripts</li></ul>');
     for (const list of ['authors', 'volumes', 'manuscripts']) expect(html).toContain(`<a href="/api/${list}/">`);
   });
 

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { OutputFile } from '../shared/output-file.ts';
+import { pageFile } from '../shared/contract.ts';
 import { manuscriptPagePath } from './render-pages.ts';
 import type { ResolvedJournal } from './resolve.ts';
 
@@ -27,7 +28,7 @@ export function attachKeys(groups: { source: string; outputs: OutputFile[] }[], 
   for (const m of site.manuscripts) {
     const hash = createHash('sha1').update(`${m.origin.hash}\n${volumes.get(m.citation_volume)}\n`);
     for (const ref of m.authors) hash.update(`${typeof ref === 'string' ? authors.get(ref) : JSON.stringify(ref)}\n`);
-    pageKeys.set(`${manuscriptPagePath(m).slice(1)}index.html`, `page:${hash.digest('base64url')}`);
+    pageKeys.set(pageFile(manuscriptPagePath(m)), `page:${hash.digest('base64url')}`);
   }
   for (const group of groups) {
     if (!shared.includes(group.source)) continue;

@@ -2,12 +2,15 @@
  * Renderer: the HTML pages that readers and indexers see (docs/indexing.md). SPEC-NOTES: the
  * original site had a landing page per manuscript carrying Google Scholar's `citation_*` meta tags.
  *
- *   /                          the journal: its volumes, newest first, and the API lists
- *   /volumes/<number>/         one volume: its manuscripts by section (<number>: the label's numeral)
- *   /manuscripts/<id>/         one manuscript: the landing page with the meta tags
+ *   /                          index.html: the journal, its volumes newest first, and the API lists
+ *   /volumes/<number>          volumes/<number>.html: one volume, its manuscripts by section
+ *                              (<number>: the label's numeral)
+ *   /manuscripts/<id>          manuscripts/<id>.html: one manuscript, the landing page with the meta tags
  *
- * Every page is `<path>index.html`, so each URL ends in a slash and every static host serves it as
- * the folder's index. Pure: records in, files out; each page is rendered when it is written.
+ * Issue 4: one file per page, not a folder with an index.html each (at 100,000 manuscripts the
+ * folders alone cost about 10 s of a cold build). The URLs have no extension; every host config
+ * answers them with the `.html` file (scripts/hosts/rules.ts, docs/indexing.md).
+ * Pure: records in, files out; each page is rendered when it is written.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
 import type { OutputFile } from '../shared/output-file.ts';
@@ -18,12 +21,14 @@ import { escapeHtml as e } from './html-references.ts';
 import { sanitizeAbstractHtml } from './sanitize-html.ts';
 import { romanToNumber, VOLUME_LABEL } from './formats.ts';
 import type { JournalInput } from './schema.ts';
+import { PAGE_FOLDERS, pageFile } from '../shared/contract.ts';
 
-/** URL paths of the pages (with the leading and trailing slash); the files are `<path>index.html`. */
+const [VOLUMES, MANUSCRIPTS] = PAGE_FOLDERS;
+
+/** URL paths of the pages, with the leading slash and no extension (the home page is `/`). */
 export const homePagePath = '/';
-export const volumePagePath = (volume: VolumeRecord) => `/volumes/${volumeNumber(volume)}/`;
-export const manuscriptPagePath = (manuscript: ManuscriptRecord) => `/manuscripts/${manuscript.id}/`;
-const fileOf = (urlPath: string) => `${urlPath.slice(1)}index.html`;
+export const volumePagePath = (volume: VolumeRecord) => `/${VOLUMES}/${volumeNumber(volume)}`;
+export const manuscriptPagePath = (manuscript: ManuscriptRecord) => `/${MANUSCRIPTS}/${manuscript.id}`;
 
 /**
  * The number a reader cites: the label's Roman numeral as a number ("Volume V" → 5). Not the API's
@@ -56,14 +61,14 @@ export function renderPages(site: ResolvedJournal): OutputFile[] {
     else byVolume.set(m.citation_volume, [m]);
   }
   const outputs: OutputFile[] = [
-    { path: fileOf(homePagePath), body: () => [homePage(site, byVolume)] },
+    { path: pageFile(homePagePath), body: () => [homePage(site, byVolume)] },
   ];
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({ path: fileOf(volumePagePath(volume)), body: () => [volumePage(site, volume, byVolume.get(volume.id) ?? [], authors)] });
+    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => [volumePage(site, volume, byVolume.get(volume.id) ?? [], authors)] });
   }
   for (const manuscript of site.manuscripts) {
     const volume = volumes.get(manuscript.citation_volume)!;
-    outputs.push({ path: fileOf(manuscriptPagePath(manuscript)), body: () => [manuscriptPage(site.journal, manuscript, volume, authors)] });
+    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => [manuscriptPage(site.journal, manuscript, volume, authors)] });
   }
   return outputs;
 }

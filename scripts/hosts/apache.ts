@@ -65,10 +65,11 @@ export function renderApacheRules(rules: HostRules): string[] {
   const suffixes = rules.precompressed.map((p) => escapeRegex(p.suffix)).join('|');
   const files = rules.api.map((rule) => escapeRegex(rule.file)).join('|');
   const listUris = `^/(${files})(${suffixes})?$`;
+  const folders = rules.pages.folders.map(escapeRegex).join('|');
 
   return [
     'Options -Indexes -MultiViews +FollowSymLinks',
-    // The lists' folders answer with index.json, the HTML pages' folders (docs/indexing.md) with index.html.
+    // The lists' folders answer with index.json; `/`, the home page (docs/indexing.md), with index.html.
     'DirectoryIndex index.json index.html',
     // SPEC section 4: exactly `application/json`, no charset parameter.
     'AddDefaultCharset Off',
@@ -86,6 +87,12 @@ export function renderApacheRules(rules: HostRules): string[] {
     'RewriteRule ^ - [R=405,L]',
     '# SPEC-NOTES 6: the path without its slash moves to the canonical one (the query is kept).',
     ...rules.api.map((rule) => `RewriteRule ^${escapeRegex(relative(rule.redirectFrom))}$ ${rule.path} [R=301,L]`),
+    '# docs/indexing.md (issue 4): each page is one file, answered at its URL without the extension;',
+    '# the other two spellings (the second is the URL before issue 4) move there.',
+    `RewriteRule ^(${folders})/([^/]+)(${escapeRegex(rules.pages.suffix)}|/)$ /$1/$2 [R=301,L]`,
+    // END, not L: in .htaccess, L would run the rules again on the rewritten `.html` path, which the
+    // redirect above would then send back here.
+    `RewriteRule ^(${folders})/([^/]+)$ $1/$2${rules.pages.suffix} [END]`,
     '# SPEC section 4: each list is answered by its index.json...',
     ...rules.api.map((rule) => `RewriteRule ^${escapeRegex(relative(rule.path))}$ ${rule.file} [L]`),
     '# ...precompressed when the client accepts it and the build wrote the twin.',

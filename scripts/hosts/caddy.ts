@@ -22,6 +22,8 @@ export interface CaddyOptions {
 export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
   const allow = rules.apiHeaders['Allow']!;
   const listPaths = rules.api.flatMap((rule) => [rule.path, `/${rule.file}`]);
+  const folders = rules.pages.folders.map(escapeRegex).join('|');
+  const movedPage = `^/(${folders})/([^/]+)(${escapeRegex(rules.pages.suffix)}|/)$`;
   const headerBlock = (matcher: string, headers: Readonly<Record<string, string>>) => [
     `header ${matcher} {`,
     ...Object.entries(headers).map(([name, value]) => `\t${name} ${quote(value)}`),
@@ -52,11 +54,22 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
         `redir @noslash${i}query ${rule.path}?{query} 301`,
         `redir @noslash${i} ${rule.path} 301`,
       ]),
+      '# docs/indexing.md (issue 4): each page is one file, answered at its URL without the extension;',
+      '# the other two spellings (the second is the URL before issue 4) move there.',
+      `@pagemovedquery {`,
+      `\tpath_regexp pagemovedquery ${movedPage}`,
+      '\texpression {query} != ""',
+      '}',
+      'redir @pagemovedquery /{re.pagemovedquery.1}/{re.pagemovedquery.2}?{query} 301',
+      `@pagemoved path_regexp pagemoved ${movedPage}`,
+      'redir @pagemoved /{re.pagemoved.1}/{re.pagemoved.2} 301',
+      `@page path_regexp ^/(${folders})/[^/]+$`,
+      `rewrite @page {path}${rules.pages.suffix}`,
     ].map((line) => `\t${line}`),
     '}',
     '',
     'file_server {',
-    // The lists' folders answer with index.json, the HTML pages' folders (docs/indexing.md) with index.html.
+    // The lists' folders answer with index.json; `/`, the home page (docs/indexing.md), with index.html.
     '\tindex index.json index.html',
     `\tprecompressed ${rules.precompressed.map((p) => p.encoding).join(' ')}`,
     '}',
@@ -87,4 +100,8 @@ function siteAddress(options: CaddyOptions): string {
 /** A double-quoted Caddyfile token. Values come from the rules table and the `--root` option only. */
 function quote(value: string): string {
   return quoteFor('a Caddyfile', value, /["\\\n{}]/);
+}
+
+function escapeRegex(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

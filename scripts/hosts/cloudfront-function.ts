@@ -7,7 +7,8 @@
  * - request: every method but GET and HEAD gets 405 with `Allow: GET` (SPEC-NOTES 5);
  *   `/api/<list>` gets a 301 to `/api/<list>/` with the query kept (SPEC-NOTES 6);
  *   `/api/<list>/` is rewritten to `/api/<list>/index.json` (SPEC section 4).
- *   any other folder path outside `/api/` is rewritten to its `index.html` (the HTML pages, docs/indexing.md).
+ *   a page's URL `/<folder>/<name>` is rewritten to its file `<folder>/<name>.html`, and its two
+ *   other spellings (`.html`, and the slash URL before issue 4) get a 301 to it (docs/indexing.md).
  * - response: the contract's headers on both list spellings, the media headers under `/media/`.
  *
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in
@@ -31,6 +32,8 @@ export function renderCloudfrontFunction(rules: HostRules): string {
     API_HEADERS: lowerCased(rules.apiHeaders, compressedVary(rules)),
     MEDIA_PREFIX: rules.mediaPrefix,
     MEDIA_HEADERS: lowerCased(rules.mediaHeaders),
+    PAGE_FOLDERS: rules.pages.folders,
+    PAGE_SUFFIX: rules.pages.suffix,
   };
   const declarations = Object.entries(constants).map(([name, value]) => `var ${name} = ${JSON.stringify(value)};`);
   return [
@@ -93,11 +96,32 @@ function onRequest(event) {
       headers: { location: { value: '/api/' + match.list + '/' + queryString(request.querystring || {}) } }
     };
   }
-  if (match && !match.file) request.uri = '/api/' + match.list + '/index.json';
-  // The HTML pages are folders' index.html (docs/indexing.md), and S3 does not resolve folder indexes
-  // ('/' is the distribution's default root object; the API's folders hold JSON only).
-  else if (request.uri.length > 1 && request.uri.charAt(request.uri.length - 1) === '/' && request.uri.indexOf('/api/') !== 0) request.uri = request.uri + 'index.html';
+  if (match && !match.file) {
+    request.uri = '/api/' + match.list + '/index.json';
+    return request;
+  }
+  var page = matchPage(request.uri);
+  if (page && page.moved) {
+    return {
+      statusCode: 301,
+      statusDescription: 'Moved Permanently',
+      headers: { location: { value: page.path + queryString(request.querystring || {}) } }
+    };
+  }
+  // S3 has no notion of an extensionless page ('/' is the distribution's default root object).
+  if (page) request.uri = page.path + PAGE_SUFFIX;
   return request;
+}
+
+// '/manuscripts/7' -> { path: '/manuscripts/7', moved: false }; '/manuscripts/7.html' and
+// '/manuscripts/7/' -> { path: '/manuscripts/7', moved: true }; anything else -> null.
+function matchPage(uri) {
+  var parts = uri.split('/');
+  if (parts.length < 3 || parts.length > 4 || parts[0] !== '' || PAGE_FOLDERS.indexOf(parts[1]) < 0 || parts[2] === '') return null;
+  var name = parts[2];
+  if (parts.length === 4) return parts[3] === '' ? { path: '/' + parts[1] + '/' + name, moved: true } : null;
+  var html = name.length > PAGE_SUFFIX.length && name.slice(-PAGE_SUFFIX.length) === PAGE_SUFFIX;
+  return { path: '/' + parts[1] + '/' + (html ? name.slice(0, -PAGE_SUFFIX.length) : name), moved: html };
 }
 
 function onResponse(event) {

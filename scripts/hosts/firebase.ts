@@ -27,11 +27,17 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
       // Firebase compresses on the fly: the precompressed twins and the Cloudflare/Netlify rule
       // files would only be published as stray public files.
       ignore: ['firebase.json', '**/.*', '**/node_modules/**', '**/*.gz', '**/*.br', '_headers', '_redirects'],
-      cleanUrls: false,
-      // SPEC-NOTES 6: the path without its slash moves to the canonical one, query kept. A regex,
-      // not a glob: Firebase's globs also match the path with a trailing slash, so a glob source
-      // `/api/authors` would redirect `/api/authors/` to itself forever.
-      redirects: [{ regex: `^/api/(${names.join('|')})$`, destination: '/api/:1/', type: 301 }],
+      // docs/indexing.md (issue 4): a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
+      // and `/<folder>/<name>.html` moves there (301). No `trailingSlash`: it would move the lists too.
+      cleanUrls: true,
+      redirects: [
+        // SPEC-NOTES 6: the path without its slash moves to the canonical one, query kept. A regex,
+        // not a glob: Firebase's globs also match the path with a trailing slash, so a glob source
+        // `/api/authors` would redirect `/api/authors/` to itself forever.
+        { regex: `^/api/(${names.join('|')})$`, destination: '/api/:1/', type: 301 },
+        // The pages' slash URL before issue 4 moves to the page.
+        { regex: `^/(${rules.pages.folders.map(escapeRegex).join('|')})/([^/]+)/$`, destination: '/:1/:2', type: 301 },
+      ],
       // SPEC section 4: the canonical path is answered by its index.json.
       rewrites: rules.api.map((rule) => ({ source: rule.path, destination: `/${rule.file}` })),
       // Firebase matches headers against the path the client asked for, so both spellings carry them.

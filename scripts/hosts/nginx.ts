@@ -31,7 +31,7 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
       'charset off;',
       // Redirects carry a path only, so they stay right behind a proxy or on another port.
       'absolute_redirect off;',
-      // The lists' folders answer with index.json, the HTML pages' folders (docs/indexing.md) with index.html.
+      // The lists' folders answer with index.json; `/`, the home page (docs/indexing.md), with index.html.
       'index index.json index.html;',
       'types {',
       '    application/json json;',
@@ -64,6 +64,8 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
       ], 1),
       '}',
       '',
+      ...renderPageLocations(rules, methods),
+      '',
       `location ${rules.mediaPrefix} {`,
       ...indent([
         ...Object.entries(rules.mediaHeaders).map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
@@ -81,6 +83,31 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
     '}',
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * docs/indexing.md (issue 4): a page is one file, `/<folder>/<name>` answered by `<folder>/<name>.html`;
+ * `/<folder>/<name>.html` and `/<folder>/<name>/` (the URL before issue 4) move there with 301.
+ * A page that does not exist gets the 404 page. Both locations refuse other methods like `location /`.
+ */
+function renderPageLocations(rules: HostRules, methods: string): string[] {
+  const folders = rules.pages.folders.map(escapeRegex).join('|');
+  const guard = [
+    `add_header Allow ${quote(rules.apiHeaders['Allow']!)} always;`,
+    `if ($request_method !~ ^(${methods})$) { return 405; }`,
+  ];
+  return [
+    '# docs/indexing.md: each page is one file, answered at its URL without the extension.',
+    // Named captures: the `if` below runs a regex of its own, which would replace $1 and $2.
+    `location ~ ^/(?<page_folder>${folders})/(?<page_name>[^/]+)(${escapeRegex(rules.pages.suffix)}|/)$ {`,
+    ...guard.map((line) => `    ${line}`),
+    '    return 301 /$page_folder/$page_name$is_args$args;',
+    '}',
+    `location ~ ^/(${folders})/[^/]+$ {`,
+    ...guard.map((line) => `    ${line}`),
+    `    try_files $uri${rules.pages.suffix} =404;`,
+    '}',
+  ];
 }
 
 /** A double-quoted nginx string. Values come from the rules table and the `--root` option only. */

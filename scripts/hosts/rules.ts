@@ -3,7 +3,7 @@
  * are rendered from one table, never written by hand per host"). A host renderer only translates
  * these rules into its own syntax.
  */
-import { API_LISTS, listFile } from '../shared/contract.ts';
+import { API_LISTS, listFile, PAGE_FOLDERS } from '../shared/contract.ts';
 
 export type Method = 'GET' | 'HEAD';
 
@@ -32,6 +32,13 @@ export interface HostRules {
   precompressed: readonly { encoding: 'br' | 'gzip'; suffix: string }[];
   /** The page every unknown path gets, with status 404 (never a fallback page served as JSON). */
   notFoundPage: string;
+  /**
+   * The HTML pages (docs/indexing.md, issue 4): `/<folder>/<name>` is answered with the file
+   * `<folder>/<name>.html` as HTML. The two other spellings, `/<folder>/<name>.html` and
+   * `/<folder>/<name>/` (the URL the pages had before issue 4), move to it permanently where the
+   * host can say so; the home page `/` stays a folder index (`index.html`).
+   */
+  pages: { folders: readonly string[]; suffix: '.html' };
 }
 
 /** SPEC section 4: exactly these three, with no charset parameter on the type. */
@@ -71,6 +78,7 @@ export const hostRules: HostRules = Object.freeze({
     { encoding: 'gzip', suffix: '.gz' },
   ] as const),
   notFoundPage: '/404.html',
+  pages: Object.freeze({ folders: PAGE_FOLDERS, suffix: '.html' as const }),
 });
 
 /**

@@ -16,10 +16,15 @@ export function renderVercelConfig(rules: HostRules): string {
   const list = `/api/:list(${lists})`;
   const config = {
     $schema: 'https://openapi.vercel.sh/vercel.json',
-    // The folder's own names are the URLs: no `.html` dropping, no slash added or removed.
-    cleanUrls: false,
-    // SPEC-NOTES 6: the path without its slash moves to the canonical one (Vercel keeps the query).
-    redirects: [{ source: list, destination: '/api/:list/', statusCode: 301 }],
+    // docs/indexing.md (issue 4): a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
+    // and `/<folder>/<name>.html` moves there (308). No `trailingSlash`: it would move the lists too.
+    cleanUrls: true,
+    redirects: [
+      // SPEC-NOTES 6: the path without its slash moves to the canonical one (Vercel keeps the query).
+      { source: list, destination: '/api/:list/', statusCode: 301 },
+      // The pages' slash URL before issue 4 moves to the page.
+      { source: `/:folder(${rules.pages.folders.join('|')})/:name/`, destination: '/:folder/:name', statusCode: 301 },
+    ],
     // SPEC section 4: the canonical path is answered by its index.json.
     rewrites: [{ source: `${list}/`, destination: '/api/:list/index.json' }],
     // Headers match the path the client asked for, so both spellings carry them.

@@ -3,7 +3,7 @@
  * `_redirects` rules the build wrote, so what an editor sees locally is what the CDN will send.
  * A factory, not a process: tests create it, listen on a free port, and close it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -49,7 +49,18 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
       res.end();
       return;
     }
-    if (redirect) req.url = redirect.to + url.search;
+    if (redirect) {
+      req.url = redirect.to + url.search;
+    } else {
+      const html = htmlHandling(root, url.pathname);
+      if (html?.status) {
+        res.statusCode = html.status;
+        res.setHeader('Location', html.path + url.search);
+        res.end();
+        return;
+      }
+      if (html) req.url = html.path + url.search;
+    }
     res.emit('next');
   };
 
@@ -57,7 +68,7 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
     root,
     cache: -1,
     showDir: 'false',
-    // A folder's index.html answers its slash path (the HTML pages, docs/indexing.md), as on every CDN.
+    // A folder's index.html answers its slash path (the home page, docs/indexing.md), as on every CDN.
     autoIndex: 'true',
     gzip: true,
     brotli: true,
@@ -77,6 +88,32 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
         node.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Cloudflare Pages' own handling of HTML files (its default, which `_redirects` cannot express),
+ * so the pages behave as they will there (docs/indexing.md, issue 4):
+ * - `/x` is answered by `x.html`; `/x.html` and `/x/` move to `/x` with 308;
+ * - `/x/` is answered by `x/index.html`; `/x/index.html` and `/x` move to `/x/` with 308.
+ * Returns the path to serve instead (no status) or to move to (a status), or nothing to change.
+ */
+export function htmlHandling(root: string, pathname: string): { path: string; status?: 308 } | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const isFile = (relative: string) => statSync(path.join(root, relative), { throwIfNoEntry: false })?.isFile() === true;
+  if (decoded.endsWith('/index.html')) return isFile(decoded) ? { path: pathname.slice(0, -'index.html'.length), status: 308 } : undefined;
+  if (decoded.endsWith('.html')) return isFile(decoded) ? { path: pathname.slice(0, -'.html'.length), status: 308 } : undefined;
+  if (decoded.endsWith('/')) {
+    if (decoded === '/' || isFile(`${decoded}index.html`)) return undefined;
+    return isFile(`${decoded.slice(0, -1)}.html`) ? { path: pathname.slice(0, -1), status: 308 } : undefined;
+  }
+  if (isFile(decoded)) return undefined;
+  if (isFile(`${decoded}.html`)) return { path: `${pathname}.html` };
+  return isFile(`${decoded}/index.html`) ? { path: `${pathname}/`, status: 308 } : undefined;
 }
 
 /**

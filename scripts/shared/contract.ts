@@ -9,3 +9,14 @@ export type ApiList = (typeof API_LISTS)[number];
 
 /** The file that answers a list path, relative to the output folder. */
 export const listFile = (list: ApiList) => `api/${list}/index.json`;
+
+/**
+ * The folders of the HTML pages (docs/indexing.md): a page's URL `/<folder>/<name>` has no
+ * extension and is answered by the file `<folder>/<name>.html`; the home page `/` by `index.html`.
+ * One file per page, not a folder per page (issue 4). Shared by the page renderer and the host
+ * rules that serve the pages.
+ */
+export const PAGE_FOLDERS = ['volumes', 'manuscripts'] as const;
+
+/** The file that answers a page's URL path (`/manuscripts/7` → `manuscripts/7.html`, `/` → `index.html`). */
+export const pageFile = (urlPath: string) => (urlPath === '/' ? 'index.html' : `${urlPath.slice(1)}.html`);

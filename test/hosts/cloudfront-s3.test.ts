@@ -75,8 +75,23 @@ describe('the CloudFront Function', () => {
     }
   });
 
+  it('answers a page\'s URL with its .html file, as S3 stores it (docs/indexing.md)', () => {
+    const request = handler(viewerRequest('GET', '/manuscripts/7', { utm_source: { value: 'scholar' } })) as CfRequest;
+    expect(request.uri).toBe('/manuscripts/7.html');
+    expect(request.querystring).toEqual({ utm_source: { value: 'scholar' } });
+    expect((handler(viewerRequest('HEAD', '/volumes/5')) as CfRequest).uri).toBe('/volumes/5.html');
+  });
+
+  it('moves a page\'s .html and slash spellings (the URL before issue 4) to its URL with 301, keeping the query', () => {
+    for (const uri of ['/manuscripts/7.html', '/manuscripts/7/', '/volumes/5/']) {
+      const response = handler(viewerRequest('GET', uri, { utm_source: { value: 'scholar' } })) as CfResponse;
+      expect(response.statusCode, uri).toBe(301);
+      expect(response.headers['location'], uri).toEqual({ value: `${uri.replace(/(\.html|\/)$/, '')}?utm_source=scholar` });
+    }
+  });
+
   it('leaves other paths alone', () => {
-    for (const uri of ['/', '/404.html', '/api/sections/', '/api/authors/x', '/api/authors/index.json/']) {
+    for (const uri of ['/', '/404.html', '/api/sections/', '/api/authors/x', '/api/authors/index.json/', '/manuscripts', '/manuscripts/', '/manuscripts/7/x', '/media/volumes/pdfs/2021/v.pdf']) {
       expect((handler(viewerRequest('GET', uri)) as CfRequest).uri).toBe(uri);
     }
   });

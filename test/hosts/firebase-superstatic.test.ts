@@ -86,6 +86,24 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     expect(values(response, 'cache-control')).toEqual(['public, max-age=86400']);
   });
 
+  it('answers a landing page at its URL without the extension, as HTML with its citation tags (docs/indexing.md)', async () => {
+    const response = await send(origin, 'GET', '/manuscripts/1');
+    expect(response.status, server.output()).toBe(200);
+    expect(values(response, 'content-type')[0]).toMatch(/^text\/html/);
+    expect(response.body.equals(await readFile(path.join(site.dist, 'manuscripts/1.html')))).toBe(true);
+    expect(response.body.toString('utf8')).toContain('<meta name="citation_title"');
+  });
+
+  it('moves a page\'s .html and slash spellings (the URL before issue 4) to its URL with 301', async () => {
+    for (const target of ['/manuscripts/1.html', '/manuscripts/1/', '/volumes/5/']) {
+      const response = await send(origin, 'GET', target);
+      expect(response.status, target).toBe(301);
+      expect(values(response, 'location'), target).toEqual([target.replace(/(\.html|\/)$/, '')]);
+    }
+    const missing = await send(origin, 'GET', '/manuscripts/999999999');
+    expect(missing.status).toBe(404);
+  });
+
   it('documented exception: other methods are not refused with 405 (firebase.json cannot match a method)', async () => {
     const response = await send(origin, 'POST', '/api/authors/');
     expect(response.status).not.toBe(405);

@@ -75,6 +75,28 @@ describe('vercel.json', () => {
     // A name that is not a list gets no rule: the host's 404.
     expect(matching('/api/sections/')).toEqual([]);
   });
+
+  it('serves a page at its URL without the extension and moves its other spellings there (docs/indexing.md)', () => {
+    expect(config.cleanUrls).toBe(true);
+    expect(config.trailingSlash).toBeUndefined();
+    const { routes } = getTransformedRoutes(config);
+    /** What Vercel answers before its file system: the first redirect that matches, its captures filled in. */
+    const redirect = (pathname: string) => {
+      for (const route of routes ?? []) {
+        if ('handle' in route || typeof route.src !== 'string' || !route.status) continue;
+        const match = new RegExp(route.src).exec(pathname);
+        if (match) return { status: route.status, location: route.headers?.['Location']?.replace(/\$(\d)/g, (_: string, i: string) => match[Number(i)] ?? '') };
+      }
+      return undefined;
+    };
+    expect(redirect('/manuscripts/7.html')).toEqual({ status: 308, location: '/manuscripts/7' });
+    expect(redirect('/manuscripts/7/')).toEqual({ status: 301, location: '/manuscripts/7' });
+    expect(redirect('/volumes/5/')).toEqual({ status: 301, location: '/volumes/5' });
+    // The page itself, the lists and the PDFs are left to the file system (cleanUrls serves `7.html` at `/manuscripts/7`).
+    for (const pathname of ['/manuscripts/7', '/volumes/5', '/', '/api/authors/', '/api/authors/index.json', '/media/pdfs/a.pdf']) {
+      expect(redirect(pathname), pathname).toBeUndefined();
+    }
+  });
 });
 
 describe('firebase.json', () => {
@@ -97,7 +119,13 @@ describe('firebase.json', () => {
     expect(config.hosting.public).toBe('dist');
     expect(config.hosting.rewrites).toEqual(LISTS.map((l) => ({ source: `/api/${l}/`, destination: `/api/${l}/index.json` })));
     // A regex: Firebase's globs would match the slash path too and loop (test/hosts/firebase-superstatic.test.ts).
-    expect(config.hosting.redirects).toEqual([{ regex: '^/api/(authors|volumes|manuscripts)$', destination: '/api/:1/', type: 301 }]);
+    expect(config.hosting.redirects).toEqual([
+      { regex: '^/api/(authors|volumes|manuscripts)$', destination: '/api/:1/', type: 301 },
+      // The pages' slash URL before issue 4; cleanUrls serves each page without `.html` (docs/indexing.md).
+      { regex: '^/(volumes|manuscripts)/([^/]+)/$', destination: '/:1/:2', type: 301 },
+    ]);
+    expect(config.hosting.cleanUrls).toBe(true);
+    expect(config.hosting.trailingSlash).toBeUndefined();
     expect(config.hosting.headers.map((h: { source: string }) => h.source)).toEqual([
       '/api/@(authors|volumes|manuscripts)/', '/api/@(authors|volumes|manuscripts)/index.json', '/media/**',
     ]);

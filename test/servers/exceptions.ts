@@ -28,3 +28,17 @@ export const HOST_DOCS: Record<HostName, string> = {
   wrangler: 'docs/hosting/cloudflare-pages.md',
   preview: 'docs/hosting/cloudflare-pages.md',
 };
+
+/**
+ * How each host moves a page's other spellings, `/manuscripts/<id>.html` and `/manuscripts/<id>/`,
+ * to its URL (docs/indexing.md): the printed configs say 301; Cloudflare Pages does it itself with
+ * 308 (its HTML handling, which `_redirects` cannot change), and the preview does as Cloudflare does.
+ */
+export const PAGE_MOVED_STATUS: Record<HostName, 301 | 308> = {
+  nginx: 301,
+  apache: 301,
+  'apache-htaccess': 301,
+  caddy: 301,
+  wrangler: 308,
+  preview: 308,
+};

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_LISTS } from '../../scripts/shared/contract.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { REPO_ROOT } from '../helpers/workspace.ts';
-import { HOST_DOCS, HOST_EXCEPTIONS, type CheckId } from './exceptions.ts';
+import { HOST_DOCS, HOST_EXCEPTIONS, PAGE_MOVED_STATUS, type CheckId } from './exceptions.ts';
 import { headerList, send, values, type RawResponse } from './http-client.ts';
 import type { RunningServer, ServerUnderTest } from './server.ts';
 import { buildSample, type BuiltSite } from './site.ts';
@@ -206,6 +206,70 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
       const response = await send(running.origin, method, pdf.url);
       expect(response.status, context()).toBe(405);
       expect(values(response, 'allow')).toEqual(['GET']);
+    });
+
+    describe('HTML pages (docs/indexing.md): one file each, answered at the URL without the extension', () => {
+      /** The first manuscript the API lists: its page is what an indexer arrives at from the API or the sitemap. */
+      let page: { url: string; file: Buffer };
+      beforeAll(async () => {
+        const [first] = JSON.parse(lists.get('manuscripts')!.toString('utf8')) as { id: number }[];
+        if (!first) throw new Error('the built sample lists no manuscript');
+        page = { url: `/manuscripts/${first.id}`, file: await readFile(path.join(site.dist, 'manuscripts', `${first.id}.html`)) };
+      });
+      const moved = PAGE_MOVED_STATUS[server.host];
+
+      it('GET /manuscripts/<id> answers 200 text/html with the built page and its citation tags', async () => {
+        const response = await get(page.url);
+        expect(response.status, context()).toBe(200);
+        expect(values(response, 'content-type')).toHaveLength(1);
+        expect(values(response, 'content-type')[0]).toMatch(/^text\/html(;\s*charset=utf-8)?$/i);
+        expect(response.body.equals(page.file)).toBe(true);
+        const html = response.body.toString('utf8');
+        expect(html).toMatch(/<meta name="citation_title" content="[^"]+">/);
+        expect(html).toMatch(/<meta name="citation_pdf_url" content="[^"]+">/);
+        expect(html).toMatch(new RegExp(`<meta name="citation_abstract_html_url" content="https?://[^"/]+${page.url}">`));
+        expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"/]+${page.url}">`));
+      });
+
+      it('GET a volume page and the home page answers 200 text/html', async () => {
+        for (const [target, marker] of [['/volumes/5', '<h1>Volume V'], ['/', '<h2>Volumes</h2>']] as const) {
+          const response = await get(target);
+          expect(response.status, `${target}\n${context()}`).toBe(200);
+          expect(values(response, 'content-type')[0], target).toMatch(/^text\/html/);
+          expect(response.body.toString('utf8'), target).toContain(marker);
+        }
+      });
+
+      it.each(['.html', '/'])(`GET /manuscripts/<id>%s answers ${moved} to /manuscripts/<id>, keeping the query`, async (suffix) => {
+        const response = await get(`${page.url}${suffix}`);
+        expect(response.status, context()).toBe(moved);
+        expect(locationOf(response, running.origin)).toBe(page.url);
+        const withQuery = await get(`${page.url}${suffix}?utm_source=scholar`);
+        expect(withQuery.status).toBe(moved);
+        expect(locationOf(withQuery, running.origin)).toBe(`${page.url}?utm_source=scholar`);
+      });
+
+      it('GET a page that does not exist answers 404 with the 404 page', async () => {
+        const response = await get('/manuscripts/999999999');
+        expect(response.status, context()).toBe(404);
+        expect(values(response, 'content-type')[0]).toMatch(/^text\/html/);
+      });
+
+      it('POST on a page answers 405', async () => {
+        const response = await send(running.origin, 'POST', page.url);
+        expect(response.status, context()).toBe(405);
+      });
+
+      it('serves the sitemap (listing the page\'s URL) as XML and robots.txt as text', async () => {
+        const sitemap = await get('/sitemap.xml');
+        expect(sitemap.status, context()).toBe(200);
+        expect(values(sitemap, 'content-type')[0]).toMatch(/^(application|text)\/xml/);
+        expect(sitemap.body.toString('utf8')).toMatch(new RegExp(`<loc>https?://[^<]+${page.url}</loc>`));
+        const robots = await get('/robots.txt');
+        expect(robots.status).toBe(200);
+        expect(values(robots, 'content-type')[0]).toMatch(/^text\/plain/);
+        expect(robots.body.toString('utf8')).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
+      });
     });
 
     it(`states every exception it has in ${HOST_DOCS[server.host]}`, async () => {
