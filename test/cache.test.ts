@@ -170,6 +170,73 @@ describe('incremental builds publish what a cold build publishes', () => {
   });
 });
 
+/**
+ * `check` reads the check index (a few fields per file) instead of whole records. What it reports
+ * after any change must be exactly what a check without any cache reports, positions included, also
+ * for problems found in files that did not change (their positions are read back from the file).
+ */
+describe('check after a change reports what a check without the cache reports', () => {
+  /** Checks once to write the index, drops the record cache (so only the index can help), changes, compares. */
+  async function checkAfter(change: (ws: Workspace) => Promise<void>, files: Record<string, string> = {}) {
+    workspace = await agedWorkspace();
+    for (const [file, text] of Object.entries(files)) await workspace.write(file, text);
+    await workspace.build('check');
+    await rm(path.join(workspace.paths.cache, 'records.bin'));
+    await change(workspace);
+    const warm = await workspace.build('check');
+    const cold = await build(workspace.paths, 'check', { cache: false });
+    expect(warm.problems).toEqual(cold.problems);
+    expect(warm.ok).toBe(cold.ok);
+    return warm;
+  }
+  const edit = (ws: Workspace, file: string, from: RegExp | string, to: string) =>
+    readFile(path.join(ws.paths.content, file), 'utf8').then((text) => ws.write(file, text.replace(from, to)));
+
+  it('an edited manuscript is the only file parsed again, and nothing is reported', async () => {
+    const warm = await checkAfter((ws) => edit(ws, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Revisited'));
+    expect(warm.ok).toBe(true);
+    expect(warm.parsed).toBe(1);
+    expect(warm.counts).toEqual({ authors: 3, volumes: 2, manuscripts: 3, pdfs: 5 });
+  });
+
+  it('a deleted author is reported, on its line, in the unchanged manuscripts that name it', async () => {
+    const warm = await checkAfter((ws) => ws.remove('authors/jane-doe.json'));
+    expect(warm.parsed).toBe(0);
+    const unknown = warm.problems.filter((p) => p.code === 'ref/unknown-author');
+    expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain('content/manuscripts/salamanders.yaml:15:5 authors[1]');
+  });
+
+  it('a deleted volume, a duplicated id and a deleted PDF are reported in the files that did not change', async () => {
+    const warm = await checkAfter(async (ws) => {
+      await ws.remove('volumes/volume-ii.yaml');
+      await ws.remove('media/pdfs/orchids.pdf');
+      const salamanders = await readFile(path.join(ws.paths.content, 'manuscripts/salamanders.yaml'), 'utf8');
+      await ws.write('manuscripts/salamanders-copy.yaml', salamanders);
+    });
+    const codes = new Set(warm.problems.map((p) => p.code));
+    expect([...codes].sort()).toEqual(['media/missing', 'ref/duplicate-id', 'ref/unknown-volume']);
+    expect(warm.problems.every((p) => p.line > 0)).toBe(true);
+  });
+
+  it('an invalid file stays reported while unchanged, and is forgotten once fixed', async () => {
+    await checkAfter(async () => {}, { 'authors/broken.yaml': 'name: Ana\nsurname: [unclosed\n' });
+    const again = await workspace!.build('check');
+    expect(again.parsed).toBe(0);
+    expect(again.problems.map((p) => p.file)).toEqual(['content/authors/broken.yaml']);
+    await workspace!.write('authors/broken.yaml', 'name: Ana\nsurname: Broken\ninstitution: Skopje\n');
+    expect((await workspace!.build('check')).ok).toBe(true);
+  });
+
+  it('a manuscript whose authors are kept as published, or whose PDF is remote, is checked from the index too', async () => {
+    const warm = await checkAfter((ws) => ws.remove('authors/marko-nikolov.yaml'), {
+      'manuscripts/as-published.yaml': 'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n'
+        + 'abstract: <p>Text.</p>\nkeywords: []\ndocument: https://media.example.org/media/pdfs/remote.pdf\n'
+        + 'authors:\n  - as_published: A. Author\n  - marko-nikolov\nsection: Zoology\n',
+    });
+    expect(warm.problems.map((p) => `${p.file}:${p.line} ${p.field}`)).toContain('content/manuscripts/as-published.yaml:10 authors[1]');
+  });
+});
+
 describe('the cache is safe to damage or delete', () => {
   for (const damage of ['truncated', 'overwritten', 'one byte flipped', 'deleted'] as const) {
     it(`a ${damage} cache file does not break the build`, async () => {
@@ -178,7 +245,7 @@ describe('the cache is safe to damage or delete', () => {
       const salamanders = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
       await writeFile(salamanders, (await readFile(salamanders, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: After the damage'));
       const files = (await readdir(workspace.paths.cache)).filter((f) => f.endsWith('.bin'));
-      expect(files.sort()).toEqual(['media.bin', 'outputs.bin', 'records.bin']);
+      expect(files.sort()).toEqual(['check-index.bin', 'media.bin', 'outputs.bin', 'records.bin']);
       for (const name of files) {
         const file = path.join(workspace.paths.cache, name);
         const bytes = await readFile(file);

@@ -14,6 +14,7 @@ import {
   cacheFingerprint, type RecordEntry, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
   writeOutputManifest, writeRecordCache, writeVerifiedMedia,
 } from './cache.ts';
+import { locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
 import { loadContent } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
@@ -26,7 +27,7 @@ import { checkHostLimits } from './host-limits.ts';
 import { renderApi } from './render-api.ts';
 import { renderPages } from './render-pages.ts';
 import { renderSitemap } from './render-sitemap.ts';
-import { resolve, type ResolvedJournal } from './resolve.ts';
+import { checkReferences, orderJournal, type ResolvedJournal } from './resolve.ts';
 import { writeSite, type WriteStats } from './write.ts';
 import { renderApacheFiles } from '../hosts/apache.ts';
 import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
@@ -63,28 +64,33 @@ export interface BuildOptions {
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const useCache = options.cache !== false;
-  const { journal, journalFile, fingerprint, records, parsed, problems } = await discoverAndLoad(paths, useCache, progress, options.threads);
+  const { journal, journalFile, fingerprint, records, parsed, problems } = await discoverAndLoad(paths, mode, useCache, progress, options.threads);
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
   if (!journal.journal) return { ok: false, problems, counts, parsed };
+  const settings = journal.journal;
 
-  const { resolved, problems: referenceProblems } = await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => resolve(journal.journal!, records));
+  problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
   const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
     checkMedia(records, paths.content, useCache ? readVerifiedMedia(paths.cache, fingerprint) : new Map()));
   if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
-  problems.push(...referenceProblems, ...media.problems);
+  problems.push(...media.problems);
   counts.pdfs = media.copies.length;
 
-  const rendered = problems.length === 0 && mode === 'build' ? await timed(progress, 'render', 0, () => render(resolved, paths)) : { outputs: [], groups: [], problems: [] };
+  const rendered = problems.length === 0 && mode === 'build' ? await timed(progress, 'render', 0, () => render(orderJournal(settings, records), paths)) : { outputs: [], groups: [], problems: [] };
   const conflicts = findOutputConflicts([
     ...rendered.groups,
     { source: 'content/media', outputs: media.copies.map((copy) => ({ path: copy.to, body: '' })) },
   ]);
   problems.push(...rendered.problems, ...conflicts);
 
-  if (problems.length > 0) return { ok: false, problems, counts, parsed };
+  if (problems.length > 0) {
+    // Records restored from the check index have no positions: their problems are located now.
+    await locateProblems(problems, paths.root);
+    return { ok: false, problems, counts, parsed };
+  }
   if (mode === 'check') return { ok: true, problems, counts, parsed };
-  const hosting = await checkHostLimits(journal.journal.hosts, journalFile ?? 'content/journal.yaml', rendered.outputs, media.copies);
+  const hosting = await checkHostLimits(settings.hosts, journalFile ?? 'content/journal.yaml', rendered.outputs, media.copies);
   if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
   const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
@@ -96,8 +102,9 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
 /**
  * Discover and load, with the build cache: the file list and the cache entries live only in here,
  * so later stages hold the records and nothing else (issue 4: memory grows with records, not files).
+ * `check` reads the check index (a few fields per file) rather than the whole records `build` needs.
  */
-async function discoverAndLoad(paths: ProjectPaths, useCache: boolean, progress: Progress, threads: number | undefined) {
+async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined) {
   const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content));
   const problems: Problem[] = [...found.problems];
 
@@ -106,12 +113,17 @@ async function discoverAndLoad(paths: ProjectPaths, useCache: boolean, progress:
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
   const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
-  const cached = useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
+  const index = useCache ? readCheckIndex(paths.cache, fingerprint) : undefined;
+  const fromIndex = mode === 'check' && index !== undefined;
+  const cached = fromIndex ? index : useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
   const loaded = await loadContent(found, cached, progress, threads);
   problems.push(...loaded.problems);
-  // Rewriting the whole cache costs seconds at 100,000 files; a few stale entries cost nothing (those
+  // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
-  if (cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.entries.length / 100)) writeRecordCache(paths.cache, fingerprint, loaded.entries);
+  const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.entries.length / 100);
+  // Entries restored from the index are skeletons: they never go into the record cache.
+  if (rewrite && !fromIndex) writeRecordCache(paths.cache, fingerprint, loaded.entries);
+  if (rewrite || !index) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries);
   return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems };
 }
 

@@ -130,7 +130,7 @@ export function removeOutputManifest(dir: string): void {
  * holds the whole file and its decoded values at once.
  */
 
-function writeFrames(dir: string, name: string, fingerprint: string, frames: readonly unknown[]): void {
+export function writeFrames(dir: string, name: string, fingerprint: string, frames: readonly unknown[]): void {
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, name);
   const temporary = `${target}.${process.pid}.tmp`;
@@ -154,7 +154,7 @@ function writeFrames(dir: string, name: string, fingerprint: string, frames: rea
   renameSync(temporary, target);
 }
 
-function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
+export function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');

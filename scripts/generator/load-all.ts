@@ -25,7 +25,7 @@ export interface LoadedContent {
   stale: number;
 }
 
-export async function loadContent(found: Discovery, cached: ReadonlyMap<string, RecordEntry>, progress: Progress, threads?: number): Promise<LoadedContent> {
+export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'>, progress: Progress, threads?: number): Promise<LoadedContent> {
   const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
   const jobs: LoadJob[] = sources.map((source, index) => {
     const entry = cached.get(source.file);

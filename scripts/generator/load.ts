@@ -22,6 +22,17 @@ export interface Origin {
   hash?: string;
 }
 
+/**
+ * The position of a problem found in a record restored from the check index, which keeps no
+ * positions: `locateProblems` (check-index.ts) reads the file again and fills it in.
+ */
+export const UNLOCATED: Readonly<Position> = Object.freeze({ line: -1, column: -1 });
+
+/** Where a problem with `field` of a record is reported: at the field, else at the record. */
+export function positionOf(origin: Origin, field: string): Position {
+  return origin.at[field] ?? origin.at[''] ?? UNLOCATED;
+}
+
 export type AuthorRecord = AuthorInput & { origin: Origin };
 export type VolumeRecord = VolumeInput & { origin: Origin };
 export type ManuscriptRecord = ManuscriptInput & { origin: Origin };

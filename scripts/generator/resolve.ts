@@ -4,7 +4,7 @@
  */
 import { nearest, type Problem, type ProblemCode } from './problems.ts';
 import type { JournalInput } from './schema.ts';
-import type { AuthorRecord, ManuscriptRecord, Origin, Records, VolumeRecord } from './load.ts';
+import { positionOf, type AuthorRecord, type ManuscriptRecord, type Origin, type Records, type VolumeRecord } from './load.ts';
 
 export interface ResolvedJournal {
   journal: JournalInput;
@@ -20,9 +20,18 @@ export interface ResolvedJournal {
 const SUGGESTION_LIMIT = 50;
 
 export function resolve(journal: JournalInput, records: Records): { resolved: ResolvedJournal; problems: Problem[] } {
+  return { resolved: orderJournal(journal, records), problems: checkReferences(journal, records) };
+}
+
+/**
+ * The checks alone. `check` runs only these, on records that may come from the check index
+ * (check-index.ts): they read an author's key, a volume, and a manuscript's id, citation_volume,
+ * authors and section, nothing else.
+ */
+export function checkReferences(journal: JournalInput, records: Records): Problem[] {
   const problems: Problem[] = [];
   const report = (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) =>
-    problems.push({ code, file: origin.file, ...(origin.at[field] ?? origin.at['']!), field, message, expected });
+    problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
 
   const volumesById = uniqueBy(records.volumes, (v) => v.id, (v, first) =>
     report(v.origin, 'id', 'ref/duplicate-id', `${v.id} is also the id of ${first.origin.file}`, 'an id no other volume has'));
@@ -41,10 +50,8 @@ export function resolve(journal: JournalInput, records: Records): { resolved: Re
     }
   }
 
-  const authorNames = new Map<string, string>();
-  for (const author of records.authors) authorNames.set(author.origin.key, `${author.name} ${author.surname}`);
   // Records that failed validation still exist: naming them is not a second mistake.
-  const authorKeys = new Set([...authorNames.keys(), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)]);
+  const authorKeys = new Set([...records.authors.map((a) => a.origin.key), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)]);
   const volumeIds = new Set([...volumesById.keys(), ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : []))]);
   const sections = journal.sections ? new Set(journal.sections) : undefined;
   let suggestions = 0;
@@ -72,15 +79,19 @@ export function resolve(journal: JournalInput, records: Records): { resolved: Re
     }
   }
 
+  return problems;
+}
+
+/** Each list in its published order (docs/content-model.md, "Order"), and the authors' published names. */
+export function orderJournal(journal: JournalInput, records: Records): ResolvedJournal {
+  const authorNames = new Map<string, string>();
+  for (const author of records.authors) authorNames.set(author.origin.key, `${author.name} ${author.surname}`);
   return {
-    resolved: {
-      journal,
-      authors: sortByOrder(records.authors, (a, b) => compareText(a.institution, b.institution) || compareText(a.origin.key, b.origin.key)),
-      volumes: [...records.volumes].sort((a, b) => a.id - b.id),
-      manuscripts: sortByOrder(records.manuscripts, (a, b) => a.citation_volume - b.citation_volume || a.id - b.id),
-      authorNames,
-    },
-    problems,
+    journal,
+    authors: sortByOrder(records.authors, (a, b) => compareText(a.institution, b.institution) || compareText(a.origin.key, b.origin.key)),
+    volumes: [...records.volumes].sort((a, b) => a.id - b.id),
+    manuscripts: sortByOrder(records.manuscripts, (a, b) => a.citation_volume - b.citation_volume || a.id - b.id),
+    authorNames,
   };
 }
 
