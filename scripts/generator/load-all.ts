@@ -6,7 +6,8 @@
  */
 import type { RecordEntry } from './cache.ts';
 import type { Discovery } from './discover.ts';
-import { sameStamp, stampOf, type LoadJob, type LoadResult } from './load-job.ts';
+import { RACY_MS, sameStamp, type LoadJob, type LoadResult } from './load-job.ts';
+import { statMany } from './stat-many.ts';
 import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
@@ -39,12 +40,15 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
   // Only the rest (new, edited or touched files) go to the workers, so an edit starts none.
   const now = Date.now();
   const unchanged: LoadResult[] = [];
-  const rest: LoadJob[] = [];
-  for (const job of jobs) {
-    const stamp = job.cached?.stamp ? stampOf(job.source.absolutePath, now) : undefined;
-    if (stamp && job.cached?.stamp && sameStamp(stamp, job.cached.stamp)) unchanged.push({ index: job.index, kind: 'unchanged', stamp });
+  const rest: LoadJob[] = jobs.filter((job) => !job.cached?.stamp);
+  const known = jobs.filter((job) => job.cached?.stamp);
+  const stats = await statMany(known.map((job) => job.source.absolutePath));
+  known.forEach((job, i) => {
+    const stamp = stats.stamp(i);
+    // A stamp younger than RACY_MS is never trusted (load-job.ts): such a file is hashed again.
+    if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, job.cached!.stamp!)) unchanged.push({ index: job.index, kind: 'unchanged', stamp });
     else rest.push(job);
-  }
+  });
   const onResults = (results: LoadResult[]) => {
     for (const result of results) {
       const file = sources[result.index]!.file;
