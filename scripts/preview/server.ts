@@ -104,7 +104,12 @@ export function htmlHandling(root: string, pathname: string): { path: string; st
   } catch {
     return undefined;
   }
-  const isFile = (relative: string) => statSync(path.join(root, relative), { throwIfNoEntry: false })?.isFile() === true;
+  const isFile = (relative: string) => {
+    const file = path.join(root, relative);
+    // Only files under the output folder (an encoded `..` must not probe outside it).
+    if (!file.startsWith(root + path.sep)) return false;
+    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  };
   if (decoded.endsWith('/index.html')) return isFile(decoded) ? { path: pathname.slice(0, -'index.html'.length), status: 308 } : undefined;
   if (decoded.endsWith('.html')) return isFile(decoded) ? { path: pathname.slice(0, -'.html'.length), status: 308 } : undefined;
   if (decoded.endsWith('/')) {
