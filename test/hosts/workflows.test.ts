@@ -43,7 +43,7 @@ describe('.github/workflows', () => {
   it('annotates pull requests and publishes to the three hosts, each behind its own switch', async () => {
     const [check, publish] = (await workflows()).map((w) => parseYaml(w.text) as { on: Record<string, unknown>; jobs: Record<string, { if?: string; steps?: { run?: string; uses?: string }[] }> });
     expect(Object.keys(check!.on)).toContain('pull_request');
-    expect(check!.jobs['check']!.steps!.map((s) => s.run).filter(Boolean)).toContain('npm run --silent build -- --format github');
+    expect(check!.jobs['check']!.steps!.map((s) => s.run).filter(Boolean)).toContain('npm run --silent build -- --format github --link-media');
     expect(publish!.on['push']).toEqual({ branches: ['main'] });
     expect(publish!.jobs['github-pages']!.if).toBe("vars.PUBLISH_GITHUB_PAGES == 'true'");
     expect(publish!.jobs['cloudflare-pages']!.if).toBe("vars.CLOUDFLARE_PAGES_PROJECT != ''");
