@@ -30,11 +30,18 @@ interface Located {
 class NotPlain extends Error {}
 
 /**
- * Characters the subset never reads: tabs and `\r` (whitespace rules differ), other C0/C1
- * controls, NEL and the Unicode line separators, BOM and non-characters. (Not a `u` regex: that
- * costs twice as much, and parse.ts decodes strictly, so no lone surrogate reaches here.)
+ * Characters the subset never reads: `\r` (line breaks differ), C0/C1 controls other than tab and
+ * NEL, BOM and non-characters. (Not a `u` regex: that costs twice as much, and parse.ts decodes
+ * strictly, so no lone surrogate reaches here.)
  */
-const OUTSIDE_SUBSET = /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+const OUTSIDE_SUBSET = /[\0-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
+
+/**
+ * Characters read only inside a literal block's text, where YAML keeps them as they are (pasted
+ * abstracts hold tabs and Unicode line separators): tabs are YAML white space elsewhere, and NEL
+ * and U+2028/U+2029 were line breaks in YAML 1.1.
+ */
+const BLOCK_TEXT_ONLY = /[\t\x85\u2028\u2029]/;
 
 /** Implicit keys longer than this are a YAML error (1024 characters); stay well below it. */
 const MAX_KEY_LENGTH = 1000;
@@ -85,9 +92,12 @@ class Reader {
   /** Offsets of each line's first character and of its end (the `\n` or the end of text). */
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
+  /** Whether any BLOCK_TEXT_ONLY character is in the text (rare: lines are checked only then). */
+  private readonly blockTextOnly: boolean;
 
   constructor(text: string) {
     this.text = text;
+    this.blockTextOnly = BLOCK_TEXT_ONLY.test(text);
     let start = 0;
     for (;;) {
       const end = text.indexOf('\n', start);
@@ -116,6 +126,7 @@ class Reader {
     for (;;) {
       const start = this.starts[at]!;
       const end = this.ends[at]!;
+      this.outsideBlockText(at);
       const keyEnd = this.keyEnd(start + indent, end);
       if (keyEnd === -1) throw new NotPlain();
       const key = this.text.slice(start + indent, keyEnd);
@@ -144,6 +155,7 @@ class Reader {
       const start = this.starts[at]!;
       const end = this.ends[at]!;
       if (!this.isSequenceEntry(start + indent, end)) break;
+      this.outsideBlockText(at);
       let column = indent + 1;
       while (start + column < end && this.text.charCodeAt(start + column) === SPACE) column++;
       let item: { data: unknown; node: Located; next: number };
@@ -354,6 +366,8 @@ class Reader {
       if (spaces < contentIndent) break;
       const content = text.slice(start + contentIndent, stop);
       if (folded && content.charCodeAt(0) === SPACE) throw new NotPlain();
+      // Tabs and the like: only in literal text, and never leading (where they would be indentation).
+      if (this.blockTextOnly && BLOCK_TEXT_ONLY.test(content) && (folded || BLOCK_TEXT_ONLY.test(content[0]!))) throw new NotPlain();
       lines.push(content);
       trailingBlank = 0;
     }
@@ -388,8 +402,14 @@ class Reader {
       const end = this.ends[at]!;
       while (i < end && text.charCodeAt(i) === SPACE) i++;
       if (i < end && text.charCodeAt(i) !== HASH) return at;
+      this.outsideBlockText(at); // a comment line
     }
     return this.starts.length;
+  }
+
+  /** Lines outside a literal block's text must not hold BLOCK_TEXT_ONLY characters. */
+  private outsideBlockText(line: number): void {
+    if (this.blockTextOnly && BLOCK_TEXT_ONLY.test(this.text.slice(this.starts[line], this.ends[line]))) throw new NotPlain();
   }
 
   private indent(line: number): number {
