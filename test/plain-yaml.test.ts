@@ -193,7 +193,7 @@ describe('plain YAML reader', () => {
       return value;
     };
     const counts = { declined: 0, taken: 0 };
-    for (let round = 0; round < 1500; round++) {
+    for (let round = 0; round < 3000; round++) {
       const authors = Array.from({ length: Math.floor(random() * 4) }, () => (random() < 0.4 ? { as_published: text() } : text()));
       const data: Record<string, unknown> = { id: text(), citation_title: text(), abstract: text() + text(), keywords: random() < 0.5 ? text() : [text(), text()], authors };
       if (random() < 0.3) data['nested'] = { inner: text(), list: [text()] };
@@ -209,7 +209,7 @@ describe('plain YAML reader', () => {
       counts[checkAgainstYaml(written, `written ${round}`)]++;
     }
     // Random strings often need styles outside the subset (`|+`, `|2-`, escapes); many still fit.
-    expect(counts.taken).toBeGreaterThan(200);
+    expect(counts.taken).toBeGreaterThan(300);
   });
 
   it('gives parseFile the same result on both paths, BOM included', () => {
