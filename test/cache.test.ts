@@ -175,6 +175,33 @@ describe('incremental builds publish what a cold build publishes', () => {
  * after any change must be exactly what a check without any cache reports, positions included, also
  * for problems found in files that did not change (their positions are read back from the file).
  */
+describe('a folder of many pages after one edit', () => {
+  it('is taken over from the previous output: unchanged pages keep their files, changed and removed ones do not', async () => {
+    workspace = await agedWorkspace();
+    const salamanders = await readFile(path.join(workspace.paths.content, 'manuscripts/salamanders.yaml'), 'utf8');
+    for (let id = 100; id < 180; id++) {
+      await workspace.write(`manuscripts/m${id}.yaml`, salamanders.replace(/^id: 7$/m, `id: ${id}`).replace(/^citation_title: .*$/m, `citation_title: Number ${id}`));
+    }
+    const past = new Date(Date.now() - 3600_000);
+    for (const name of await readdir(path.join(workspace.paths.content, 'manuscripts'))) await utimes(path.join(workspace.paths.content, 'manuscripts', name), past, past);
+    expect((await workspace.build()).ok).toBe(true);
+    const page = (id: number) => path.join(workspace!.paths.out, `manuscripts/${id}.html`);
+    const [folderBefore, unchangedBefore, editedBefore] = await Promise.all([stat(path.join(workspace.paths.out, 'manuscripts')), stat(page(101)), stat(page(150))]);
+
+    await workspace.write('manuscripts/m150.yaml', salamanders.replace(/^id: 7$/m, 'id: 150').replace(/^citation_title: .*$/m, 'citation_title: Edited'));
+    await workspace.remove('manuscripts/m160.yaml');
+    await expectSameAsCold(workspace);
+
+    expect((await stat(path.join(workspace.paths.out, 'manuscripts'))).ino).toBe(folderBefore.ino);
+    expect((await stat(page(101))).ino).toBe(unchangedBefore.ino);
+    expect((await stat(page(150))).ino).not.toBe(editedBefore.ino);
+    expect(await readFile(page(150), 'utf8')).toContain('Edited');
+    await expect(stat(page(160))).rejects.toThrow();
+    // Nothing is left beside the output: no staging folder, no folder of replaced files.
+    expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
+  });
+});
+
 describe('check after a change reports what a check without the cache reports', () => {
   /** Checks once to write the index, drops the record cache (so only the index can help), changes, compares. */
   async function checkAfter(change: (ws: Workspace) => Promise<void>, files: Record<string, string> = {}) {

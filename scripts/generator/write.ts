@@ -19,6 +19,7 @@ import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
+import { statMany } from './stat-many.ts';
 import { silentProgress } from './progress.ts';
 
 /**
@@ -70,6 +71,46 @@ async function publishMedia(from: string, to: string, linkMedia: boolean): Promi
 }
 const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
 
+/** The files an output is written as: itself, and its precompressed twins. */
+function relativesOf(output: OutputFile): string[] {
+  return [output.path, ...(output.precompress ? PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`) : [])];
+}
+
+/** A PDF's key: its source and that source's stamp when checked (none when too recent to trust). */
+function mediaKey(copy: MediaCopy): string | undefined {
+  return copy.stamp ? `${copy.from}\n${copy.stamp.size} ${copy.stamp.mtimeMs} ${copy.stamp.ino}` : undefined;
+}
+
+/**
+ * The previous build's files that can stand for this build's: same key, and still exactly as that
+ * build wrote them (same stamp: the previous output's files are only ever replaced, never modified,
+ * so a file with its recorded stamp holds the recorded bytes). An output counts only if all its files do.
+ */
+async function findReusable(outDir: string, previous: ReadonlyMap<string, OutputEntry>, wanted: { relatives: string[]; key: string | undefined }[]): Promise<Map<string, OutputEntry>> {
+  const candidates: { relatives: string[]; entries: OutputEntry[] }[] = [];
+  for (const { relatives, key } of wanted) {
+    if (key === undefined) continue;
+    const entries = relatives.map((relative) => previous.get(relative));
+    if (entries.every((entry) => entry?.key === key)) candidates.push({ relatives, entries: entries as OutputEntry[] });
+  }
+  const files = candidates.flatMap((candidate) => candidate.relatives);
+  const stats = await statMany(files.map((relative) => path.join(outDir, ...relative.split('/'))));
+  const reusable = new Map<string, OutputEntry>();
+  let i = 0;
+  for (const { relatives, entries } of candidates) {
+    const intact = entries.every((entry, k) => {
+      const stamp = stats.kind(i + k) === 'file' ? stats.stamp(i + k) : undefined;
+      return stamp !== undefined && sameStamp(stamp, entry.stamp);
+    });
+    if (intact) relatives.forEach((relative, k) => reusable.set(relative, entries[k]!));
+    i += relatives.length;
+  }
+  return reusable;
+}
+
+/** A folder with fewer unchanged files than this is not worth adopting (placeReused): they are linked. */
+const ADOPT_MIN_FILES = 64;
+
 /** Files created at once: enough to keep the disk and the thread pool busy. */
 const WRITE_CONCURRENCY = 32;
 /** The twins written next to a file marked `precompress`. */
@@ -80,6 +121,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
   const base = path.basename(outDir);
   const staging = path.join(parent, `.${base}-staging-${process.pid}`);
   const previousDir = path.join(parent, `.${base}-previous-${process.pid}`);
+  const trash = path.join(parent, `.${base}-replaced-${process.pid}`);
   const previous = options.previous?.out === outDir ? options.previous.files : new Map<string, OutputEntry>();
   const manifest: OutputManifest = { out: outDir, files: new Map() };
   const bytes: Record<string, number> = {};
@@ -95,33 +137,22 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     return made;
   };
 
-  /**
-   * True when every one of `relatives` was written by the previous build with `key` and is intact
-   * there; they are then placed later (placeReused), by moving whole folders where possible.
-   */
-  const reusable = new Map<string, OutputEntry>();
-  const reuse = async (relatives: string[], key: string | undefined): Promise<boolean> => {
-    if (key === undefined) return false;
-    const entries: OutputEntry[] = [];
-    for (const relative of relatives) {
-      const entry = previous.get(relative);
-      if (!entry || entry.key !== key) return false;
-      const stat = await lstat(path.join(outDir, ...relative.split('/'))).catch(() => undefined);
-      const stamp = stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } : undefined;
-      if (!stamp || !sameStamp(stamp, entry.stamp)) return false;
-      entries.push(entry);
-    }
-    relatives.forEach((relative, i) => reusable.set(relative, entries[i]!));
-    if (relatives.length > 1) for (const [i, relative] of relatives.entries()) bytes[relative] = entries[i]!.stamp.size;
+  // Which outputs the previous build wrote with the same key and are intact there (same stamp):
+  // decided before writing, with every stamp taken at once (issue 4: 200,000 files at 100,000 manuscripts).
+  const reusable = await findReusable(outDir, previous, [
+    ...outputs.map((output) => ({ relatives: relativesOf(output), key: output.key })),
+    ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
+  ]);
+  const reuse = (relatives: string[]): boolean => {
+    if (!relatives.every((relative) => reusable.has(relative))) return false;
+    if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusable.get(relative)!.stamp.size;
     reused += relatives.length;
     return true;
   };
-  /** Every written file goes into the manifest; one without a key is never reused, only listed. */
-  const remember = async (relatives: string[], key: string | undefined) => {
-    for (const relative of relatives) {
-      const stat = await lstat(target(relative));
-      manifest.files.set(relative, { key: key ?? '', stamp: { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } });
-    }
+  /** Files written, with their keys: their stamps are taken at once when all are written. */
+  const writtenKeys = new Map<string, string>();
+  const remember = (relatives: string[], key: string | undefined) => {
+    for (const relative of relatives) writtenKeys.set(relative, key ?? '');
   };
 
   const moves: [string, string][] = [];
@@ -133,42 +164,44 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     const streamed = outputs.filter((o) => typeof o.body === 'function' && o.precompress);
     const whole = outputs.filter((o) => !streamed.includes(o));
     const lists = Promise.all(streamed.map(async (output) => {
-      const relatives = [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)];
-      if (!(await reuse(relatives, output.key))) {
+      const relatives = relativesOf(output);
+      if (!reuse(relatives)) {
         const file = target(output.path);
         await ensureFolder(file);
         Object.assign(bytes, await streamOutput(file, output));
         written += relatives.length;
-        await remember(relatives, output.key);
+        remember(relatives, output.key);
       }
       stage.advance();
     }));
     await forEachLimited(whole, WRITE_CONCURRENCY, async (output) => {
-      const relatives = [output.path, ...(output.precompress ? PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`) : [])];
-      if (!(await reuse(relatives, output.key))) {
+      const relatives = relativesOf(output);
+      if (!reuse(relatives)) {
         const file = target(output.path);
         await ensureFolder(file);
         const sizes = await writeWhole(file, output);
         if (output.precompress) Object.assign(bytes, sizes);
         written += relatives.length;
-        await remember(relatives, output.key);
+        remember(relatives, output.key);
       }
       stage.advance();
     });
     await forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
-      const key = copy.stamp ? `${copy.from}\n${copy.stamp.size} ${copy.stamp.mtimeMs} ${copy.stamp.ino}` : undefined;
-      if (!(await reuse([copy.to], key))) {
+      if (!reuse([copy.to])) {
         const file = target(copy.to);
         await ensureFolder(file);
         await publishMedia(copy.from, file, options.linkMedia === true);
         written++;
-        await remember([copy.to], key);
+        remember([copy.to], mediaKey(copy));
       }
       stage.advance();
     });
     await lists;
+    const writtenFiles = [...writtenKeys.keys()];
+    const stats = await statMany(writtenFiles.map(target));
+    writtenFiles.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys.get(relative)!, stamp: stats.stamp(i)! }));
     // Last, so that nothing can fail between taking folders out of the previous output and the swap.
-    await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, ensureFolder });
+    await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
     stage.done();
     // Swap: the old folder steps aside, the new one takes its name, the old one goes.
     const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -178,10 +211,15 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     await rename(staging, outDir);
     moves.length = 0;
     if (hadPrevious) await removeTree(previousDir);
+    await removeTree(trash);
   } catch (error) {
-    // Folders moved out of the previous output go back before anything else.
-    for (const [from, to] of moves.reverse()) await rename(to, from).catch(() => {});
+    // What was moved out of the previous output goes back before anything else, last move first.
+    for (const [from, to] of moves.reverse()) {
+      await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
+      await rename(to, from).catch(() => {});
+    }
     await removeTree(staging);
+    await removeTree(trash);
     throw error;
   }
   manifest.folders = await folderStamps(outDir, manifest.files.keys());
@@ -194,8 +232,10 @@ interface Placement {
   reusable: ReadonlyMap<string, OutputEntry>;
   previous: OutputManifest | undefined;
   manifest: OutputManifest;
-  /** [from, to] of every folder moved out of the previous output, to undo on failure. */
+  /** [from, to] of every folder or file moved out of (or into) the previous output, to undo on failure. */
   moves: [string, string][];
+  /** Where files of an adopted folder that changed or went are kept until the swap. */
+  trash: string;
   ensureFolder: (file: string) => Promise<unknown>;
 }
 
@@ -237,8 +277,38 @@ async function placeReused(p: Placement): Promise<void> {
     })()));
     return known;
   };
+  let replaced = 0;
+  /**
+   * A folder of files only, mostly unchanged (100,000 pages after one edit), is taken over from the
+   * previous output as a whole: the files that changed or went are moved aside (kept until the swap,
+   * so that a failure can put everything back), the new ones moved in, and the folder moved into the
+   * staging folder. A few renames instead of a link per unchanged file.
+   */
+  const adopt = async (folder: string): Promise<boolean> => {
+    const mine = newTree.get(folder)!;
+    const theirs = oldTree.get(folder);
+    const recorded = previousFolders.get(folder);
+    if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0) return false;
+    const kept = mine.files.filter((file) => p.reusable.has(file));
+    if (kept.length < ADOPT_MIN_FILES || kept.length * 2 < mine.files.length) return false;
+    const stat = await lstat(inPrevious(folder)).catch(() => undefined);
+    if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
+    const move = async (from: string, to: string) => {
+      await rename(from, to);
+      p.moves.push([from, to]);
+    };
+    await mkdir(p.trash, { recursive: true });
+    for (const file of theirs.files) if (!p.reusable.has(file)) await move(inPrevious(file), path.join(p.trash, String(replaced++)));
+    for (const file of mine.files) if (!p.reusable.has(file)) await move(inStaging(file), inPrevious(file));
+    await rmdir(inStaging(folder)).catch(() => {});
+    await p.ensureFolder(inStaging(folder));
+    await move(inPrevious(folder), inStaging(folder));
+    for (const file of kept) p.manifest.files.set(file, p.reusable.get(file)!);
+    return true;
+  };
   const files: string[] = [];
   const place = async (folder: string): Promise<void> => {
+    if (await adopt(folder)) return;
     const { files: direct, folders } = newTree.get(folder)!;
     for (const file of direct) if (p.reusable.has(file)) files.push(file);
     await forEachLimited(folders, WRITE_CONCURRENCY, async (child) => {
