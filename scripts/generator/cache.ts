@@ -110,14 +110,23 @@ export function readOutputManifest(dir: string, fingerprint: string): OutputMani
 }
 
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
-  const all = [...manifest.files];
-  const folders = [...(manifest.folders ?? [])];
-  const frames: [string, [string, OutputEntry][], [string, FileStamp][]][] = [];
+  // Frames are made one at a time as they are written: 200,000 entries at once were a peak of their own.
   const step = ENTRIES_PER_FRAME * 10;
-  for (let start = 0; start < Math.max(all.length, folders.length) || start === 0; start += step) {
-    frames.push([manifest.out, all.slice(start, start + step), folders.slice(start, start + step)]);
-  }
-  writeFrames(dir, OUTPUTS_FILE, fingerprint, frames);
+  const count = Math.max(1, Math.ceil(Math.max(manifest.files.size, manifest.folders?.size ?? 0) / step));
+  const files = manifest.files.entries();
+  const folders = (manifest.folders ?? new Map<string, FileStamp>()).entries();
+  const take = <T>(entries: Iterator<T>): T[] => {
+    const part: T[] = [];
+    while (part.length < step) {
+      const next = entries.next();
+      if (next.done) break;
+      part.push(next.value);
+    }
+    return part;
+  };
+  writeFrames(dir, OUTPUTS_FILE, fingerprint, { length: count, *[Symbol.iterator]() {
+    for (let i = 0; i < count; i++) yield [manifest.out, take(files), take(folders)];
+  } });
 }
 
 export function removeOutputManifest(dir: string): void {
@@ -130,7 +139,7 @@ export function removeOutputManifest(dir: string): void {
  * holds the whole file and its decoded values at once.
  */
 
-export function writeFrames(dir: string, name: string, fingerprint: string, frames: readonly unknown[]): void {
+export function writeFrames(dir: string, name: string, fingerprint: string, frames: Iterable<unknown> & { length: number }): void {
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, name);
   const temporary = `${target}.${process.pid}.tmp`;

@@ -8,9 +8,9 @@
  * milliseconds). Files that do not fit the columns (volumes, invalid files, files with problems,
  * manuscripts with authors kept as published or a remote PDF) are kept whole: there are few.
  *
- * Records restored from the index carry no positions: a problem found in one (an unchanged manuscript
- * that names an author just deleted) is located afterwards by reading its file again
- * (`locateProblems`), which costs one parse per file with a problem, and nothing otherwise.
+ * Like valid records (load.ts), records restored from the index carry no positions: a problem found
+ * in one (an unchanged manuscript that names an author just deleted) is located afterwards by reading
+ * its file again (`locateProblems`), which costs one parse per file with a problem, and nothing otherwise.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -23,8 +23,8 @@ export interface Origin {
 }
 
 /**
- * The position of a problem found in a record restored from the check index, which keeps no
- * positions: `locateProblems` (check-index.ts) reads the file again and fills it in.
+ * The position of a problem found in a record that keeps no positions (a valid author or
+ * manuscript, loadRecordFrom): `locateProblems` (check-index.ts) reads the file again and fills it in.
  */
 export const UNLOCATED: Readonly<Position> = Object.freeze({ line: -1, column: -1 });
 
@@ -82,10 +82,14 @@ export function loadRecordFrom(source: Pick<SourceFile, 'collection' | 'key' | '
   if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {}, ...(hash ? { hash } : {}) } } };
   const schema = source.collection === 'authors' ? authorSchema : source.collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const result = validate(parsed, schema);
-  const at: Record<string, Position> = { '': parsed.locate([]) };
-  for (const field of LOCATED_FIELDS[source.collection]) at[field] = parsed.locate([field]);
+  // A valid author or manuscript keeps no positions: at 100,000 manuscripts they are 50 MB that
+  // nearly every build never reads. A later stage's problem in one is located by reading the file
+  // again (locateProblems, check-index.ts). Volumes are few, and invalid records are reported anyway.
+  const keepPositions = !result.value || source.collection === 'volumes';
+  const at: Record<string, Position> = keepPositions ? { '': parsed.locate([]) } : {};
+  if (keepPositions) for (const field of LOCATED_FIELDS[source.collection]) at[field] = parsed.locate([field]);
   const authors = (parsed.data as { authors?: unknown }).authors;
-  if (source.collection === 'manuscripts' && Array.isArray(authors)) {
+  if (keepPositions && source.collection === 'manuscripts' && Array.isArray(authors)) {
     authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
   const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };

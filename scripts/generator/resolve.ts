@@ -19,14 +19,10 @@ export interface ResolvedJournal {
 /** Above this many unknown references, suggestions are skipped: each one scans every key. */
 const SUGGESTION_LIMIT = 50;
 
-export function resolve(journal: JournalInput, records: Records): { resolved: ResolvedJournal; problems: Problem[] } {
-  return { resolved: orderJournal(journal, records), problems: checkReferences(journal, records) };
-}
-
 /**
- * The checks alone. `check` runs only these, on records that may come from the check index
+ * The checks. `check` runs only these, on records that may come from the check index
  * (check-index.ts): they read an author's key, a volume, and a manuscript's id, citation_volume,
- * authors and section, nothing else.
+ * authors and section, nothing else. A build then orders the lists (orderJournal).
  */
 export function checkReferences(journal: JournalInput, records: Records): Problem[] {
   const problems: Problem[] = [];

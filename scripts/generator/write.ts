@@ -149,10 +149,14 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     reused += relatives.length;
     return true;
   };
-  /** Files written, with their keys: their stamps are taken at once when all are written. */
-  const writtenKeys = new Map<string, string>();
+  /** Files written, and their keys: their stamps are taken at once when all are written. */
+  const writtenFiles: string[] = [];
+  const writtenKeys: string[] = [];
   const remember = (relatives: string[], key: string | undefined) => {
-    for (const relative of relatives) writtenKeys.set(relative, key ?? '');
+    for (const relative of relatives) {
+      writtenFiles.push(relative);
+      writtenKeys.push(key ?? '');
+    }
   };
 
   const moves: [string, string][] = [];
@@ -174,7 +178,9 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       }
       stage.advance();
     }));
-    await forEachLimited(whole, WRITE_CONCURRENCY, async (output) => {
+    // Pages and PDFs at the same time: they go to different folders, and creating files in one
+    // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
+    const pages = forEachLimited(whole, WRITE_CONCURRENCY, async (output) => {
       const relatives = relativesOf(output);
       if (!reuse(relatives)) {
         const file = target(output.path);
@@ -186,7 +192,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       }
       stage.advance();
     });
-    await forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
+    const media = forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
       if (!reuse([copy.to])) {
         const file = target(copy.to);
         await ensureFolder(file);
@@ -196,10 +202,9 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       }
       stage.advance();
     });
-    await lists;
-    const writtenFiles = [...writtenKeys.keys()];
+    await Promise.all([pages, media, lists]);
     const stats = await statMany(writtenFiles.map(target));
-    writtenFiles.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys.get(relative)!, stamp: stats.stamp(i)! }));
+    writtenFiles.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[i]!, stamp: stats.stamp(i)! }));
     // Last, so that nothing can fail between taking folders out of the previous output and the swap.
     await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
     stage.done();
