@@ -4,7 +4,9 @@
  *
  *   build | check | preview | config <host> | schema | clean | import <source> | export <file>
  */
+import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
@@ -69,6 +71,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   switch (command) {
     case 'build':
     case 'check':
+      if (command === 'build' && process.platform === 'linux' && env['MALLOC_ARENA_MAX'] === undefined) return relaunchWithTwoArenas(env);
       if (values.format !== undefined && values.format !== 'text' && values.format !== 'github') throw new UsageError('--format is text or github');
       return runBuild(paths, command, values.format ?? 'text', {
         // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
@@ -107,6 +110,24 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/**
+ * Issue 4: glibc gives every thread that allocates its own malloc arena, and keeps in it what the
+ * load workers and the compression threads freed. At 100,000 manuscripts that was 160 MB of the
+ * build's peak (measured: 988 MiB with the default, 826 MiB with two arenas). The number of arenas
+ * can only be set before the process starts, so a build on Linux runs itself once more with it set;
+ * output, exit code and signals are the child's.
+ */
+function relaunchWithTwoArenas(env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...env, MALLOC_ARENA_MAX: '2' } });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 0)));
+  });
 }
 
 async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {

@@ -108,6 +108,9 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
   return reusable;
 }
 
+/** Written files stamped at once (statMany). */
+const STAT_SLICE = 50_000;
+
 /** A folder with fewer unchanged files than this is not worth adopting (placeReused): they are linked. */
 const ADOPT_MIN_FILES = 64;
 
@@ -203,8 +206,12 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       stage.advance();
     });
     await Promise.all([pages, media, lists]);
-    const stats = await statMany(writtenFiles.map(target));
-    writtenFiles.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[i]!, stamp: stats.stamp(i)! }));
+    // In slices: 200,000 absolute paths at once were a peak of memory of their own.
+    for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
+      const slice = writtenFiles.slice(start, start + STAT_SLICE);
+      const stats = await statMany(slice.map(target));
+      slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
+    }
     // Last, so that nothing can fail between taking folders out of the previous output and the swap.
     await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
     stage.done();
