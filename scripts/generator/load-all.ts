@@ -28,10 +28,8 @@ export interface LoadedContent {
 
 export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'>, progress: Progress, threads?: number): Promise<LoadedContent> {
   const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
-  const jobs: LoadJob[] = sources.map((source, index) => {
-    const entry = cached.get(source.file);
-    return { index, source, ...(entry ? { cached: { hash: entry.hash, ...(entry.stamp ? { stamp: entry.stamp } : {}) } } : {}) };
-  });
+  // Each file's cache entry is looked up once: the check index builds an entry when asked (check-index.ts).
+  const previous = sources.map((source) => cached.get(source.file));
   const entries: RecordEntry[] = new Array(sources.length);
   let parsed = 0;
   let stale = Math.abs(cached.size - sources.length);
@@ -39,37 +37,40 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
   // The fast path on this thread: a file whose stamp matches the cache is not sent anywhere.
   // Only the rest (new, edited or touched files) go to the workers, so an edit starts none.
   const now = Date.now();
-  const unchanged: LoadResult[] = [];
-  const rest: LoadJob[] = jobs.filter((job) => !job.cached?.stamp);
-  const known = jobs.filter((job) => job.cached?.stamp);
-  const stats = await statMany(known.map((job) => job.source.absolutePath));
-  known.forEach((job, i) => {
+  const rest: LoadJob[] = [];
+  const known: number[] = [];
+  sources.forEach((source, index) => {
+    const entry = previous[index];
+    if (entry?.stamp) known.push(index);
+    else rest.push({ index, source, ...(entry ? { cached: { hash: entry.hash } } : {}) });
+  });
+  const stats = await statMany(known.map((index) => sources[index]!.absolutePath));
+  known.forEach((index, i) => {
+    const entry = previous[index]!;
     const stamp = stats.stamp(i);
     // A stamp younger than RACY_MS is never trusted (load-job.ts): such a file is hashed again.
-    if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, job.cached!.stamp!)) unchanged.push({ index: job.index, kind: 'unchanged', stamp });
-    else rest.push(job);
+    if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, entry.stamp!)) entries[index] = entry;
+    else rest.push({ index, source: sources[index]!, cached: { hash: entry.hash, stamp: entry.stamp! } });
   });
+  stage.advance(sources.length - rest.length);
   const intern = createInterner();
   const onResults = (results: LoadResult[]) => {
     for (const result of results) {
       const file = sources[result.index]!.file;
-      let loaded: Loaded;
       if (result.kind === 'unchanged') {
-        const entry = cached.get(file)!;
-        loaded = entry.loaded;
+        // Touched, same bytes: the cached result stands, with the new stamp.
+        const entry = previous[result.index]!;
         if (!sameOptionalStamp(entry.stamp, result.stamp)) stale++;
-        entries[result.index] = { file, hash: entry.hash, loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
+        entries[result.index] = { file, hash: entry.hash, loaded: entry.loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       } else {
         parsed++;
         stale++;
-        loaded = result.loaded;
-        if (loaded.record) shareTexts(loaded.record, intern);
-        entries[result.index] = { file, hash: result.hash, loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
+        if (result.loaded.record) shareTexts(result.loaded.record, intern);
+        entries[result.index] = { file, hash: result.hash, loaded: result.loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       }
     }
     stage.advance(results.length);
   };
-  onResults(unchanged);
   await runLoadJobs(rest, { ...(threads === undefined ? {} : { threads }), onResults });
   stage.done();
 
