@@ -45,15 +45,17 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
     else rest.push({ index, source, ...(entry ? { cached: { hash: entry.hash } } : {}) });
   });
   const stats = await statMany(known.map((index) => sources[index]!.absolutePath));
+  const intern = createInterner();
   known.forEach((index, i) => {
     const entry = previous[index]!;
     const stamp = stats.stamp(i);
     // A stamp younger than RACY_MS is never trusted (load-job.ts): such a file is hashed again.
-    if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, entry.stamp!)) entries[index] = entry;
-    else rest.push({ index, source: sources[index]!, cached: { hash: entry.hash, stamp: entry.stamp! } });
+    if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, entry.stamp!)) {
+      if (entry.loaded.record) shareTexts(entry.loaded.record, intern);
+      entries[index] = entry;
+    } else rest.push({ index, source: sources[index]!, cached: { hash: entry.hash, stamp: entry.stamp! } });
   });
   stage.advance(sources.length - rest.length);
-  const intern = createInterner();
   const onResults = (results: LoadResult[]) => {
     for (const result of results) {
       const file = sources[result.index]!.file;
@@ -81,8 +83,13 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
     const { loaded, packed } = entries[index]!;
     problems.push(...loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
-    if (loaded.record && packed) records.manuscripts.push(unpacker(loaded.record as SlimManuscript, packed));
-    else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
+    if (loaded.record && packed) {
+      const manuscript = unpacker(loaded.record as SlimManuscript, packed);
+      // The cache entry keeps the same object (its own fields are the slim part, which is what the
+      // record cache stores), so the slim copy is not held twice while the caches are written.
+      loaded.record = manuscript;
+      records.manuscripts.push(manuscript);
+    } else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
   });
   return { records, problems, entries, parsed, stale };
 }
@@ -92,9 +99,10 @@ function sameOptionalStamp(a: RecordEntry['stamp'], b: RecordEntry['stamp']): bo
 }
 
 /**
- * Records arrive from the workers each with its own copy of every text. The texts that repeat
- * across records (institutions, first names, sections, dates, the author keys manuscripts name)
- * are kept once: at 150,000 authors and 100,000 manuscripts that is tens of MB (issue 4).
+ * Records arrive from the workers, or from the build cache, each with its own copy of every text.
+ * The texts that repeat across records (institutions, first names, sections, dates, the author
+ * keys that manuscripts name) are kept once: at 150,000 authors and 100,000 manuscripts that is
+ * tens of MB (issue 4).
  */
 function createInterner(): (text: string) => string {
   const known = new Map<string, string>();

@@ -93,17 +93,20 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
     const entries = relatives.map((relative) => previous.get(relative));
     if (entries.every((entry) => entry?.key === key)) candidates.push({ relatives, entries: entries as OutputEntry[] });
   }
-  const files = candidates.flatMap((candidate) => candidate.relatives);
-  const stats = await statMany(files.map((relative) => path.join(outDir, ...relative.split('/'))));
   const reusable = new Map<string, OutputEntry>();
-  let i = 0;
-  for (const { relatives, entries } of candidates) {
-    const intact = entries.every((entry, k) => {
-      const stamp = stats.kind(i + k) === 'file' ? stats.stamp(i + k) : undefined;
-      return stamp !== undefined && sameStamp(stamp, entry.stamp);
-    });
-    if (intact) relatives.forEach((relative, k) => reusable.set(relative, entries[k]!));
-    i += relatives.length;
+  // In slices, as the written files are stamped: all 200,000 paths at once were a peak of their own.
+  for (let start = 0; start < candidates.length; start += STAT_SLICE) {
+    const slice = candidates.slice(start, start + STAT_SLICE);
+    const stats = await statMany(slice.flatMap((candidate) => candidate.relatives.map((relative) => path.join(outDir, ...relative.split('/')))));
+    let i = 0;
+    for (const { relatives, entries } of slice) {
+      const intact = entries.every((entry, k) => {
+        const stamp = stats.kind(i + k) === 'file' ? stats.stamp(i + k) : undefined;
+        return stamp !== undefined && sameStamp(stamp, entry.stamp);
+      });
+      if (intact) relatives.forEach((relative, k) => reusable.set(relative, entries[k]!));
+      i += relatives.length;
+    }
   }
   return reusable;
 }
