@@ -11,8 +11,8 @@
 import { discover } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
-  cacheFingerprint, type RecordEntry, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
-  writeOutputManifest, writeRecordCache, writeVerifiedMedia,
+  cacheFingerprint, type RecordEntry, readGzipSegments, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
+  writeGzipSegments, writeOutputManifest, writeRecordCache, writeVerifiedMedia,
 } from './cache.ts';
 import { locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
 import { loadContent } from './load-all.ts';
@@ -94,8 +94,12 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
   const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
-  const written = await writeSite(paths.out, rendered.outputs, media.copies, { previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}) });
+  const written = await writeSite(paths.out, rendered.outputs, media.copies, {
+    previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}), ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint) } : {}),
+  });
   writeOutputManifest(paths.cache, fingerprint, written.manifest);
+  // Lists reused whole compressed nothing: the segments on file still describe them.
+  if (written.gzipSegments.size > 0) writeGzipSegments(paths.cache, fingerprint, written.gzipSegments);
   return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
 }
 

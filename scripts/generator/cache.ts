@@ -25,6 +25,7 @@ const CACHE_FORMAT = 3;
 const RECORDS_FILE = 'records.bin';
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
+const GZIP_SEGMENTS_FILE = 'gzip-segments.bin';
 const ENTRIES_PER_FRAME = 1000;
 
 export interface RecordEntry {
@@ -209,4 +210,17 @@ export function writeVerifiedMedia(dir: string, fingerprint: string, verified: R
   const frames: [string, FileStamp][][] = [];
   for (let start = 0; start < all.length; start += ENTRIES_PER_FRAME * 10) frames.push(all.slice(start, start + ENTRIES_PER_FRAME * 10));
   writeFrames(dir, MEDIA_FILE, fingerprint, frames);
+}
+
+/** The lists' compressed gzip segments, by the SHA-1 of their bytes (segmented-gzip.ts). */
+export function readGzipSegments(dir: string, fingerprint: string): Map<string, Uint8Array> {
+  const frames = readFrames<[string, Uint8Array][]>(path.join(dir, GZIP_SEGMENTS_FILE), fingerprint);
+  return new Map(frames?.flat() ?? []);
+}
+
+export function writeGzipSegments(dir: string, fingerprint: string, segments: ReadonlyMap<string, Uint8Array>): void {
+  const all = [...segments];
+  const frames: [string, Uint8Array][][] = [];
+  for (let start = 0; start < all.length; start += 16) frames.push(all.slice(start, start + 16));
+  writeFrames(dir, GZIP_SEGMENTS_FILE, fingerprint, frames);
 }
