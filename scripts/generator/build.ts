@@ -96,10 +96,10 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
   const written = await writeSite(paths.out, rendered.outputs, media.copies, {
     previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}), ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint) } : {}),
+    // Keyed by the bytes they compress, so valid whatever happens to the rest of the build.
+    saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
   });
   writeOutputManifest(paths.cache, fingerprint, written.manifest);
-  // Lists reused whole compressed nothing: the segments on file still describe them.
-  if (written.gzipSegments.size > 0) writeGzipSegments(paths.cache, fingerprint, written.gzipSegments);
   return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
 }
 

@@ -28,7 +28,7 @@ const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
 /** Compressed segments by the SHA-1 of their bytes: the previous build's, and this build's for the next. */
 export interface GzipSegments {
-  previous: ReadonlyMap<string, Uint8Array>;
+  readonly previous: ReadonlyMap<string, Uint8Array>;
   next: Map<string, Uint8Array>;
 }
 

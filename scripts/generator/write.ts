@@ -43,8 +43,6 @@ export interface WriteStats {
   reused: number;
   /** What this build wrote, for the next build to reuse. */
   manifest: OutputManifest;
-  /** The gzip segments of the lists this build compressed (none when it reused them whole). */
-  gzipSegments: Map<string, Uint8Array>;
 }
 
 export interface WriteOptions {
@@ -55,6 +53,11 @@ export interface WriteOptions {
   linkMedia?: boolean;
   /** The previous build's compressed gzip segments (segmented-gzip.ts), from the build cache. */
   gzipSegments?: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Called with the segments of the lists as soon as they are written (not when every file is), so
+   * that they are not held while the pages are written. Not called when the lists were reused whole.
+   */
+  saveGzipSegments?: (segments: ReadonlyMap<string, Uint8Array>) => void;
 }
 
 /**
@@ -192,6 +195,10 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       }
       stage.advance();
     }));
+    const listsSaved = lists.then(() => {
+      if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
+      segments.next = new Map();
+    });
     // Pages and PDFs at the same time: they go to different folders, and creating files in one
     // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
     const pages = forEachLimited(whole, WRITE_CONCURRENCY, async (output) => {
@@ -216,7 +223,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       }
       stage.advance();
     });
-    await Promise.all([pages, media, lists]);
+    await Promise.all([pages, media, listsSaved]);
     // In slices: 200,000 absolute paths at once were a peak of memory of their own.
     for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
       const slice = writtenFiles.slice(start, start + STAT_SLICE);
@@ -246,7 +253,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     throw error;
   }
   manifest.folders = await folderStamps(outDir, manifest.files.keys());
-  return { files: written + reused, bytes, reused, manifest, gzipSegments: segments.next };
+  return { files: written + reused, bytes, reused, manifest };
 }
 
 interface Placement {
