@@ -7,13 +7,10 @@
  * JSON files are read with the yaml package's JSON schema: same node positions, JSON's own types.
  */
 import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
-import { parsePlainYaml } from './plain-yaml.ts';
+import { parsePlainYaml, type Position } from './plain-yaml.ts';
 import type { Problem } from './problems.ts';
 
-export interface Position {
-  line: number;
-  column: number;
-}
+export type { Position };
 
 export interface ParsedFile {
   file: string;

@@ -10,7 +10,11 @@
  * what `parseDocument(text, { schema: 'failsafe', ... }).toJS()` and the document's node ranges
  * give (test/plain-yaml.test.ts checks both on real files, tricky cases and a seeded fuzz).
  */
-import type { Position } from './parse.ts';
+/** A 1-based line and column in a file (parse.ts re-exports it for the rest of the build). */
+export interface Position {
+  line: number;
+  column: number;
+}
 
 export interface PlainYaml {
   data: Record<string, unknown>;
