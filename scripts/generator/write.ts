@@ -21,6 +21,7 @@ import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
 import { statMany } from './stat-many.ts';
+import { createFileWriter } from './file-writer.ts';
 import { segmentedGzip, type GzipSegments } from './segmented-gzip.ts';
 import { silentProgress } from './progress.ts';
 
@@ -177,6 +178,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
   };
 
   const moves: [string, string][] = [];
+  const writer = createFileWriter();
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
   const stage = (options.progress ?? silentProgress).stage('write', outputs.length + copies.length);
@@ -201,18 +203,22 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     });
     // Pages and PDFs at the same time: they go to different folders, and creating files in one
     // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
-    const pages = forEachLimited(whole, WRITE_CONCURRENCY, async (output) => {
-      const relatives = relativesOf(output);
-      if (!reuse(relatives)) {
-        const file = target(output.path);
-        await ensureFolder(file);
-        const sizes = await writeWhole(file, output);
-        if (output.precompress) Object.assign(bytes, sizes);
-        written += relatives.length;
-        remember(relatives, output.key);
+    // The small files are rendered here, one after the other, and written by the file writer's thread.
+    const pages = (async () => {
+      for (const output of whole) {
+        const relatives = relativesOf(output);
+        if (!reuse(relatives)) {
+          const file = target(output.path);
+          await ensureFolder(file);
+          if (output.precompress) Object.assign(bytes, await writeWhole(file, output));
+          else await writer.write(file, materialize(output.body));
+          written += relatives.length;
+          remember(relatives, output.key);
+        }
+        stage.advance();
       }
-      stage.advance();
-    });
+      await writer.close();
+    })();
     const media = forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
       if (!reuse([copy.to])) {
         const file = target(copy.to);
@@ -243,6 +249,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     if (hadPrevious) await removeTree(previousDir);
     await removeTree(trash);
   } catch (error) {
+    await writer.abort();
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -438,18 +445,16 @@ export async function removeTree(dir: string): Promise<void> {
   await rmdir(dir);
 }
 
+/** The bytes of a body, in a buffer of their own (transferable to the file writer's thread). */
 function materialize(body: OutputFile['body']): Uint8Array {
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (typeof body === 'string') return new TextEncoder().encode(body);
   if (typeof body !== 'function') return body;
   let text = '';
   for (const chunk of body()) text += chunk;
-  return Buffer.from(text, 'utf8');
+  return new TextEncoder().encode(text);
 }
 
-/**
- * The callback form: the promise form opens a FileHandle and settles a promise per step, which
- * at 100,000 pages cost seconds of the main thread (issue 4, measured with a CPU profile).
- */
+/** The callback form: the promise form opens a FileHandle and settles a promise per step. */
 function writeFile(file: string, data: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => writeFileWithCallback(file, data, (error) => (error ? reject(error) : resolve())));
 }

@@ -1,0 +1,34 @@
+/**
+ * The file writer (issue 4) writes the pages on a thread of its own: every file arrives with its
+ * exact bytes, including bytes that were views on a shared buffer, and a file that cannot be
+ * written fails the build instead of going missing.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileWriter } from '../scripts/generator/file-writer.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'file-writer-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('the file writer', () => {
+  it('writes every file with its bytes, in batches, whether its buffer was its own or shared', async () => {
+    const writer = createFileWriter();
+    for (let i = 0; i < 300; i++) {
+      const text = `<p>page ${i} “Пакошево” 𝔘</p>`;
+      await writer.write(path.join(dir, `${i}.html`), i % 2 ? new TextEncoder().encode(text) : Buffer.from(text));
+    }
+    await writer.close();
+    for (const i of [0, 1, 63, 64, 299]) expect(await readFile(path.join(dir, `${i}.html`), 'utf8')).toBe(`<p>page ${i} “Пакошево” 𝔘</p>`);
+  });
+
+  it('reports a file it cannot write', async () => {
+    const writer = createFileWriter();
+    await writer.write(path.join(dir, 'no-such-folder', 'page.html'), new TextEncoder().encode('x'));
+    await expect(writer.close()).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
