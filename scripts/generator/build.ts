@@ -120,7 +120,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   const index = useCache ? readCheckIndex(paths.cache, fingerprint) : undefined;
   const fromIndex = mode === 'check' && index !== undefined;
   const cached = fromIndex ? index : useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
-  const loaded = await loadContent(found, cached, progress, threads);
+  const loaded = await loadContent(found, cached, progress, { threads, shareTexts: mode === 'build' });
   problems.push(...loaded.problems);
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.

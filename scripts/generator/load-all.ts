@@ -26,7 +26,18 @@ export interface LoadedContent {
   stale: number;
 }
 
-export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'>, progress: Progress, threads?: number): Promise<LoadedContent> {
+export interface LoadOptions {
+  /** Worker threads (workers.ts). */
+  threads?: number | undefined;
+  /**
+   * Keep each repeated text once (shareTexts). Worth it for records a build keeps to the end; `check`
+   * drops its records after the reference checks, and interning them would cost more than it saves.
+   */
+  shareTexts?: boolean;
+}
+
+export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'>, progress: Progress, options: LoadOptions = {}): Promise<LoadedContent> {
+  const { threads, shareTexts: share = true } = options;
   const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
   // Each file's cache entry is looked up once: the check index builds an entry when asked (check-index.ts).
   const previous = sources.map((source) => cached.get(source.file));
@@ -51,7 +62,7 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
     const stamp = stats.stamp(i);
     // A stamp younger than RACY_MS is never trusted (load-job.ts): such a file is hashed again.
     if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, entry.stamp!)) {
-      if (entry.loaded.record) shareTexts(entry.loaded.record, intern);
+      if (share && entry.loaded.record) shareTexts(entry.loaded.record, intern);
       entries[index] = entry;
     } else rest.push({ index, source: sources[index]!, cached: { hash: entry.hash, stamp: entry.stamp! } });
   });
@@ -67,7 +78,7 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
       } else {
         parsed++;
         stale++;
-        if (result.loaded.record) shareTexts(result.loaded.record, intern);
+        if (share && result.loaded.record) shareTexts(result.loaded.record, intern);
         entries[result.index] = { file, hash: result.hash, loaded: result.loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
       }
     }
