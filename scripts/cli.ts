@@ -62,7 +62,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || !command) {
+  if (values.help || !command || command === '--help' || command === '-h') {
     console.log(USAGE);
     return command ? 0 : 2;
   }

@@ -100,4 +100,11 @@ describe('the command line', () => {
     expect(stderr).toContain('unknown command "publish"');
     expect(stderr).toContain('Usage:');
   });
+
+  it('--help alone prints the usage and succeeds', async () => {
+    workspace = await createWorkspace();
+    const { code, stdout } = await workspace.cli('--help');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: npm run <command>');
+  });
 });
