@@ -14,7 +14,7 @@ import {
   cacheFingerprint, type RecordEntry, readGzipSegments, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
   writeGzipSegments, writeOutputManifest, writeRecordCache, writeVerifiedMedia,
 } from './cache.ts';
-import { locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
+import { hasCheckIndex, locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
 import { loadContent } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
@@ -117,8 +117,10 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
   const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
-  const index = useCache ? readCheckIndex(paths.cache, fingerprint) : undefined;
-  const fromIndex = mode === 'check' && index !== undefined;
+  const index = useCache && mode === 'check' ? readCheckIndex(paths.cache, fingerprint) : undefined;
+  const fromIndex = index !== undefined;
+  // A build never reads the index, only keeps it current; a check that could not read it rewrites it.
+  const hasIndex = mode === 'check' ? fromIndex : useCache && hasCheckIndex(paths.cache, fingerprint);
   const cached = fromIndex ? index : useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
   const loaded = await loadContent(found, cached, progress, { threads, shareTexts: mode === 'build' });
   problems.push(...loaded.problems);
@@ -127,7 +129,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.entries.length / 100);
   // Entries restored from the index are skeletons: they never go into the record cache.
   if (rewrite && !fromIndex) writeRecordCache(paths.cache, fingerprint, loaded.entries);
-  if (rewrite || !index) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries);
+  if (rewrite || !hasIndex) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries);
   return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems };
 }
 

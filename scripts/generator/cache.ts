@@ -164,6 +164,24 @@ export function writeFrames(dir: string, name: string, fingerprint: string, fram
   renameSync(temporary, target);
 }
 
+/** Whether `file` is a frames file of this fingerprint, by its header alone (its frames are not read). */
+export function hasFrames(file: string, fingerprint: string): boolean {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const first = Buffer.alloc(512);
+      const read = readSync(fd, first, 0, first.length, 0);
+      const newline = first.subarray(0, read).indexOf(0x0a);
+      const header = JSON.parse(first.subarray(0, Math.max(newline, 0)).toString('utf8')) as { format?: unknown; fingerprint?: unknown };
+      return header.format === CACHE_FORMAT && header.fingerprint === fingerprint;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
 export function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
   let fd: number;
   try {

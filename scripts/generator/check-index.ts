@@ -14,7 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
+import { hasFrames, readFrames, writeFrames, type RecordEntry } from './cache.ts';
 import type { Discovery } from './discover.ts';
 import { UNLOCATED, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
 import { parseFile } from './parse.ts';
@@ -51,6 +51,11 @@ type ManuscriptSkeleton = Pick<ManuscriptRecord, 'id' | 'citation_volume' | 'aut
 
 /** The index as the load stage reads a cache: by file path, each entry built when asked for. */
 export interface CheckIndex extends Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'> {}
+
+/** Whether an index of this fingerprint is there (a build, which never reads it, only keeps it up to date). */
+export function hasCheckIndex(dir: string, fingerprint: string): boolean {
+  return hasFrames(path.join(dir, INDEX_FILE), fingerprint);
+}
 
 export function readCheckIndex(dir: string, fingerprint: string): CheckIndex | undefined {
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
