@@ -219,26 +219,30 @@ export function readFrames<T>(file: string, fingerprint: string): T[] | undefine
 
 /** PDFs that passed the media checks, with their stamps (media.ts). */
 export function readVerifiedMedia(dir: string, fingerprint: string): Map<string, FileStamp> {
-  const frames = readFrames<[string, FileStamp][]>(path.join(dir, MEDIA_FILE), fingerprint);
-  return new Map(frames?.flat() ?? []);
+  return readMap(dir, MEDIA_FILE, fingerprint);
 }
 
 export function writeVerifiedMedia(dir: string, fingerprint: string, verified: ReadonlyMap<string, FileStamp>): void {
-  const all = [...verified];
-  const frames: [string, FileStamp][][] = [];
-  for (let start = 0; start < all.length; start += ENTRIES_PER_FRAME * 10) frames.push(all.slice(start, start + ENTRIES_PER_FRAME * 10));
-  writeFrames(dir, MEDIA_FILE, fingerprint, frames);
+  writeMap(dir, MEDIA_FILE, fingerprint, verified, ENTRIES_PER_FRAME * 10);
 }
 
 /** The lists' compressed gzip segments, by the SHA-1 of their bytes (segmented-gzip.ts). */
 export function readGzipSegments(dir: string, fingerprint: string): Map<string, Uint8Array> {
-  const frames = readFrames<[string, Uint8Array][]>(path.join(dir, GZIP_SEGMENTS_FILE), fingerprint);
-  return new Map(frames?.flat() ?? []);
+  return readMap(dir, GZIP_SEGMENTS_FILE, fingerprint);
 }
 
 export function writeGzipSegments(dir: string, fingerprint: string, segments: ReadonlyMap<string, Uint8Array>): void {
-  const all = [...segments];
-  const frames: [string, Uint8Array][][] = [];
-  for (let start = 0; start < all.length; start += 16) frames.push(all.slice(start, start + 16));
-  writeFrames(dir, GZIP_SEGMENTS_FILE, fingerprint, frames);
+  // About 2 MB a segment: a few per frame keep each frame's buffers small.
+  writeMap(dir, GZIP_SEGMENTS_FILE, fingerprint, segments, 16);
+}
+
+function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {
+  return new Map(readFrames<[string, V][]>(path.join(dir, name), fingerprint)?.flat() ?? []);
+}
+
+function writeMap<V>(dir: string, name: string, fingerprint: string, map: ReadonlyMap<string, V>, perFrame: number): void {
+  const all = [...map];
+  const frames: [string, V][][] = [];
+  for (let start = 0; start < all.length; start += perFrame) frames.push(all.slice(start, start + perFrame));
+  writeFrames(dir, name, fingerprint, frames);
 }
