@@ -6,7 +6,7 @@
  */
 import type { RecordEntry } from './cache.ts';
 import type { Discovery } from './discover.ts';
-import { RACY_MS, sameStamp, type LoadJob, type LoadResult } from './load-job.ts';
+import { sameOptionalStamp, sameStamp, trustedStamp, type LoadJob, type LoadResult } from './load-job.ts';
 import { statMany } from './stat-many.ts';
 import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
@@ -59,9 +59,9 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
   const intern = createInterner();
   known.forEach((index, i) => {
     const entry = previous[index]!;
-    const stamp = stats.stamp(i);
-    // A stamp younger than RACY_MS is never trusted (load-job.ts): such a file is hashed again.
-    if (stamp && now - stamp.mtimeMs > RACY_MS && sameStamp(stamp, entry.stamp!)) {
+    // A stamp too recent to trust (load-job.ts) is no match: such a file is hashed again.
+    const stamp = trustedStamp(stats.stamp(i), now);
+    if (stamp && sameStamp(stamp, entry.stamp!)) {
       if (share && entry.loaded.record) shareTexts(entry.loaded.record, intern);
       entries[index] = entry;
     } else rest.push({ index, source: sources[index]!, cached: { hash: entry.hash, stamp: entry.stamp! } });
@@ -103,10 +103,6 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
     } else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
   });
   return { records, problems, entries, parsed, stale };
-}
-
-function sameOptionalStamp(a: RecordEntry['stamp'], b: RecordEntry['stamp']): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino);
 }
 
 /**

@@ -33,7 +33,21 @@ export type LoadResult =
  * A stamp younger than this is not trusted next time: timestamps are coarse (a few milliseconds
  * on Linux), so a file rewritten right after it was read could keep its size and mtime ("racy git").
  */
-export const RACY_MS = 3000;
+const RACY_MS = 3000;
+
+/** `stamp` when it is old enough to be trusted by the next build, else undefined (see RACY_MS). */
+export function trustedStamp(stamp: FileStamp | undefined, now: number): FileStamp | undefined {
+  return stamp && now - stamp.mtimeMs > RACY_MS ? stamp : undefined;
+}
+
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+}
+
+/** Both absent (neither trusted), or both present and equal. */
+export function sameOptionalStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && sameStamp(a, b));
+}
 
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(bytes).digest('base64url');
@@ -43,7 +57,7 @@ export function contentHash(bytes: Uint8Array): string {
 export function stampOf(absolutePath: string, now: number): FileStamp | undefined {
   try {
     const stat = lstatSync(absolutePath);
-    return now - stat.mtimeMs > RACY_MS ? { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } : undefined;
+    return trustedStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, now);
   } catch {
     return undefined;
   }
@@ -71,8 +85,4 @@ export function runLoadJob(job: LoadJob, now: number): LoadResult {
     return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded: { ...loaded, record: slim as ManuscriptRecord }, packed };
   }
   return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded };
-}
-
-export function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }

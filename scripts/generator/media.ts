@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { RACY_MS, sameStamp, type FileStamp } from './load-job.ts';
+import { sameStamp, trustedStamp, type FileStamp } from './load-job.ts';
 import { positionOf, type Origin, type Records } from './load.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from './problems.ts';
@@ -78,10 +78,10 @@ export async function checkMedia(records: Records, contentDir: string, verified:
     if (!(await startsWith(absolute, PDF_MAGIC))) {
       return fail(i, 'media/not-pdf', `content/media/${ref.path} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
     }
-    // A stamp younger than RACY_MS is not trusted next time: the file could change again within one tick.
-    const trusted = Date.now() - stamp.mtimeMs > RACY_MS;
-    copies.set(ref.path, { from: absolute, to: `media/${ref.path}`, ...(trusted ? { stamp } : {}) });
-    if (trusted) nowVerified.set(ref.path, stamp);
+    // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
+    const trusted = trustedStamp(stamp, Date.now());
+    copies.set(ref.path, { from: absolute, to: `media/${ref.path}`, ...(trusted ? { stamp: trusted } : {}) });
+    if (trusted) nowVerified.set(ref.path, trusted);
     changed = true;
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
