@@ -3,12 +3,14 @@
  * A build that fails at any point leaves the previous output exactly as it was.
  *
  * Issue 4: the staging folder is filled in parallel (file creation, not bytes, is what costs at
- * 100,000 pages), large lists are streamed through gzip and brotli in the same pass, and a file
- * whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a PDF
- * the same source stamp) is hard-linked from the previous output instead of being written again.
- * The previous output's files are only ever replaced, never modified, so a link to one is a copy.
+ * 100,000 pages): the precompressed outputs (the lists) are streamed through brotli and the
+ * segmented gzip in one pass, the other files go to the file writer's thread, and PDFs are copied
+ * or linked. A file whose inputs are unchanged since the previous build (same key, see
+ * OutputFile.key, or for a PDF the same source stamp) is taken from the previous output instead of
+ * being written again: a folder of such files as a whole, others by hard link. The previous
+ * output's files are only ever replaced, never modified, so a link to one is a copy.
  */
-import { constants as fsConstants, createWriteStream, writeFile as writeFileWithCallback, type WriteStream } from 'node:fs';
+import { constants as fsConstants, createWriteStream, type WriteStream } from 'node:fs';
 import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -31,7 +33,6 @@ import { silentProgress } from './progress.ts';
  * beats gzip 9's size, at 4 to 5 times the speed of brotli 7 and 40 times that of brotli 11.
  */
 export const GZIP_LEVEL = 6;
-export const GZIP_OPTIONS: zlib.ZlibOptions = { level: GZIP_LEVEL };
 export const BROTLI_OPTIONS: zlib.BrotliOptions = {
   params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
 };
@@ -192,9 +193,9 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
   await mkdir(staging, { recursive: true });
   const stage = (options.progress ?? silentProgress).stage('write', outputs.length + copies.length);
   try {
-    // The large streamed lists first, so their compression runs while the small files are written.
-    const streamed = outputs.filter((o) => typeof o.body === 'function' && o.precompress);
-    const whole = outputs.filter((o) => !streamed.includes(o));
+    // The precompressed outputs (the lists) first, so their compression runs while the small files are written.
+    const streamed = outputs.filter((o) => o.precompress);
+    const whole = outputs.filter((o) => !o.precompress);
     const lists = Promise.all(streamed.map(async (output) => {
       const relatives = relativesOf(output);
       if (!reuse(relatives)) {
@@ -219,8 +220,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
         if (!reuse(relatives)) {
           const file = target(output.path);
           await ensureFolder(file);
-          if (output.precompress) Object.assign(bytes, await writeWhole(file, output));
-          else await writer.write(file, materialize(output.body));
+          await writer.write(file, materialize(output.body));
           written += relatives.length;
           remember(relatives, output.key);
         }
@@ -454,6 +454,12 @@ export async function removeTree(dir: string): Promise<void> {
   await rmdir(dir);
 }
 
+/** A body as byte chunks: a list's chunks one by one, any other body as one chunk. */
+function* chunksOf(body: OutputFile['body']): Iterable<Buffer> {
+  if (typeof body === 'function') for (const chunk of body()) yield Buffer.from(chunk, 'utf8');
+  else yield typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
 /** The bytes of a body, in a buffer of their own (transferable to the file writer's thread). */
 function materialize(body: OutputFile['body']): Uint8Array {
   if (typeof body === 'string') return new TextEncoder().encode(body);
@@ -461,23 +467,6 @@ function materialize(body: OutputFile['body']): Uint8Array {
   let text = '';
   for (const chunk of body()) text += chunk;
   return new TextEncoder().encode(text);
-}
-
-/** The callback form: the promise form opens a FileHandle and settles a promise per step. */
-function writeFile(file: string, data: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => writeFileWithCallback(file, data, (error) => (error ? reject(error) : resolve())));
-}
-
-async function writeWhole(file: string, output: OutputFile): Promise<Record<string, number>> {
-  const data = materialize(output.body);
-  await writeFile(file, data);
-  if (!output.precompress) return { [output.path]: data.length };
-  const [gz, br] = await Promise.all([
-    new Promise<Buffer>((resolve, reject) => zlib.gzip(data, GZIP_OPTIONS, (error, result) => (error ? reject(error) : resolve(result)))),
-    new Promise<Buffer>((resolve, reject) => zlib.brotliCompress(data, BROTLI_OPTIONS, (error, result) => (error ? reject(error) : resolve(result)))),
-  ]);
-  await Promise.all([writeFile(`${file}.gz`, gz), writeFile(`${file}.br`, br)]);
-  return { [output.path]: data.length, [`${output.path}.gz`]: gz.length, [`${output.path}.br`]: br.length };
 }
 
 /**
@@ -510,9 +499,7 @@ async function streamOutput(target: string, output: OutputFile, segments: GzipSe
     brotli?.on('error', reject);
   });
   failed.catch(() => {}); // raced below; an error after the race is over has nothing left to fail
-  const body = output.body as () => Iterable<string>;
-  for (const chunk of body()) {
-    const buffer = Buffer.from(chunk, 'utf8');
+  for (const buffer of chunksOf(output.body)) {
     await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer))), failed]);
   }
   await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);
