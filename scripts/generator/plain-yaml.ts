@@ -140,11 +140,7 @@ class Reader {
       data[key] = value.data;
       entries.set(key, { key: { line: at + 1, column: indent + 1 }, value: value.node });
       at = this.nextContent(value.next);
-      if (at === this.starts.length) break;
-      const next = this.indent(at);
-      if (next < indent) break;
-      // A more-indented line continues a plain scalar or is an error: the yaml package decides.
-      if (next > indent) throw new NotPlain();
+      if (!this.continues(at, indent)) break;
     }
     return { data, node, next: at };
   }
@@ -172,12 +168,18 @@ class Reader {
       data.push(item.data);
       items.push(item.node);
       at = this.nextContent(item.next);
-      if (at === this.starts.length) break;
-      const next = this.indent(at);
-      if (next < indent) break;
-      if (next > indent) throw new NotPlain();
+      if (!this.continues(at, indent)) break;
     }
     return { data, node, next: at };
+  }
+
+  /** Whether the collection whose entries sit at column `indent` goes on at line `at`. */
+  private continues(at: number, indent: number): boolean {
+    if (at === this.starts.length) return false;
+    const next = this.indent(at);
+    // A more-indented line continues a plain scalar or is an error: the yaml package decides.
+    if (next > indent) throw new NotPlain();
+    return next === indent;
   }
 
   /**
