@@ -166,38 +166,15 @@ export function writeFrames(dir: string, name: string, fingerprint: string, fram
 
 /** Whether `file` is a frames file of this fingerprint, by its header alone (its frames are not read). */
 export function hasFrames(file: string, fingerprint: string): boolean {
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      const first = Buffer.alloc(512);
-      const read = readSync(fd, first, 0, first.length, 0);
-      const newline = first.subarray(0, read).indexOf(0x0a);
-      const header = JSON.parse(first.subarray(0, Math.max(newline, 0)).toString('utf8')) as { format?: unknown; fingerprint?: unknown };
-      return header.format === CACHE_FORMAT && header.fingerprint === fingerprint;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
+  return withFile(file, (fd) => readHeader(fd, fingerprint) !== undefined) ?? false;
 }
 
 export function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const first = Buffer.alloc(512);
-    const read = readSync(fd, first, 0, first.length, 0);
-    const newline = first.subarray(0, read).indexOf(0x0a);
-    if (newline < 0) return undefined;
-    const header = JSON.parse(first.subarray(0, newline).toString('utf8')) as { format?: unknown; fingerprint?: unknown; frames?: unknown };
-    if (header.format !== CACHE_FORMAT || header.fingerprint !== fingerprint || typeof header.frames !== 'number') return undefined;
+  return withFile(file, (fd) => {
+    const header = readHeader(fd, fingerprint);
+    if (!header) return undefined;
     const frames: T[] = [];
-    let position = newline + 1;
+    let position = header.length;
     const head = Buffer.alloc(8);
     for (let i = 0; i < header.frames; i++) {
       if (readSync(fd, head, 0, 8, position) !== 8) return undefined;
@@ -209,8 +186,32 @@ export function readFrames<T>(file: string, fingerprint: string): T[] | undefine
       position += 8 + length;
     }
     return frames;
+  });
+}
+
+/** The header line, when it is this format's and this fingerprint's: the frame count and the header's length in bytes. */
+function readHeader(fd: number, fingerprint: string): { frames: number; length: number } | undefined {
+  const first = Buffer.alloc(512);
+  const read = readSync(fd, first, 0, first.length, 0);
+  const newline = first.subarray(0, read).indexOf(0x0a);
+  if (newline < 0) return undefined;
+  const header = JSON.parse(first.subarray(0, newline).toString('utf8')) as { format?: unknown; fingerprint?: unknown; frames?: unknown };
+  if (header.format !== CACHE_FORMAT || header.fingerprint !== fingerprint || typeof header.frames !== 'number') return undefined;
+  return { frames: header.frames, length: newline + 1 };
+}
+
+/** `read` on the open file; undefined when it cannot be opened or read, or is damaged beyond the checksums' reach. */
+function withFile<T>(file: string, read: (fd: number) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
   } catch {
-    // Damaged beyond the checksums' reach (a header that is not JSON, a value V8 cannot read).
+    return undefined;
+  }
+  try {
+    return read(fd);
+  } catch {
+    // A header that is not JSON, a value V8 cannot read.
     return undefined;
   } finally {
     closeSync(fd);
