@@ -11,8 +11,8 @@
 import { discover } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
-  cacheFingerprint, type RecordEntry, readGzipSegments, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
-  writeGzipSegments, writeOutputManifest, writeRecordCache, writeVerifiedMedia,
+  cacheFingerprint, type RecordEntry, readGzipSegments, readListTables, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
+  writeGzipSegments, writeListTables, writeOutputManifest, writeRecordCache, writeVerifiedMedia,
 } from './cache.ts';
 import { hasCheckIndex, locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
 import { loadContent } from './load-all.ts';
@@ -95,11 +95,13 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
   const written = await writeSite(paths.out, rendered.outputs, media.copies, {
-    previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}), ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint) } : {}),
+    previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}),
+    ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint), previousLists: readListTables(paths.cache, fingerprint) } : {}),
     // Keyed by the bytes they compress, so valid whatever happens to the rest of the build.
     saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
   });
   writeOutputManifest(paths.cache, fingerprint, written.manifest);
+  writeListTables(paths.cache, fingerprint, written.lists);
   return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
 }
 

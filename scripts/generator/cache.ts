@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { FileStamp } from './load-job.ts';
+import type { ListTable } from './list-items.ts';
 import type { Loaded } from './load.ts';
 
 /** Bump when the layout of the cache files changes. */
@@ -26,6 +27,7 @@ const RECORDS_FILE = 'records.bin';
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const GZIP_SEGMENTS_FILE = 'gzip-segments.bin';
+const LIST_TABLES_FILE = 'lists.bin';
 const ENTRIES_PER_FRAME = 1000;
 
 export interface RecordEntry {
@@ -235,6 +237,16 @@ export function readGzipSegments(dir: string, fingerprint: string): Map<string, 
 export function writeGzipSegments(dir: string, fingerprint: string, segments: ReadonlyMap<string, Uint8Array>): void {
   // About 2 MB a segment: a few per frame keep each frame's buffers small.
   writeMap(dir, GZIP_SEGMENTS_FILE, fingerprint, segments, 16);
+}
+
+/** The lists' item tables (list-items.ts), by output path. */
+export function readListTables(dir: string, fingerprint: string): Map<string, ListTable> {
+  return readMap(dir, LIST_TABLES_FILE, fingerprint);
+}
+
+export function writeListTables(dir: string, fingerprint: string, tables: ReadonlyMap<string, ListTable>): void {
+  // A table is a few MB at 100,000 manuscripts: one per frame.
+  writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
 }
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {

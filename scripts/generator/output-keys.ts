@@ -5,14 +5,16 @@
  * whole when they change.
  *
  * - A manuscript's landing page depends on the manuscript, its volume and its authors.
- * - The lists, the sitemap, the home page and the volume pages depend on (nearly) everything: they
- *   share one key over every record in published order, so any edit rewrites them.
+ * - A volume's page depends on the volume and on its manuscripts' pages' inputs, in order.
+ * - The lists, the sitemap and the home page depend on (nearly) everything: they share one key over
+ *   every record in published order, so any edit rewrites them. The lists' items are keyed one by
+ *   one too (ListItems.keys), so that rewriting a list renders only the items that changed.
  * - Anything else (host files, public/) has no key and is always written; it is small.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { OutputFile } from '../shared/output-file.ts';
-import { pageFile } from '../shared/contract.ts';
-import { manuscriptPagePath } from './render-pages.ts';
+import { listFile, pageFile } from '../shared/contract.ts';
+import { manuscriptPagePath, volumePagePath } from './render-pages.ts';
 import type { ResolvedJournal } from './resolve.ts';
 
 export function attachKeys(groups: { source: string; outputs: OutputFile[] }[], site: ResolvedJournal, shared: readonly string[]): void {
@@ -25,13 +27,29 @@ export function attachKeys(groups: { source: string; outputs: OutputFile[] }[], 
   const authors = new Map(site.authors.map((a) => [a.origin.key, a.origin.hash!]));
   const volumes = new Map(site.volumes.map((v) => [v.id, v.origin.hash!]));
   const pageKeys = new Map<string, string>();
+  const manuscriptKeys: string[] = [];
+  const volumeHashes = new Map(site.volumes.map((v) => [v.id, createHash('sha1').update(`${v.origin.hash}\n`)]));
   for (const m of site.manuscripts) {
-    const hash = createHash('sha1').update(`${m.origin.hash}\n${volumes.get(m.citation_volume)}\n`);
-    for (const ref of m.authors) hash.update(`${typeof ref === 'string' ? authors.get(ref) : JSON.stringify(ref)}\n`);
-    pageKeys.set(pageFile(manuscriptPagePath(m)), `page:${hash.digest('base64url')}`);
+    let inputs = `${m.origin.hash}\n${volumes.get(m.citation_volume)}\n`;
+    for (const ref of m.authors) inputs += `${typeof ref === 'string' ? authors.get(ref) : JSON.stringify(ref)}\n`;
+    // One call per page: a Hash object each cost more than the hashing (100,000 pages).
+    const key = `page:${hash('sha1', inputs, 'base64url')}`;
+    pageKeys.set(pageFile(manuscriptPagePath(m)), key);
+    manuscriptKeys.push(key);
+    volumeHashes.get(m.citation_volume)?.update(`${key}\n`);
   }
+  for (const v of site.volumes) pageKeys.set(pageFile(volumePagePath(v)), `volume:${volumeHashes.get(v.id)!.digest('base64url')}`);
+  const itemKeys = new Map<string, readonly string[]>([
+    [listFile('authors'), site.authors.map((a) => a.origin.hash!)],
+    [listFile('volumes'), site.volumes.map((v) => v.origin.hash!)],
+    [listFile('manuscripts'), manuscriptKeys],
+  ]);
   for (const group of groups) {
     if (!shared.includes(group.source)) continue;
-    for (const output of group.outputs) output.key = pageKeys.get(output.path) ?? siteKey;
+    for (const output of group.outputs) {
+      output.key = pageKeys.get(output.path) ?? siteKey;
+      const keys = itemKeys.get(output.path);
+      if (output.items && keys?.length === output.items.count) output.items.keys = keys;
+    }
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Renderer: the three lists of the contract (SPEC section 4), as bare JSON arrays.
  * Pure: records in, files out. Each record is serialized on its own and streamed, so the build
- * never holds a second, serialized copy of a whole list in memory.
+ * never holds a second, serialized copy of a whole list in memory; each list is also given as items
+ * (list-items.ts), so that a build after an edit renders only the items that changed.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import { listFile } from '../shared/contract.ts';
+import { renderedChunks, type ListItems } from './list-items.ts';
 import type { ResolvedJournal } from './resolve.ts';
 import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
 
@@ -74,21 +76,7 @@ export function renderApi(site: ResolvedJournal): OutputFile[] {
   ];
 }
 
-/** Records per chunk: large enough that writing is cheap, small enough to stay off the heap. */
-const RECORDS_PER_CHUNK = 256;
-
 function jsonArray<T>(path: string, records: readonly T[], publish: (record: T) => unknown): OutputFile {
-  return {
-    path,
-    precompress: true,
-    body: function* () {
-      yield '[';
-      for (let start = 0; start < records.length; start += RECORDS_PER_CHUNK) {
-        const parts: string[] = [];
-        for (let i = start; i < Math.min(start + RECORDS_PER_CHUNK, records.length); i++) parts.push(toJson(publish(records[i]!)));
-        yield (start === 0 ? '' : ',') + parts.join(',');
-      }
-      yield ']';
-    },
-  };
+  const items: ListItems = { count: records.length, render: (i) => toJson(publish(records[i]!)) };
+  return { path, precompress: true, items, body: () => renderedChunks(items) };
 }

@@ -10,7 +10,7 @@
  * being written again: a folder of such files as a whole, others by hard link. The previous
  * output's files are only ever replaced, never modified, so a link to one is a copy.
  */
-import { constants as fsConstants, createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, constants as fsConstants, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -24,6 +24,7 @@ import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
 import { statMany } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
+import { keyed, splicedChunks, tableBytes, type ListTable, type PreviousList } from './list-items.ts';
 import { segmentedGzip, type GzipSegments } from './segmented-gzip.ts';
 import { silentProgress } from './progress.ts';
 
@@ -43,8 +44,12 @@ export interface WriteStats {
   bytes: Record<string, number>;
   /** Files hard-linked from the previous output because their inputs had not changed. */
   reused: number;
+  /** Items of the lists rendered; the others were taken from the previous build's lists (list-items.ts). */
+  renderedItems: number;
   /** What this build wrote, for the next build to reuse. */
   manifest: OutputManifest;
+  /** The tables of the lists in the output (written or reused), for the next build's lists. */
+  lists: Map<string, ListTable>;
 }
 
 export interface WriteOptions {
@@ -53,6 +58,8 @@ export interface WriteOptions {
   progress?: Progress;
   /** Hard-link PDFs from `content/media/` instead of copying them (see publishMedia). */
   linkMedia?: boolean;
+  /** The tables of the lists the previous build wrote (list-items.ts), from the build cache. */
+  previousLists?: ReadonlyMap<string, ListTable>;
   /** The previous build's compressed gzip segments (segmented-gzip.ts), from the build cache. */
   gzipSegments?: ReadonlyMap<string, Uint8Array>;
   /**
@@ -153,8 +160,12 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
   const manifest: OutputManifest = { out: outDir, files: new Map() };
   const segments: GzipSegments = { previous: options.gzipSegments ?? new Map(), next: new Map() };
   const bytes: Record<string, number> = {};
+  /** Lists written: their keys and lengths, stamped once written. */
+  const tables = new Map<string, Omit<ListTable, 'stamp'>>();
+  const listTables = new Map<string, ListTable>();
   let reused = 0;
   let written = 0;
+  let renderedItems = 0;
   const folders = new Map<string, Promise<unknown>>();
   const target = (relative: string) => under(staging, relative);
   // One mkdir per folder, shared by every file written into it at the same time.
@@ -167,10 +178,11 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
 
   // Which outputs the previous build wrote with the same key and are intact there (same stamp):
   // decided before writing, with every stamp taken at once (issue 4: 200,000 files at 100,000 manuscripts).
-  const reusable = await findReusable(outDir, previous, [
-    ...outputs.map((output) => ({ relatives: relativesOf(output), key: output.key })),
-    ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
-  ]);
+  // The lists' first, so that their compression (the longest single task after an edit) starts
+  // while the other 200,000 stamps are taken.
+  const streamed = outputs.filter((o) => o.precompress);
+  const whole = outputs.filter((o) => !o.precompress);
+  const reusable = await findReusable(outDir, previous, streamed.map((output) => ({ relatives: relativesOf(output), key: output.key })));
   const reuse = (relatives: string[]): boolean => {
     if (!relatives.every((relative) => reusable.has(relative))) return false;
     if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusable.get(relative)!.stamp.size;
@@ -192,25 +204,43 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
   const stage = (options.progress ?? silentProgress).stage('write', outputs.length + copies.length);
+  let listsSaved: Promise<void> | undefined;
   try {
     // The precompressed outputs (the lists) first, so their compression runs while the small files are written.
-    const streamed = outputs.filter((o) => o.precompress);
-    const whole = outputs.filter((o) => !o.precompress);
     const lists = Promise.all(streamed.map(async (output) => {
       const relatives = relativesOf(output);
       if (!reuse(relatives)) {
         const file = target(output.path);
         await ensureFolder(file);
-        Object.assign(bytes, await streamOutput(file, output, segments));
+        const items = output.items && keyed(output.items) ? output.items : undefined;
+        const previousList = items ? openPreviousList(under(outDir, output.path), options.previousLists?.get(output.path)) : undefined;
+        try {
+          const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
+          const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
+          Object.assign(bytes, await streamOutput(file, output, chunks, segments));
+          if (items) tables.set(output.path, { keys: items.keys.join('\n'), lengths: record.lengths });
+          renderedItems += items ? record.rendered : 0;
+        } finally {
+          previousList?.close();
+        }
         written += relatives.length;
         remember(relatives, output.key);
+      } else {
+        const table = options.previousLists?.get(output.path);
+        if (table && sameStamp(table.stamp, reusable.get(output.path)!.stamp)) listTables.set(output.path, table);
       }
       stage.advance();
     }));
-    const listsSaved = lists.then(() => {
+    listsSaved = lists.then(() => {
       if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
       segments.next = new Map();
     });
+    listsSaved.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
+    const rest = await findReusable(outDir, previous, [
+      ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
+      ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
+    ]);
+    for (const [relative, entry] of rest) reusable.set(relative, entry);
     // Pages and PDFs at the same time: they go to different folders, and creating files in one
     // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
     // The small files are rendered here, one after the other, and written by the file writer's thread.
@@ -245,6 +275,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
       const stats = await statMany(slice.map(target));
       slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
     }
+    for (const [relative, table] of tables) listTables.set(relative, { stamp: manifest.files.get(relative)!.stamp, ...table });
     // Last, so that nothing can fail between taking folders out of the previous output and the swap.
     await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
     stage.done();
@@ -259,6 +290,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     await removeTree(trash);
   } catch (error) {
     await writer.abort();
+    await listsSaved?.catch(() => {}); // nothing may still be writing into the staging folder when it goes
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -269,7 +301,7 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     throw error;
   }
   manifest.folders = await folderStamps(outDir, manifest.files.keys());
-  return { files: written + reused, bytes, reused, manifest };
+  return { files: written + reused, bytes, reused, renderedItems, manifest, lists: listTables };
 }
 
 interface Placement {
@@ -454,6 +486,40 @@ export async function removeTree(dir: string): Promise<void> {
   await rmdir(dir);
 }
 
+/**
+ * The previous build's file of a list, open for reading, when it still is the file its table
+ * describes: same stamp (the previous output's files are only ever replaced, never modified) and
+ * the size the table adds up to. Otherwise every item is rendered.
+ */
+function openPreviousList(file: string, table: ListTable | undefined): (PreviousList & { close(): void }) | undefined {
+  if (!table) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const stat = fstatSync(fd);
+  if (!stat.isFile() || !sameStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, table.stamp) || stat.size !== tableBytes(table)) {
+    closeSync(fd);
+    return undefined;
+  }
+  return {
+    table,
+    read(position, length) {
+      const buffer = Buffer.allocUnsafe(length);
+      let done = 0;
+      while (done < length) {
+        const read = readSync(fd, buffer, done, length - done, position + done);
+        if (read === 0) throw new Error(`${file} ended before its recorded length`);
+        done += read;
+      }
+      return buffer;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
 /** A body as byte chunks: a list's chunks one by one, any other body as one chunk. */
 function* chunksOf(body: OutputFile['body']): Iterable<Buffer> {
   if (typeof body === 'function') for (const chunk of body()) yield Buffer.from(chunk, 'utf8');
@@ -473,7 +539,7 @@ function materialize(body: OutputFile['body']): Uint8Array {
  * Streams the chunks to the file and, in the same pass, through brotli and the segmented gzip
  * (segmented-gzip.ts), both on the thread pool.
  */
-async function streamOutput(target: string, output: OutputFile, segments: GzipSegments): Promise<Record<string, number>> {
+async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments): Promise<Record<string, number>> {
   const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
   const sinks: { write(buffer: Buffer): Promise<void>; end(): Promise<void> | void }[] = [];
   const toFile = (file: Writable) => ({
@@ -499,7 +565,7 @@ async function streamOutput(target: string, output: OutputFile, segments: GzipSe
     brotli?.on('error', reject);
   });
   failed.catch(() => {}); // raced below; an error after the race is over has nothing left to fail
-  for (const buffer of chunksOf(output.body)) {
+  for (const buffer of chunks) {
     await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer))), failed]);
   }
   await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);

@@ -4,6 +4,11 @@ export interface OutputFile {
   path: string;
   /** Small files as a whole; large lists as a lazy sequence of chunks, streamed to disk. */
   body: string | Uint8Array | (() => Iterable<string>);
+  /**
+   * A list: the same bytes as `body`, item by item (ListItems). The write stage takes
+   * the items it wrote before under the same key from the previous file instead of rendering them.
+   */
+  items?: ListItems;
   /** Also write precompressed `.gz` and `.br` variants next to it. */
   precompress?: boolean;
   /**
@@ -11,4 +16,16 @@ export interface OutputFile {
    * with the same key, the write stage reuses that file instead of rendering it again. No key: always written.
    */
   key?: string;
+}
+
+/** A JSON array, item by item (render-api.ts); `keys` are attached later (output-keys.ts). */
+export interface ListItems {
+  count: number;
+  /** The item's JSON text. */
+  render(i: number): string;
+  /**
+   * Each item's key: everything its bytes depend on, apart from what the build cache's fingerprint
+   * covers (the build code and the journal settings). Equal keys mean equal bytes.
+   */
+  keys?: readonly string[];
 }

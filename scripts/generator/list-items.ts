@@ -1,0 +1,129 @@
+/**
+ * The API lists as items (issue 4: a build after one edit at 100,000 manuscripts must not serialize
+ * the whole 238 MB manuscripts list again). A list is `[`, its items joined by `,`, and `]`, cut into
+ * chunks of ITEMS_PER_CHUNK items: the chunks are what the write stage streams and what the
+ * segmented gzip groups into segments, so the layout lives here, once, for both ways of producing it.
+ *
+ * The write stage records, for each list it writes, every item's key (OutputFile.items) and length
+ * in bytes: a ListTable. The next build takes an item whose key it finds in the previous table from
+ * the previous file, by byte range (runs of consecutive items in one read), and renders only the rest.
+ */
+import type { ListItems } from '../shared/output-file.ts';
+import type { FileStamp } from './load-job.ts';
+
+export type { ListItems };
+
+/** What a list file holds, item by item, as the write stage wrote it. */
+export interface ListTable {
+  /** The file's stamp when written: a file that no longer has it is not read from. */
+  stamp: FileStamp;
+  /** The items' keys, newline-joined (a key never holds one: see keyed). */
+  keys: string;
+  lengths: Uint32Array;
+}
+
+/** The previous build's list file, open, with its table. */
+export interface PreviousList {
+  table: ListTable;
+  /** `length` bytes of the previous file from `position`. */
+  read(position: number, length: number): Buffer;
+}
+
+/** Items per chunk: large enough that writing is cheap, small enough to stay off the heap. */
+export const ITEMS_PER_CHUNK = 256;
+
+/** The list as text chunks, every item rendered (what OutputFile.body yields for a list). */
+export function* renderedChunks(items: ListItems): Generator<string> {
+  yield '[';
+  for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
+    const parts: string[] = [];
+    for (let i = start; i < Math.min(start + ITEMS_PER_CHUNK, items.count); i++) parts.push(items.render(i));
+    yield (start === 0 ? '' : ',') + parts.join(',');
+  }
+  yield ']';
+}
+
+/** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */
+export function keyed(items: ListItems): items is ListItems & { keys: readonly string[] } {
+  return items.keys !== undefined && items.keys.length === items.count && items.keys.every((key) => !key.includes('\n'));
+}
+
+/** The size in bytes of the file a table describes. */
+export function tableBytes(table: ListTable): number {
+  let bytes = 2 + Math.max(0, table.lengths.length - 1);
+  for (const length of table.lengths) bytes += length;
+  return bytes;
+}
+
+/** What splicedChunks reports as it goes: every item's length (for the next table), and how many it rendered. */
+export interface SpliceRecord {
+  lengths: Uint32Array;
+  rendered: number;
+}
+
+/**
+ * The same chunks as renderedChunks, as bytes, with each item the previous file holds under the same
+ * key taken from it instead of rendered.
+ */
+export function* splicedChunks(items: ListItems, previous: PreviousList | undefined, record: SpliceRecord): Generator<Buffer> {
+  const { lengths } = record;
+  const old = previous ? oldItems(previous.table) : undefined;
+  yield Buffer.from('[');
+  for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
+    const end = Math.min(start + ITEMS_PER_CHUNK, items.count);
+    const parts: Buffer[] = [];
+    let text = start === 0 ? '' : ',';
+    // A run of consecutive previous items, [first, last]: one read, commas included.
+    let first = -1;
+    let last = -1;
+    const endRun = () => {
+      if (first < 0) return;
+      if (text) parts.push(Buffer.from(text, 'utf8'));
+      text = '';
+      parts.push(previous!.read(old!.offsets[first]!, old!.offsets[last]! + old!.lengths[last]! - old!.offsets[first]!));
+      first = -1;
+    };
+    for (let i = start; i < end; i++) {
+      const separator = i > start ? ',' : '';
+      const key = items.keys?.[i];
+      if (old && key !== undefined) {
+        // The item after the run first, so that a run survives keys that occur twice (identical records).
+        const j = first >= 0 && old.keys[last + 1] === key ? last + 1 : old.index.get(key);
+        if (j !== undefined) {
+          lengths[i] = old.lengths[j]!;
+          if (first >= 0 && j === last + 1) {
+            last = j;
+            continue;
+          }
+          endRun();
+          text += separator;
+          first = last = j;
+          continue;
+        }
+      }
+      endRun();
+      const json = items.render(i);
+      record.rendered++;
+      lengths[i] = Buffer.byteLength(json, 'utf8');
+      text += separator + json;
+    }
+    endRun();
+    if (text) parts.push(Buffer.from(text, 'utf8'));
+    yield parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+  yield Buffer.from(']');
+}
+
+/** The previous table's items: keys, where each starts in the file, and a key → item index. */
+function oldItems(table: ListTable) {
+  const keys = table.keys === '' && table.lengths.length === 0 ? [] : table.keys.split('\n');
+  const offsets = new Float64Array(table.lengths.length);
+  const index = new Map<string, number>();
+  let offset = 1; // after `[`
+  for (let j = 0; j < table.lengths.length; j++) {
+    offsets[j] = offset;
+    offset += table.lengths[j]! + 1; // and the comma
+    if (!index.has(keys[j]!)) index.set(keys[j]!, j);
+  }
+  return { keys, offsets, lengths: table.lengths, index };
+}

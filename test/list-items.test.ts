@@ -1,0 +1,166 @@
+/**
+ * The API lists after an edit (issue 4): items whose key the previous build wrote are taken from the
+ * previous file by byte range, the rest are rendered, and the result is exactly the list rendered
+ * afresh, chunk for chunk (the chunks are what the segmented gzip groups into segments).
+ */
+import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
+import { ITEMS_PER_CHUNK, renderedChunks, splicedChunks, type ListItems, type ListTable, type PreviousList } from '../scripts/generator/list-items.ts';
+import { projectPaths } from '../scripts/project.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Item {
+  key: string;
+  json: string;
+}
+
+const TEXTS = ['Pinus', 'Пакошево', '𝔘𝔫𝔦', 'é\u0301', 'עברית', 'a\u2028b', '"quoted"', '\\', ''];
+
+function item(next: () => number, serial: number): Item {
+  const words = Array.from({ length: Math.floor(next() * 40) }, () => TEXTS[Math.floor(next() * TEXTS.length)]);
+  const json = JSON.stringify({ id: serial, title: words.join(' ') });
+  return { key: `k${serial}`, json };
+}
+
+/** The list's items as the renderers give them, counting the items rendered. */
+function listOf(items: readonly Item[]): ListItems & { rendered: number[] } {
+  const rendered: number[] = [];
+  return {
+    count: items.length,
+    keys: items.map((i) => i.key),
+    render: (i) => {
+      rendered.push(i);
+      return items[i]!.json;
+    },
+    rendered,
+  };
+}
+
+/** Writes `items` as the write stage does, and returns the file's bytes and its table. */
+function written(items: readonly Item[], previous?: PreviousList): { bytes: Buffer; chunks: Buffer[]; table: ListTable; rendered: number } {
+  const list = listOf(items);
+  const record = { lengths: new Uint32Array(items.length), rendered: 0 };
+  const chunks = [...splicedChunks(list, previous, record)];
+  const bytes = Buffer.concat(chunks);
+  return { bytes, chunks, rendered: record.rendered, table: { stamp: { size: bytes.length, mtimeMs: 0, ino: 0 }, keys: items.map((i) => i.key).join('\n'), lengths: record.lengths } };
+}
+
+function previousOf(file: { bytes: Buffer; table: ListTable }): PreviousList {
+  return { table: file.table, read: (position, length) => Buffer.from(file.bytes.subarray(position, position + length)) };
+}
+
+/** Chunks compared as text: a deep comparison of buffers goes byte by byte, and slowly. */
+const fresh = (items: readonly Item[]) => [...renderedChunks(listOf(items))];
+const texts = (chunks: Buffer[]) => chunks.map((chunk) => chunk.toString('utf8'));
+
+describe('a list taken from the previous build where its items did not change', () => {
+  it('without a previous file, gives the bytes and chunks of the rendered list, and each item\'s length', () => {
+    for (const count of [0, 1, ITEMS_PER_CHUNK - 1, ITEMS_PER_CHUNK, ITEMS_PER_CHUNK * 3 + 7]) {
+      const next = random(count + 1);
+      const items = Array.from({ length: count }, (_, i) => item(next, i));
+      const file = written(items);
+      expect(texts(file.chunks)).toEqual(fresh(items));
+      expect(JSON.parse(file.bytes.toString('utf8'))).toEqual(items.map((i) => JSON.parse(i.json)));
+      expect([...file.table.lengths]).toEqual(items.map((i) => Buffer.byteLength(i.json)));
+      expect(file.rendered).toBe(count);
+    }
+  });
+
+  it('after edits, deletions, insertions, moves and repeated keys, equals the list rendered afresh and renders only new keys', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = random(seed);
+      let serial = 0;
+      const before = Array.from({ length: Math.floor(next() * ITEMS_PER_CHUNK * 4) }, () => item(next, serial++));
+      const after = [...before];
+      for (let change = Math.floor(next() * 12); change > 0; change--) {
+        const at = Math.floor(next() * (after.length + 1));
+        const kind = next();
+        if (kind < 0.25 && after.length > 0) after.splice(Math.min(at, after.length - 1), 1); // deleted
+        else if (kind < 0.5) after.splice(at, 0, item(next, serial++)); // added
+        else if (kind < 0.7 && after.length > 0) after[Math.min(at, after.length - 1)] = item(next, serial++); // edited: a new key
+        else if (kind < 0.85 && after.length > 1) after.splice(at, 0, after.splice(Math.floor(next() * after.length), 1)[0]!); // moved
+        else if (after.length > 0) after.splice(at, 0, after[Math.floor(next() * after.length)]!); // the same record twice
+      }
+      if (next() < 0.1) after.reverse();
+      const previous = written(before);
+      const list = listOf(after);
+      const record = { lengths: new Uint32Array(after.length), rendered: 0 };
+      const chunks = [...splicedChunks(list, previousOf(previous), record)];
+      expect(texts(chunks), `seed ${seed}`).toEqual(fresh(after));
+      expect([...record.lengths]).toEqual(after.map((i) => Buffer.byteLength(i.json)));
+      const known = new Set(before.map((i) => i.key));
+      expect(list.rendered.map((i) => after[i]!.key).sort()).toEqual(after.filter((i) => !known.has(i.key)).map((i) => i.key).sort());
+      expect(record.rendered).toBe(list.rendered.length);
+    }
+  });
+});
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+/** The fixture an hour in the past, so that its files' stamps are trusted (cache.test.ts, agedWorkspace). */
+async function agedWorkspace(): Promise<Workspace> {
+  const ws = await createWorkspace();
+  const past = new Date(Date.now() - 3600_000);
+  for (const entry of await readdir(ws.paths.content, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), past, past);
+  }
+  return ws;
+}
+
+async function expectListsAsCold(ws: Workspace) {
+  const coldPaths = projectPaths(ws.root, { out: 'dist-cold', cache: '.cache-cold' });
+  expect((await build(coldPaths, 'build', { cache: false })).ok).toBe(true);
+  for (const list of ['authors', 'volumes', 'manuscripts']) {
+    for (const suffix of ['', '.gz', '.br']) {
+      const file = `api/${list}/index.json${suffix}`;
+      expect((await readFile(path.join(ws.paths.out, file))).equals(await readFile(path.join(coldPaths.out, file))), file).toBe(true);
+    }
+  }
+}
+
+describe('the lists after an edit, in a real build', () => {
+  it('render only the edited manuscript; the other items come from the previous lists', async () => {
+    workspace = await agedWorkspace();
+    const first = await workspace.build();
+    expect(first.written?.renderedItems).toBe(first.counts.authors + first.counts.volumes + first.counts.manuscripts);
+    const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+    const second = await workspace.build();
+    expect(second.ok).toBe(true);
+    expect(second.written?.renderedItems).toBe(1);
+    await expectListsAsCold(workspace);
+  });
+
+  it('render every item again when the previous list was changed by hand', async () => {
+    workspace = await agedWorkspace();
+    const first = await workspace.build();
+    const list = path.join(workspace.paths.out, 'api/manuscripts/index.json');
+    // The same size, and a new stamp: only the stamp tells that the file is not the one written.
+    const bytes = await readFile(list, 'utf8');
+    expect(bytes).toContain('Orchids of Galičica');
+    await writeFile(list, bytes.replace('Orchids of Galičica', 'Orchids of Galičicx'));
+    const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+    const second = await workspace.build();
+    expect(second.written?.renderedItems).toBe(first.counts.manuscripts);
+    expect(await readFile(list, 'utf8')).toContain('Orchids of Galičica');
+    await expectListsAsCold(workspace);
+  });
+});
