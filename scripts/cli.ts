@@ -10,17 +10,22 @@ import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
-import { build, type BuildMode, type BuildOptions } from './generator/build.ts';
+import type { BuildMode, BuildOptions } from './generator/build.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/problems.ts';
 import { UsageError } from './shared/usage-error.ts';
-import { contentJsonSchemas } from './generator/schema.ts';
-import { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } from './hosts/configs.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
-import { createPreviewServer } from './preview/server.ts';
-import { runExport, runImport } from './import/commands.ts';
 
-const USAGE = `Usage: npm run <command> [-- options]
+/*
+ * Each command's modules are imported when that command runs (issue 4: `check` after one edit
+ * is measured in tenths of a second, and importing the preview server, the import and export
+ * commands and every host renderer cost about a tenth of its start).
+ */
+
+/** The usage text; it names the hosts of the registry, imported only when the text is printed. */
+async function usage(): Promise<string> {
+  const { HOST_CONFIGS, PLATFORM_CONFIGS } = await import('./hosts/configs.ts');
+  return `Usage: npm run <command> [-- options]
 
   build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache]
                                                          [--link-media] (PDFs hard-linked, not copied: CI from a fresh checkout)
@@ -33,6 +38,7 @@ const USAGE = `Usage: npm run <command> [-- options]
   import    content/ from a deployment or a dump         <url|dump.json|folder> [--force] [--volume-ids V=1,I=2,...]
                                                          [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
   export    write the built lists as one dump file       <out.json> [--content DIR]`;
+}
 
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -63,7 +69,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     },
   });
   if (values.help || !command || command === '--help' || command === '-h') {
-    console.log(USAGE);
+    console.log(await usage());
     return command ? 0 : 2;
   }
   const paths = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
@@ -82,6 +88,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
     case 'config': {
+      const { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } = await import('./hosts/configs.ts');
       const host = positionals[0];
       const platform = host === undefined ? undefined : PLATFORM_CONFIGS[host];
       if (platform) {
@@ -101,12 +108,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out} and the build cache (${path.relative(paths.root, paths.cache)}).`);
       return 0;
     case 'import':
-      return runImport(paths, positionals, {
+      return (await import('./import/commands.ts')).runImport(paths, positionals, {
         force: values.force, volumeIds: values['volume-ids'], title: values.title, baseUrl: values['base-url'],
         downloadMedia: values['download-media'], mediaFrom: values['media-from'], timeout: values.timeout,
       });
     case 'export':
-      return runExport(paths, positionals);
+      return (await import('./import/commands.ts')).runExport(paths, positionals);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -143,6 +150,7 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | '
   // peaked at 1,230 MiB (docs/performance.md). Set here: it is a setting of the whole process.
   // `check` holds a few fields per record (check-index.ts): there, the flag would only cost collections.
   if (mode === 'build') v8.setFlagsFromString('--heap-growing-percent=30');
+  const { build } = await import('./generator/build.ts');
   const started = performance.now();
   const result = await build(paths, mode, options);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
@@ -172,6 +180,7 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   // http-server's `union` layer reads a deprecated response field on every request; the warning
   // says nothing the user can act on.
   process.noDeprecation = true;
+  const { createPreviewServer } = await import('./preview/server.ts');
   const server = createPreviewServer({ root: paths.out });
   const address = await server.listen(parsePort(portText), host);
   const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
@@ -187,6 +196,7 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
 }
 
 async function writeSchemas(outDir: string): Promise<number> {
+  const { contentJsonSchemas } = await import('./generator/schema.ts');
   await mkdir(outDir, { recursive: true });
   for (const [name, schema] of Object.entries(contentJsonSchemas())) {
     await writeFile(path.join(outDir, name), JSON.stringify(schema, null, 2) + '\n');
@@ -205,9 +215,9 @@ main(process.argv.slice(2), process.env).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
+  async (error: unknown) => {
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`${error.message}\n\n${USAGE}`);
+      console.error(`${error.message}\n\n${await usage()}`);
       process.exitCode = 2;
     } else {
       // An internal bug: the whole stack, always.
