@@ -17,10 +17,10 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'stat-many-'));
   for (let i = 0; i < 60; i++) {
     const file = path.join(dir, `f${i}`);
-    const kind = (['file', 'symlink', 'other', 'missing'] as const)[i % 4]!;
+    const kind = (['file', 'symlink', 'directory', 'missing'] as const)[i % 4]!;
     if (kind === 'file') await writeFile(file, 'x'.repeat(i));
     if (kind === 'symlink') await symlink(path.join(dir, 'f0'), file);
-    if (kind === 'other') await mkdir(file);
+    if (kind === 'directory') await mkdir(file);
     paths.push(file);
     expected.push(kind);
   }

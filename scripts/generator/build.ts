@@ -8,7 +8,7 @@
  * The build cache (issue 4, cache.ts) is read before loading and written after each stage that
  * feeds it; `check` writes the cache too (never the output), so the next check is fast.
  */
-import { discover } from './discover.ts';
+import { discover, discoverJournal, scanContent } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
   cacheFingerprint, type RecordEntry, readGzipSegments, readListTables, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
@@ -64,7 +64,7 @@ export interface BuildOptions {
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const useCache = options.cache !== false;
-  const { journal, journalFile, fingerprint, records, parsed, problems } = await discoverAndLoad(paths, mode, useCache, progress, options.threads);
+  const { journal, journalFile, fingerprint, records, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads);
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
   if (!journal.journal) return { ok: false, problems, counts, parsed };
@@ -72,7 +72,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
 
   problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
   const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
-    checkMedia(records, paths.content, useCache ? readVerifiedMedia(paths.cache, fingerprint) : new Map()));
+    checkMedia(records, paths.content, verifiedMedia, scan));
   if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
   problems.push(...media.problems);
   counts.pdfs = media.copies.length;
@@ -111,19 +111,23 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
  * `check` reads the check index (a few fields per file) rather than the whole records `build` needs.
  */
 async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined) {
-  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content));
-  const problems: Problem[] = [...found.problems];
-
-  const journal = found.journalFile ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath) : { problems: [] };
-  problems.push(...journal.problems);
+  // Every content folder and the media are listed and stamped on worker threads from the start,
+  // while this thread reads the journal settings and the build cache (issue 4).
+  const scan = scanContent(paths.content, threads === 0 ? 0 : undefined);
+  const journalFound = await discoverJournal(paths.root, paths.content);
+  const journal = journalFound.journalFile ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath) : { problems: [] };
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
-  const fingerprint = cacheFingerprint(found.journalFile ? await readFile(found.journalFile.absolutePath).catch(() => undefined) : undefined);
+  const fingerprint = cacheFingerprint(journalFound.journalFile ? await readFile(journalFound.journalFile.absolutePath).catch(() => undefined) : undefined);
   const index = useCache && mode === 'check' ? readCheckIndex(paths.cache, fingerprint) : undefined;
   const fromIndex = index !== undefined;
   // A build never reads the index, only keeps it current; a check that could not read it rewrites it.
   const hasIndex = mode === 'check' ? fromIndex : useCache && hasCheckIndex(paths.cache, fingerprint);
   const cached = fromIndex ? index : useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
+  const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : new Map();
+
+  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound));
+  const problems: Problem[] = [...found.problems, ...journal.problems];
   const loaded = await loadContent(found, cached, progress, { threads, shareTexts: mode === 'build' });
   problems.push(...loaded.problems);
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
@@ -132,7 +136,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   // Entries restored from the index are skeletons: they never go into the record cache.
   if (rewrite && !fromIndex) writeRecordCache(paths.cache, fingerprint, loaded.entries);
   if (rewrite || !hasIndex) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries);
-  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems };
+  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems, scan, verifiedMedia };
 }
 
 async function render(site: ResolvedJournal, paths: ProjectPaths) {

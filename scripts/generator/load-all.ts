@@ -7,7 +7,6 @@
 import type { RecordEntry } from './cache.ts';
 import type { Discovery } from './discover.ts';
 import { sameOptionalStamp, sameStamp, trustedStamp, type LoadJob, type LoadResult } from './load-job.ts';
-import { statMany } from './stat-many.ts';
 import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
@@ -55,12 +54,12 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
     if (entry?.stamp) known.push(index);
     else rest.push({ index, source, ...(entry ? { cached: { hash: entry.hash } } : {}) });
   });
-  const stats = await statMany(known.map((index) => sources[index]!.absolutePath));
   const intern = createInterner();
-  known.forEach((index, i) => {
+  known.forEach((index) => {
     const entry = previous[index]!;
-    // A stamp too recent to trust (load-job.ts) is no match: such a file is hashed again.
-    const stamp = trustedStamp(stats.stamp(i), now);
+    // Stamped when its folder was listed (discover.ts). A stamp too recent to trust (load-job.ts)
+    // is no match: such a file is hashed again.
+    const stamp = trustedStamp(found.stats.stamp(index), now);
     if (stamp && sameStamp(stamp, entry.stamp!)) {
       if (share && entry.loaded.record) shareTexts(entry.loaded.record, intern);
       entries[index] = entry;

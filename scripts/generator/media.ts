@@ -11,7 +11,7 @@ import { sameStamp, trustedStamp, type FileStamp } from './load-job.ts';
 import { positionOf, type Origin, type Records } from './load.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from './problems.ts';
-import { statMany } from './stat-many.ts';
+import { STAT_FIELDS, statMany, statsOf, type FolderListing, type Scan, type Stats } from './stat-many.ts';
 import type { MediaRef } from './schema.ts';
 
 export interface MediaCopy {
@@ -31,9 +31,10 @@ const CONCURRENCY = 64;
 
 /**
  * `verified` (from the build cache) lets a PDF whose stamp is unchanged skip the realpath and magic
- * byte checks; it is always `lstat`ed, so a replaced, removed or relinked file is checked again.
+ * byte checks; it is always `lstat`ed, so a replaced, removed or relinked file is checked again:
+ * by `scan` (discover.ts, scanContent) when it listed the PDF's folder, else here.
  */
-export async function checkMedia(records: Records, contentDir: string, verified: VerifiedMedia = new Map()): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
+export async function checkMedia(records: Records, contentDir: string, verified: VerifiedMedia = new Map(), scan?: Scan): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
   const mediaDir = path.join(contentDir, 'media');
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   const jobs: { ref: MediaRef & { kind: 'local' }; origin: Origin; field: string }[] = [];
@@ -47,7 +48,7 @@ export async function checkMedia(records: Records, contentDir: string, verified:
   const realFolders = new Map<string, Promise<string>>();
   const absolutes = jobs.map(({ ref }) => path.join(mediaDir, ...ref.path.split('/')));
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
-  const stats = await statMany(absolutes);
+  const stats = scan ? await statListed(absolutes, scan) : await statMany(absolutes);
   const fail = (i: number, code: Problem['code'], message: string, expected: string) =>
     problems.push({ code, file: jobs[i]!.origin.file, ...positionOf(jobs[i]!.origin, jobs[i]!.field), field: jobs[i]!.field, message, expected });
   // First, on this thread, what the stamps decide: at 100,000 PDFs nearly all are known and unchanged.
@@ -86,6 +87,32 @@ export async function checkMedia(records: Records, contentDir: string, verified:
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
   return { copies: sorted, problems, verified: nowVerified, changed: changed || nowVerified.size !== verified.size };
+}
+
+/**
+ * What `lstat` said of each path when `scan` listed its folder; paths in folders it did not list
+ * (a folder reached through a symbolic link, or missing) are `lstat`ed now.
+ */
+async function statListed(absolutes: readonly string[], scan: Scan): Promise<Stats> {
+  const values = new Float64Array(absolutes.length * STAT_FIELDS);
+  const folders = new Map<string, FolderListing | undefined>();
+  for (const absolute of absolutes) folders.set(absolute.slice(0, absolute.lastIndexOf(path.sep)), undefined);
+  for (const folder of folders.keys()) {
+    const listing = await scan.folder(folder);
+    if (listing) folders.set(folder, listing);
+  }
+  const rest: number[] = [];
+  absolutes.forEach((absolute, i) => {
+    const cut = absolute.lastIndexOf(path.sep);
+    const listing = folders.get(absolute.slice(0, cut));
+    if (!listing) return rest.push(i);
+    const at = listing.position(absolute.slice(cut + 1));
+    // Not in the listing: missing when the folder was listed (kind 0).
+    if (at !== undefined) values.set(listing.values.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), i * STAT_FIELDS);
+  });
+  const taken = await statMany(rest.map((i) => absolutes[i]!));
+  rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
+  return statsOf(values);
 }
 
 /** Synchronous on purpose: three tiny system calls cost less than three trips through the thread pool (issue 4). */
