@@ -15,7 +15,7 @@ import {
   writeGzipSegments, writeListTables, writeOutputManifest, writeRecordCache, writeVerifiedMedia,
 } from './cache.ts';
 import { hasCheckIndex, locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
-import { loadContent } from './load-all.ts';
+import { loadContent, recordCache } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
 import { attachKeys } from './output-keys.ts';
@@ -72,7 +72,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
 
   problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
   const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
-    checkMedia(records, paths.content, verifiedMedia, scan));
+      checkMedia(records, paths.content, verifiedMedia, scan));
   if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
   problems.push(...media.problems);
   counts.pdfs = media.copies.length;
@@ -123,7 +123,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   const fromIndex = index !== undefined;
   // A build never reads the index, only keeps it current; a check that could not read it rewrites it.
   const hasIndex = mode === 'check' ? fromIndex : useCache && hasCheckIndex(paths.cache, fingerprint);
-  const cached = fromIndex ? index : useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>();
+  const cached = fromIndex ? index : recordCache(useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>());
   const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : new Map();
 
   const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound));
@@ -132,13 +132,15 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   problems.push(...loaded.problems);
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
-  const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.entries.length / 100);
+  const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.files / 100);
+  const entries = rewrite || !hasIndex ? loaded.entries() : [];
   // Entries restored from the index are skeletons: they never go into the record cache.
-  if (rewrite && !fromIndex) writeRecordCache(paths.cache, fingerprint, loaded.entries);
-  if (rewrite || !hasIndex) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries);
+  if (rewrite && !fromIndex) writeRecordCache(paths.cache, fingerprint, entries);
+  if (rewrite || !hasIndex) writeCheckIndex(paths.cache, fingerprint, found, entries);
   return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems, scan, verifiedMedia };
 }
 
+/** Everything but the API lists (rendered first, see build): pages, sitemap, host rules, public/. */
 async function render(site: ResolvedJournal, paths: ProjectPaths) {
   const api = renderApi(site);
   const hostFiles = [...renderCloudflareFiles(hostRules), ...renderApacheFiles(hostRules)];

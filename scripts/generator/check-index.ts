@@ -15,7 +15,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hasFrames, readFrames, writeFrames, type RecordEntry } from './cache.ts';
-import type { Discovery } from './discover.ts';
+import type { Discovery, SourceFile } from './discover.ts';
+import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
 import { UNLOCATED, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
 import { parseFile } from './parse.ts';
 import type { Problem } from './problems.ts';
@@ -24,8 +25,6 @@ import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
 const INDEX_FILE = 'check-index.bin';
 /** A SHA-1 in base64url (load-job.ts, contentHash) is always this long. */
 const HASH_LENGTH = 27;
-/** A frame's files are numbered below this (16 million files per collection). */
-const POSITIONS_PER_FRAME = 2 ** 24;
 
 /** One collection's files, in discovery order. */
 interface IndexFrame {
@@ -49,27 +48,62 @@ interface IndexFrame {
 /** A manuscript as far as `check` reads it (resolve.ts, checkReferences; media.ts). */
 type ManuscriptSkeleton = Pick<ManuscriptRecord, 'id' | 'citation_volume' | 'authors' | 'section' | 'document' | 'origin'>;
 
-/** The index as the load stage reads a cache: by file path, each entry built when asked for. */
-export interface CheckIndex extends Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'> {}
-
 /** Whether an index of this fingerprint is there (a build, which never reads it, only keeps it up to date). */
 export function hasCheckIndex(dir: string, fingerprint: string): boolean {
   return hasFrames(path.join(dir, INDEX_FILE), fingerprint);
 }
 
-export function readCheckIndex(dir: string, fingerprint: string): CheckIndex | undefined {
+/**
+ * Records restored from the index keep no positions (locateProblems finds them): one empty object
+ * for all of them, not one each.
+ */
+const NO_POSITIONS: Origin['at'] = Object.freeze({});
+const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
+
+/**
+ * The index as the load stage reads a cache (load-all.ts): lined up with the files found, its stamps
+ * as columns, and for each file whose stamp matches, the skeleton of its record, made when asked:
+ * no entry, stamp or hash per file (issue 4).
+ */
+export function readCheckIndex(dir: string, fingerprint: string): LoadCache | undefined {
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
-  // file → frame number × 2^24 + position: a number per file, not an array (250,000 of them at 100,000 manuscripts).
-  const positions = new Map<string, number>();
-  const whole = frames.map((frame) => new Map(frame.whole.map(([i, hash, loaded]) => [i, [hash, loaded] as const])));
-  let size = 0;
-  frames.forEach((frame, f) => {
-    frame.files.split('\n').forEach((file, i) => {
-      if (file) positions.set(file, f * POSITIONS_PER_FRAME + i);
-    });
-    size += frame.stamps.length / 3;
-  });
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, sources) };
+}
+
+function align(frames: readonly IndexFrame[], sources: readonly SourceFile[]): AlignedCache {
+  // Where each file found is in the index: its frame, and its row there (-1: not in the index).
+  const frameOf = new Uint8Array(sources.length);
+  const rowOf = new Int32Array(sources.length).fill(-1);
+  const stamps = new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN);
+  let start = 0;
+  for (const collection of COLLECTION_NAMES) {
+    let end = start;
+    while (end < sources.length && sources[end]!.collection === collection) end++;
+    const f = frames.findIndex((frame) => frame.collection === collection);
+    const frame = frames[f];
+    if (frame) {
+      frameOf.fill(f, start, end);
+      const files = sources.slice(start, end).map((source) => source.file).join('\n');
+      if (files === frame.files) {
+        // The same files as when the index was written (nearly always): row i is file i, and the
+        // stamps are the index's column as it is.
+        for (let i = start; i < end; i++) rowOf[i] = i - start;
+        stamps.set(frame.stamps, start * STAMP_FIELDS);
+      } else {
+        const rows = new Map<string, number>();
+        frame.files.split('\n').forEach((file, row) => file && rows.set(file, row));
+        for (let i = start; i < end; i++) {
+          const row = rows.get(sources[i]!.file);
+          if (row === undefined) continue;
+          rowOf[i] = row;
+          stamps.set(frame.stamps.subarray(row * STAMP_FIELDS, (row + 1) * STAMP_FIELDS), i * STAMP_FIELDS);
+        }
+      }
+    }
+    start = end;
+  }
+  const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, [hash, loaded] as const])));
   // Columns split once, on the first manuscript asked for.
   const split = new Map<IndexFrame, { sections: string[]; documents: string[]; authors: string[] }>();
   const columnsOf = (frame: IndexFrame) => {
@@ -77,35 +111,43 @@ export function readCheckIndex(dir: string, fingerprint: string): CheckIndex | u
     if (!columns) split.set(frame, (columns = { sections: frame.sections.split('\n'), documents: frame.documents.split('\n'), authors: frame.authors.split('\n') }));
     return columns;
   };
+  const hash = (i: number) => {
+    const row = rowOf[i]!;
+    if (row < 0) return undefined;
+    const kept = whole[frameOf[i]!]!.get(row);
+    return kept ? kept[0] : frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
+  };
+  const loaded = (i: number): Loaded => {
+    const frame = frames[frameOf[i]!]!;
+    const row = rowOf[i]!;
+    const kept = whole[frameOf[i]!]!.get(row);
+    if (kept) return kept[1];
+    const source = sources[i]!;
+    const origin: Origin = { file: source.file, key: source.key, at: NO_POSITIONS };
+    if (frame.collection !== 'manuscripts') return { record: { origin } as never, problems: NO_PROBLEMS };
+    const columns = columnsOf(frame);
+    const authors = columns.authors[row]!;
+    const skeleton: ManuscriptSkeleton = {
+      id: frame.numbers[row * 2]!,
+      citation_volume: frame.numbers[row * 2 + 1]!,
+      section: columns.sections[row]!,
+      document: { kind: 'local', path: columns.documents[row]! },
+      authors: authors === '' ? [] : authors.split('\t'),
+      origin,
+    };
+    return { record: skeleton as ManuscriptRecord, problems: NO_PROBLEMS };
+  };
   return {
-    size,
-    get(file: string): RecordEntry | undefined {
-      const found = positions.get(file);
-      if (found === undefined) return undefined;
-      const frame = frames[Math.floor(found / POSITIONS_PER_FRAME)]!;
-      const i = found % POSITIONS_PER_FRAME;
-      const stamp = Number.isNaN(frame.stamps[i * 3]) ? undefined : { size: frame.stamps[i * 3]!, mtimeMs: frame.stamps[i * 3 + 1]!, ino: frame.stamps[i * 3 + 2]! };
-      const kept = whole[Math.floor(found / POSITIONS_PER_FRAME)]!.get(i);
-      const hash = kept ? kept[0] : frame.hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
-      const origin: Origin = { file, key: keyOf(file), at: {} };
-      let loaded: Loaded;
-      if (kept) loaded = kept[1];
-      else if (frame.collection === 'manuscripts') {
-        const columns = columnsOf(frame);
-        const authors = columns.authors[i]!;
-        const skeleton: ManuscriptSkeleton = {
-          id: frame.numbers[i * 2]!,
-          citation_volume: frame.numbers[i * 2 + 1]!,
-          section: columns.sections[i]!,
-          document: { kind: 'local', path: columns.documents[i]! },
-          authors: authors === '' ? [] : authors.split('\t'),
-          origin,
-        };
-        loaded = { record: skeleton as ManuscriptRecord, problems: [] };
-      } else {
-        loaded = { record: { origin } as never, problems: [] };
-      }
-      return { file, hash, loaded, ...(stamp ? { stamp } : {}) };
+    stamps,
+    hash,
+    loaded,
+    packed: () => undefined,
+    entry(i) {
+      const known = hash(i);
+      if (known === undefined) return undefined;
+      const c = i * STAMP_FIELDS;
+      const stamp = Number.isNaN(stamps[c]) ? undefined : { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! };
+      return { file: sources[i]!.file, hash: known, loaded: loaded(i), ...(stamp ? { stamp } : {}) };
     },
   };
 }
@@ -159,10 +201,6 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[])
 function fitsColumns(manuscript: ManuscriptRecord): boolean {
   return manuscript.document.kind === 'local' && !/[\n\t]/.test(manuscript.document.path) && !/\n/.test(manuscript.section)
     && manuscript.authors.every((key) => typeof key === 'string');
-}
-
-function keyOf(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.'));
 }
 
 /**

@@ -5,8 +5,9 @@
  * workers finished in, and the cache entries for the next build come out alongside.
  */
 import type { RecordEntry } from './cache.ts';
-import type { Discovery } from './discover.ts';
-import { sameOptionalStamp, sameStamp, trustedStamp, type LoadJob, type LoadResult } from './load-job.ts';
+import type { Discovery, SourceFile } from './discover.ts';
+import { isTrusted, sameOptionalStamp, type LoadJob, type LoadResult } from './load-job.ts';
+import { STAT_FIELDS } from './stat-many.ts';
 import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
@@ -17,12 +18,55 @@ import { runLoadJobs } from './workers.ts';
 export interface LoadedContent {
   records: Records;
   problems: Problem[];
-  /** The cache entries for every file found, in discovery order. */
-  entries: RecordEntry[];
+  /** Files found. */
+  files: number;
+  /**
+   * The cache entries for every file found, in discovery order: made when asked (only when the
+   * caches are rewritten), since the check index makes an entry for each file it is asked for.
+   */
+  entries(): RecordEntry[];
   /** Files read and parsed (the rest came from the cache). */
   parsed: number;
   /** How many entries differ from the cache that was passed in (new, edited, touched or deleted files). */
   stale: number;
+}
+
+/** A build cache as the load stage reads it: the record cache (recordCache) or the check index (check-index.ts). */
+export interface LoadCache {
+  /** Files the cache knows. */
+  size: number;
+  /** The cache lined up with the files found: file `i` of `sources` is entry `i`. */
+  align(sources: readonly SourceFile[]): AlignedCache;
+}
+
+export interface AlignedCache {
+  /**
+   * The cached stamps in columns, STAMP_FIELDS numbers per file (size, mtimeMs, ino); NaN for a
+   * file the cache has no stamp of: the fast path compares them with discovery's without an object per file.
+   */
+  stamps: Float64Array;
+  /** The content hash the cache holds for file `i`, if it knows the file. */
+  hash(i: number): string | undefined;
+  /** What loading file `i` gave (only asked of files the cache knows). */
+  loaded(i: number): Loaded;
+  packed(i: number): Uint8Array | undefined;
+  /** File `i`'s whole entry, if the cache knows the file. */
+  entry(i: number): RecordEntry | undefined;
+}
+
+export const STAMP_FIELDS = 3;
+
+/** The record cache (cache.ts, readRecordCache) as a LoadCache. */
+export function recordCache(byFile: ReadonlyMap<string, RecordEntry>): LoadCache {
+  return {
+    size: byFile.size,
+    align(sources) {
+      const entries = sources.map((source) => byFile.get(source.file));
+      const stamps = new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN);
+      entries.forEach((entry, i) => entry?.stamp && stamps.set([entry.stamp.size, entry.stamp.mtimeMs, entry.stamp.ino], i * STAMP_FIELDS));
+      return { stamps, hash: (i) => entries[i]?.hash, loaded: (i) => entries[i]!.loaded, packed: (i) => entries[i]!.packed, entry: (i) => entries[i] };
+    },
+  };
 }
 
 export interface LoadOptions {
@@ -35,50 +79,48 @@ export interface LoadOptions {
   shareTexts?: boolean;
 }
 
-export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<string, RecordEntry>, 'get' | 'size'>, progress: Progress, options: LoadOptions = {}): Promise<LoadedContent> {
+export async function loadContent(found: Discovery, cache: LoadCache, progress: Progress, options: LoadOptions = {}): Promise<LoadedContent> {
   const { threads, shareTexts: share = true } = options;
   const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
-  // Each file's cache entry is looked up once: the check index builds an entry when asked (check-index.ts).
-  const previous = sources.map((source) => cached.get(source.file));
-  const entries: RecordEntry[] = new Array(sources.length);
+  const cached = cache.align(sources);
+  // Entries of the files loaded again (or touched): every other file is as the cache has it.
+  const fresh = new Map<number, RecordEntry>();
   let parsed = 0;
-  let stale = Math.abs(cached.size - sources.length);
+  let stale = Math.abs(cache.size - sources.length);
   const stage = progress.stage('load', sources.length);
-  // The fast path on this thread: a file whose stamp matches the cache is not sent anywhere.
-  // Only the rest (new, edited or touched files) go to the workers, so an edit starts none.
+  // The fast path on this thread: a file whose stamp (taken by discovery) matches the cache's is
+  // not sent anywhere, and is compared as numbers, without an object per file (issue 4: 250,000
+  // files at 100,000 manuscripts). Only the rest (new, edited or touched files) go to the workers,
+  // so an edit starts none. A stamp too recent to trust (load-job.ts) is no match: such a file is hashed again.
   const now = Date.now();
   const rest: LoadJob[] = [];
-  const known: number[] = [];
-  sources.forEach((source, index) => {
-    const entry = previous[index];
-    if (entry?.stamp) known.push(index);
-    else rest.push({ index, source, ...(entry ? { cached: { hash: entry.hash } } : {}) });
-  });
-  const intern = createInterner();
-  known.forEach((index) => {
-    const entry = previous[index]!;
-    // Stamped when its folder was listed (discover.ts). A stamp too recent to trust (load-job.ts)
-    // is no match: such a file is hashed again.
-    const stamp = trustedStamp(found.stats.stamp(index), now);
-    if (stamp && sameStamp(stamp, entry.stamp!)) {
-      if (share && entry.loaded.record) shareTexts(entry.loaded.record, intern);
-      entries[index] = entry;
-    } else rest.push({ index, source: sources[index]!, cached: { hash: entry.hash, stamp: entry.stamp! } });
-  });
+  const { stamps } = cached;
+  const stats = found.stats.values;
+  for (let i = 0; i < sources.length; i++) {
+    const c = i * STAMP_FIELDS;
+    const f = i * STAT_FIELDS;
+    const known = !Number.isNaN(stamps[c]!);
+    if (known && stats[f] !== 0 && isTrusted(stats[f + 2]!, now)
+      && stats[f + 1] === stamps[c] && stats[f + 2] === stamps[c + 1] && stats[f + 3] === stamps[c + 2]) continue;
+    const hash = cached.hash(i);
+    rest.push({
+      index: i, source: sources[i]!,
+      ...(hash === undefined ? {} : { cached: { hash, ...(known ? { stamp: { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! } } : {}) } }),
+    });
+  }
   stage.advance(sources.length - rest.length);
   const onResults = (results: LoadResult[]) => {
     for (const result of results) {
       const file = sources[result.index]!.file;
       if (result.kind === 'unchanged') {
         // Touched, same bytes: the cached result stands, with the new stamp.
-        const entry = previous[result.index]!;
+        const entry = cached.entry(result.index)!;
         if (!sameOptionalStamp(entry.stamp, result.stamp)) stale++;
-        entries[result.index] = { file, hash: entry.hash, loaded: entry.loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
+        fresh.set(result.index, { file, hash: entry.hash, loaded: entry.loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) });
       } else {
         parsed++;
         stale++;
-        if (share && result.loaded.record) shareTexts(result.loaded.record, intern);
-        entries[result.index] = { file, hash: result.hash, loaded: result.loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) };
+        fresh.set(result.index, { file, hash: result.hash, loaded: result.loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) });
       }
     }
     stage.advance(results.length);
@@ -89,9 +131,13 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
   const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const problems: Problem[] = [];
   const unpacker = createUnpacker();
+  const intern = createInterner();
   sources.forEach((source, index) => {
-    const { loaded, packed } = entries[index]!;
-    problems.push(...loaded.problems);
+    const entry = fresh.get(index);
+    const loaded = entry ? entry.loaded : cached.loaded(index);
+    const packed = entry ? entry.packed : cached.packed(index);
+    if (share && loaded.record) shareTexts(loaded.record, intern);
+    if (loaded.problems.length > 0) problems.push(...loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
     if (loaded.record && packed) {
       const manuscript = unpacker(loaded.record as SlimManuscript, packed);
@@ -101,7 +147,8 @@ export async function loadContent(found: Discovery, cached: Pick<ReadonlyMap<str
       records.manuscripts.push(manuscript);
     } else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
   });
-  return { records, problems, entries, parsed, stale };
+  const entries = () => sources.map((_, index) => fresh.get(index) ?? cached.entry(index)!);
+  return { records, problems, files: sources.length, entries, parsed, stale };
 }
 
 /**

@@ -35,9 +35,14 @@ export type LoadResult =
  */
 const RACY_MS = 3000;
 
+/** Whether a stamp of this modification time is old enough to be trusted by the next build (see RACY_MS). */
+export function isTrusted(mtimeMs: number, now: number): boolean {
+  return now - mtimeMs > RACY_MS;
+}
+
 /** `stamp` when it is old enough to be trusted by the next build, else undefined (see RACY_MS). */
 export function trustedStamp(stamp: FileStamp | undefined, now: number): FileStamp | undefined {
-  return stamp && now - stamp.mtimeMs > RACY_MS ? stamp : undefined;
+  return stamp && isTrusted(stamp.mtimeMs, now) ? stamp : undefined;
 }
 
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
