@@ -3,7 +3,7 @@
  * same content publishes. Each test changes the content one way, builds with the cache, builds
  * the same content cold into another folder, and compares the two outputs byte for byte.
  */
-import { readFile, readdir, rename, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
@@ -252,6 +252,16 @@ describe('check after a change reports what a check without the cache reports', 
     expect(again.problems.map((p) => p.file)).toEqual(['content/authors/broken.yaml']);
     await workspace!.write('authors/broken.yaml', 'name: Ana\nsurname: Broken\ninstitution: Skopje\n');
     expect((await workspace!.build('check')).ok).toBe(true);
+  });
+
+  it('a PDF folder replaced by a link to a folder outside the content is reported, as without the cache', async () => {
+    const warm = await checkAfter(async (ws) => {
+      const outside = path.join(ws.root, 'outside-pdfs');
+      await rename(path.join(ws.paths.content, 'media/pdfs'), outside);
+      await symlink(outside, path.join(ws.paths.content, 'media/pdfs'));
+    });
+    expect(warm.problems.length).toBeGreaterThan(0);
+    expect(new Set(warm.problems.map((p) => p.code))).toEqual(new Set(['media/outside-content']));
   });
 
   it('a manuscript whose authors are kept as published, or whose PDF is remote, is checked from the index too', async () => {

@@ -30,9 +30,10 @@ const PDF_MAGIC = '%PDF-';
 const CONCURRENCY = 64;
 
 /**
- * `verified` (from the build cache) lets a PDF whose stamp is unchanged skip the realpath and magic
- * byte checks; it is always `lstat`ed, so a replaced, removed or relinked file is checked again:
- * by `scan` (discover.ts, scanContent) when it listed the PDF's folder, else here.
+ * `verified` (from the build cache) lets a PDF whose stamp is unchanged skip the magic byte check;
+ * it is always `lstat`ed (by `scan`, discover.ts, when it listed the PDF's folder, else here), so a
+ * replaced, removed or relinked file is checked again, and its folder is always resolved: a folder
+ * swapped for a link to somewhere else keeps its files' stamps.
  */
 export async function checkMedia(records: Records, contentDir: string, verified: VerifiedMedia = new Map(), scan?: Scan): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
   const mediaDir = path.join(contentDir, 'media');
@@ -45,10 +46,16 @@ export async function checkMedia(records: Records, contentDir: string, verified:
   const copies = new Map<string, MediaCopy>();
   const nowVerified: VerifiedMedia = new Map();
   let changed = false;
-  const realFolders = new Map<string, Promise<string>>();
   const absolutes = jobs.map(({ ref }) => path.join(mediaDir, ...ref.path.split('/')));
+  const folderOf = (absolute: string) => absolute.slice(0, absolute.lastIndexOf(path.sep));
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
   const stats = scan ? await statListed(absolutes, scan) : await statMany(absolutes);
+  // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
+  const inside = new Map<string, boolean>();
+  await forEachLimited([...new Set(absolutes.map(folderOf))], CONCURRENCY, async (folder) => {
+    const real = await realpath(folder).catch(() => folder);
+    inside.set(folder, real === realMediaDir || real.startsWith(realMediaDir + path.sep));
+  });
   const fail = (i: number, code: Problem['code'], message: string, expected: string) =>
     problems.push({ code, file: jobs[i]!.origin.file, ...positionOf(jobs[i]!.origin, jobs[i]!.field), field: jobs[i]!.field, message, expected });
   // First, on this thread, what the stamps decide: at 100,000 PDFs nearly all are known and unchanged.
@@ -58,6 +65,9 @@ export async function checkMedia(records: Records, contentDir: string, verified:
     if (kind === 'missing') return fail(i, 'media/missing', `content/media/${ref.path} does not exist`, 'the PDF saved at that path');
     if (kind === 'symlink') return fail(i, 'media/symlink', `content/media/${ref.path} is a symbolic link`, 'a regular file');
     if (kind !== 'file') return fail(i, 'media/missing', `content/media/${ref.path} is not a file`, 'a PDF file');
+    if (!inside.get(folderOf(absolutes[i]!))) {
+      return fail(i, 'media/outside-content', `content/media/${ref.path} resolves outside content/media/`, 'a file inside content/media/');
+    }
     const stamp = stats.stamp(i)!;
     const known = verified.get(ref.path);
     if (!known || !sameStamp(known, stamp)) return unknown.push(i);
@@ -68,14 +78,6 @@ export async function checkMedia(records: Records, contentDir: string, verified:
     const { ref } = jobs[i]!;
     const absolute = absolutes[i]!;
     const stamp = stats.stamp(i)!;
-    // The file itself is no link (lstat above), so only its folder can lead elsewhere: one realpath per folder.
-    const folder = path.dirname(absolute);
-    let realFolder = realFolders.get(folder);
-    if (!realFolder) realFolders.set(folder, (realFolder = realpath(folder).catch(() => folder)));
-    const real = path.join(await realFolder, path.basename(absolute));
-    if (!real.startsWith(realMediaDir + path.sep)) {
-      return fail(i, 'media/outside-content', `content/media/${ref.path} resolves outside content/media/`, 'a file inside content/media/');
-    }
     if (!(await startsWith(absolute, PDF_MAGIC))) {
       return fail(i, 'media/not-pdf', `content/media/${ref.path} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
     }
