@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statMany, type StatKind } from '../scripts/generator/stat-many.ts';
+import { scanFolders, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
 
 let dir: string;
 const paths: string[] = [];
@@ -38,4 +38,43 @@ describe('statMany', () => {
       });
     });
   }
+});
+
+describe('scanFolders', () => {
+  /** Everything a scan says of each folder it reached: names, kinds and stamps, in its order. */
+  async function describeScan(threads: number) {
+    const scan = scanFolders([{ path: path.join(dir, 'flat') }, { path: path.join(dir, 'tree'), recursive: true }, { path: path.join(dir, 'absent') }], threads);
+    const folders = ['flat', 'tree', 'tree/a', 'tree/a/deep', 'tree/linked', 'absent'];
+    return Promise.all(folders.map(async (folder) => {
+      const listing = await scan.folder(path.join(dir, folder));
+      return listing && { folder, names: listing.names, entries: listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i), listing.position(name)]) };
+    }));
+  }
+
+  beforeAll(async () => {
+    for (const folder of ['flat', 'tree/a/deep', 'tree/b']) await mkdir(path.join(dir, folder), { recursive: true });
+    // Names in an order that is not the code-unit order once sorted by locale: "B" < "a" < "é".
+    for (const name of ['é.pdf', 'a.yaml', 'B.yaml', 'c.json']) await writeFile(path.join(dir, 'flat', name), name);
+    await writeFile(path.join(dir, 'tree/a/deep/x.pdf'), '%PDF-');
+    await writeFile(path.join(dir, 'tree/b/y.pdf'), '%PDF-1');
+    await symlink(path.join(dir, 'tree/b'), path.join(dir, 'tree/linked'));
+  });
+
+  it('lists each folder sorted by code units, with what lstat says of each entry, never through a link', async () => {
+    const [flat, tree, a, deep, linked, absent] = await describeScan(0);
+    expect(flat!.names).toEqual(['B.yaml', 'a.yaml', 'c.json', 'é.pdf']);
+    flat!.entries.forEach(([name, kind, stamp, position], i) => {
+      const stat = lstatSync(path.join(dir, 'flat', name as string));
+      expect([kind, stamp, position]).toEqual(['file', { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, i]);
+    });
+    expect(tree!.entries.map(([name, kind]) => [name, kind])).toEqual([['a', 'directory'], ['b', 'directory'], ['linked', 'symlink']]);
+    expect(a!.names).toEqual(['deep']);
+    expect(deep!.names).toEqual(['x.pdf']);
+    expect(linked).toBeUndefined();
+    expect(absent).toBeUndefined();
+  });
+
+  it('says the same on worker threads as on this thread', async () => {
+    expect(await describeScan(2)).toEqual(await describeScan(0));
+  });
 });
