@@ -18,7 +18,7 @@ import { hasCheckIndex, locateProblems, readCheckIndex, writeCheckIndex } from '
 import { loadContent, recordCache } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
-import { attachKeys } from './output-keys.ts';
+import { outputKeys } from './output-keys.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
 import { silentProgress, timed, type Progress } from './progress.ts';
@@ -28,7 +28,7 @@ import { renderApi } from './render-api.ts';
 import { renderPages } from './render-pages.ts';
 import { renderSitemap } from './render-sitemap.ts';
 import { checkReferences, orderJournal, type ResolvedJournal } from './resolve.ts';
-import { writeSite, type WriteStats } from './write.ts';
+import { startSite, type WriteStats } from './write.ts';
 import { renderApacheFiles } from '../hosts/apache.ts';
 import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
 import { hostRules } from '../hosts/rules.ts';
@@ -71,38 +71,56 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   const settings = journal.journal;
 
   problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
-  const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
-      checkMedia(records, paths.content, verifiedMedia, scan));
-  if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
-  problems.push(...media.problems);
-  counts.pdfs = media.copies.length;
 
-  const rendered = problems.length === 0 && mode === 'build' ? await timed(progress, 'render', 0, () => render(orderJournal(settings, records), paths)) : { outputs: [], groups: [], problems: [] };
-  const conflicts = findOutputConflicts([
-    ...rendered.groups,
-    { source: 'content/media', outputs: media.copies.map((copy) => ({ path: copy.to, body: '' })) },
-  ]);
-  problems.push(...rendered.problems, ...conflicts);
-
-  if (problems.length > 0) {
-    // Records restored from the check index have no positions: their problems are located now.
-    await locateProblems(problems, paths.root);
-    return { ok: false, problems, counts, parsed };
-  }
-  if (mode === 'check') return { ok: true, problems, counts, parsed };
-  const hosting = await checkHostLimits(settings.hosts, journalFile ?? 'content/journal.yaml', rendered.outputs, media.copies);
-  if (hosting.problems.length > 0) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
-  const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
-  removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
-  const written = await writeSite(paths.out, rendered.outputs, media.copies, {
+  // A build begins writing the lists as soon as the records are consistent: their compression runs
+  // while the PDFs are checked and the pages rendered (write.ts, startSite). Abandoned on any problem.
+  const site = problems.length === 0 && mode === 'build' ? orderJournal(settings, records) : undefined;
+  const attachKeys = site ? outputKeys(site) : undefined;
+  const api = site ? renderApi(site) : [];
+  attachKeys?.(api);
+  const previous = site && useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
+  const writing = site ? await startSite(paths.out, api, {
     previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}),
     ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint), previousLists: readListTables(paths.cache, fingerprint) } : {}),
     // Keyed by the bytes they compress, so valid whatever happens to the rest of the build.
     saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
-  });
-  writeOutputManifest(paths.cache, fingerprint, written.manifest);
-  writeListTables(paths.cache, fingerprint, written.lists);
-  return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
+  }) : undefined;
+  try {
+    const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
+      checkMedia(records, paths.content, verifiedMedia, scan));
+    if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
+    problems.push(...media.problems);
+    counts.pdfs = media.copies.length;
+
+    const rendered = site && attachKeys && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
+    const conflicts = findOutputConflicts([
+      { source: 'the API lists', outputs: api },
+      ...rendered.groups,
+      { source: 'content/media', outputs: media.copies.map((copy) => ({ path: copy.to, body: '' })) },
+    ]);
+    problems.push(...rendered.problems, ...conflicts);
+
+    if (problems.length > 0) {
+      await writing?.abandon();
+      // Records restored from the check index have no positions: their problems are located now.
+      await locateProblems(problems, paths.root);
+      return { ok: false, problems, counts, parsed };
+    }
+    if (!writing) return { ok: true, problems, counts, parsed };
+    const hosting = await checkHostLimits(settings.hosts, journalFile ?? 'content/journal.yaml', [...api, ...rendered.outputs], media.copies);
+    if (hosting.problems.length > 0) {
+      await writing.abandon();
+      return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
+    }
+    removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
+    const written = await writing.finish(rendered.outputs, media.copies);
+    writeOutputManifest(paths.cache, fingerprint, written.manifest);
+    writeListTables(paths.cache, fingerprint, written.lists);
+    return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
+  } catch (error) {
+    await writing?.abandon();
+    throw error;
+  }
 }
 
 /**
@@ -141,17 +159,15 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
 }
 
 /** Everything but the API lists (rendered first, see build): pages, sitemap, host rules, public/. */
-async function render(site: ResolvedJournal, paths: ProjectPaths) {
-  const api = renderApi(site);
+async function render(site: ResolvedJournal, paths: ProjectPaths, attachKeys: (outputs: OutputFile[]) => void) {
   const hostFiles = [...renderCloudflareFiles(hostRules), ...renderApacheFiles(hostRules)];
   const publicFiles = await readPublicFiles(paths.root, paths.public);
   const groups: { source: string; outputs: OutputFile[] }[] = [
-    { source: 'the API lists', outputs: api },
     { source: 'the HTML pages', outputs: renderPages(site) },
     { source: 'the sitemap', outputs: renderSitemap(site) },
     { source: 'the host rules', outputs: hostFiles },
     ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
   ];
-  attachKeys(groups, site, ['the API lists', 'the HTML pages', 'the sitemap']);
+  for (const group of groups.slice(0, 2)) attachKeys(group.outputs);
   return { outputs: groups.flatMap((g) => g.outputs), groups, problems: publicFiles.problems };
 }

@@ -29,16 +29,18 @@ export async function readPublicFiles(projectRoot: string, publicDir: string): P
 export function findOutputConflicts(groups: { source: string; outputs: readonly OutputFile[] }[]): Problem[] {
   const owners = new Map<string, string>();
   const problems: Problem[] = [];
+  const claim = (written: string, source: string) => {
+    const owner = owners.get(written);
+    if (owner) {
+      problems.push({ code: 'output/conflict', file: source, line: 0, column: 0, field: '', message: `writes ${written}, which ${owner} writes too`, expected: 'one source per output path' });
+    } else {
+      owners.set(written, source);
+    }
+  };
   for (const { source, outputs } of groups) {
     for (const output of outputs) {
-      for (const written of [output.path, ...(output.precompress ? [`${output.path}.gz`, `${output.path}.br`] : [])]) {
-        const owner = owners.get(written);
-        if (owner) {
-          problems.push({ code: 'output/conflict', file: source, line: 0, column: 0, field: '', message: `writes ${written}, which ${owner} writes too`, expected: 'one source per output path' });
-        } else {
-          owners.set(written, source);
-        }
-      }
+      claim(output.path, source);
+      if (output.precompress) for (const suffix of ['.gz', '.br']) claim(`${output.path}${suffix}`, source);
     }
   }
   return problems;

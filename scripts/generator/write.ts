@@ -151,6 +151,22 @@ const WRITE_CONCURRENCY = 32;
 const PRECOMPRESSED = ['.gz', '.br'] as const;
 
 export async function writeSite(outDir: string, outputs: readonly OutputFile[], copies: readonly MediaCopy[], options: WriteOptions = {}): Promise<WriteStats> {
+  const site = await startSite(outDir, outputs.filter((o) => o.precompress), options);
+  return site.finish(outputs.filter((o) => !o.precompress), copies);
+}
+
+/** A write begun with the lists: finished with everything else, or abandoned (the output untouched). */
+export interface SiteWriter {
+  finish(outputs: readonly OutputFile[], copies: readonly MediaCopy[]): Promise<WriteStats>;
+  abandon(): Promise<void>;
+}
+
+/**
+ * Begins writing the output with the lists (the precompressed outputs), whose compression is the
+ * longest single task of a build after an edit (issue 4): it runs while the build checks the PDFs
+ * and renders the pages. Nothing outside the staging folder changes until `finish` swaps it in.
+ */
+export async function startSite(outDir: string, streamed: readonly OutputFile[], options: WriteOptions = {}): Promise<SiteWriter> {
   const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   const staging = path.join(parent, `.${base}-staging-${process.pid}`);
@@ -177,11 +193,8 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
   };
 
   // Which outputs the previous build wrote with the same key and are intact there (same stamp):
-  // decided before writing, with every stamp taken at once (issue 4: 200,000 files at 100,000 manuscripts).
-  // The lists' first, so that their compression (the longest single task after an edit) starts
-  // while the other 200,000 stamps are taken.
-  const streamed = outputs.filter((o) => o.precompress);
-  const whole = outputs.filter((o) => !o.precompress);
+  // decided before writing, with every stamp taken at once (issue 4: 200,000 files at 100,000
+  // manuscripts); the lists' now, the other outputs' in `finish`.
   const reusable = await findReusable(outDir, previous, streamed.map((output) => ({ relatives: relativesOf(output), key: output.key })));
   const reuse = (relatives: string[]): boolean => {
     if (!relatives.every((relative) => reusable.has(relative))) return false;
@@ -201,96 +214,44 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
 
   const moves: [string, string][] = [];
   const writer = createFileWriter();
+  /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
+  let settled = false;
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
-  const stage = (options.progress ?? silentProgress).stage('write', outputs.length + copies.length);
-  let listsSaved: Promise<void> | undefined;
-  try {
-    // The precompressed outputs (the lists) first, so their compression runs while the small files are written.
-    const lists = Promise.all(streamed.map(async (output) => {
-      const relatives = relativesOf(output);
-      if (!reuse(relatives)) {
-        const file = target(output.path);
-        await ensureFolder(file);
-        const items = output.items && keyed(output.items) ? output.items : undefined;
-        const previousList = items ? openPreviousList(under(outDir, output.path), options.previousLists?.get(output.path)) : undefined;
-        try {
-          const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
-          const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
-          Object.assign(bytes, await streamOutput(file, output, chunks, segments));
-          if (items) tables.set(output.path, { keys: items.keys.join('\n'), lengths: record.lengths });
-          renderedItems += items ? record.rendered : 0;
-        } finally {
-          previousList?.close();
-        }
-        written += relatives.length;
-        remember(relatives, output.key);
-      } else {
-        const table = options.previousLists?.get(output.path);
-        if (table && sameStamp(table.stamp, reusable.get(output.path)!.stamp)) listTables.set(output.path, table);
-      }
-      stage.advance();
-    }));
-    listsSaved = lists.then(() => {
-      if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
-      segments.next = new Map();
-    });
-    listsSaved.catch(() => {}); // awaited below; a failure meanwhile must not go unhandled
-    const rest = await findReusable(outDir, previous, [
-      ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
-      ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
-    ]);
-    for (const [relative, entry] of rest) reusable.set(relative, entry);
-    // Pages and PDFs at the same time: they go to different folders, and creating files in one
-    // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
-    // The small files are rendered here, one after the other, and written by the file writer's thread.
-    const pages = (async () => {
-      for (const output of whole) {
-        const relatives = relativesOf(output);
-        if (!reuse(relatives)) {
-          const file = target(output.path);
-          await ensureFolder(file);
-          await writer.write(file, materialize(output.body));
-          written += relatives.length;
-          remember(relatives, output.key);
-        }
-        stage.advance();
-      }
-      await writer.close();
-    })();
-    const media = forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
-      if (!reuse([copy.to])) {
-        const file = target(copy.to);
-        await ensureFolder(file);
-        await publishMedia(copy.from, file, options.linkMedia === true);
-        written++;
-        remember([copy.to], mediaKey(copy));
-      }
-      stage.advance();
-    });
-    await Promise.all([pages, media, listsSaved]);
-    // In slices: 200,000 absolute paths at once were a peak of memory of their own.
-    for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
-      const slice = writtenFiles.slice(start, start + STAT_SLICE);
-      const stats = await statMany(slice.map(target));
-      slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
+  const lists = Promise.all(streamed.map(async (output) => {
+    const relatives = relativesOf(output);
+    if (reuse(relatives)) {
+      const table = options.previousLists?.get(output.path);
+      if (table && sameStamp(table.stamp, reusable.get(output.path)!.stamp)) listTables.set(output.path, table);
+      return;
     }
-    for (const [relative, table] of tables) listTables.set(relative, { stamp: manifest.files.get(relative)!.stamp, ...table });
-    // Last, so that nothing can fail between taking folders out of the previous output and the swap.
-    await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
-    stage.done();
-    // Swap: the old folder steps aside, the new one takes its name, the old one goes.
-    const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    });
-    await rename(staging, outDir);
-    moves.length = 0;
-    if (hadPrevious) await removeTree(previousDir);
-    await removeTree(trash);
-  } catch (error) {
+    const file = target(output.path);
+    await ensureFolder(file);
+    const items = output.items && keyed(output.items) ? output.items : undefined;
+    const previousList = items ? openPreviousList(under(outDir, output.path), options.previousLists?.get(output.path)) : undefined;
+    try {
+      const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
+      const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
+      Object.assign(bytes, await streamOutput(file, output, chunks, segments, () => settled));
+      if (items) tables.set(output.path, { keys: items.keys.join('\n'), lengths: record.lengths });
+      renderedItems += items ? record.rendered : 0;
+    } finally {
+      previousList?.close();
+    }
+    written += relatives.length;
+    remember(relatives, output.key);
+  }));
+  const listsSaved = lists.then(() => {
+    if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
+    segments.next = new Map();
+  });
+  listsSaved.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
+
+  const abandon = async () => {
+    if (settled) return;
+    settled = true;
     await writer.abort();
-    await listsSaved?.catch(() => {}); // nothing may still be writing into the staging folder when it goes
+    await listsSaved.catch(() => {}); // nothing may still be writing into the staging folder when it goes
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -298,10 +259,72 @@ export async function writeSite(outDir: string, outputs: readonly OutputFile[], 
     }
     await removeTree(staging);
     await removeTree(trash);
-    throw error;
-  }
-  manifest.folders = await folderStamps(outDir, manifest.files.keys());
-  return { files: written + reused, bytes, reused, renderedItems, manifest, lists: listTables };
+  };
+
+  const finish = async (whole: readonly OutputFile[], copies: readonly MediaCopy[]): Promise<WriteStats> => {
+    const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + copies.length);
+    try {
+      const rest = await findReusable(outDir, previous, [
+        ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
+        ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
+      ]);
+      for (const [relative, entry] of rest) reusable.set(relative, entry);
+      // Pages and PDFs at the same time: they go to different folders, and creating files in one
+      // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
+      // The small files are rendered here, one after the other, and written by the file writer's thread.
+      const pages = (async () => {
+        for (const output of whole) {
+          const relatives = relativesOf(output);
+          if (!reuse(relatives)) {
+            const file = target(output.path);
+            await ensureFolder(file);
+            await writer.write(file, materialize(output.body));
+            written += relatives.length;
+            remember(relatives, output.key);
+          }
+          stage.advance();
+        }
+        await writer.close();
+      })();
+      const media = forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
+        if (!reuse([copy.to])) {
+          const file = target(copy.to);
+          await ensureFolder(file);
+          await publishMedia(copy.from, file, options.linkMedia === true);
+          written++;
+          remember([copy.to], mediaKey(copy));
+        }
+        stage.advance();
+      });
+      await Promise.all([pages, media, listsSaved.then(() => streamed.forEach(() => stage.advance()))]);
+      // In slices: 200,000 absolute paths at once were a peak of memory of their own.
+      for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
+        const slice = writtenFiles.slice(start, start + STAT_SLICE);
+        const stats = await statMany(slice.map(target));
+        slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
+      }
+      for (const [relative, table] of tables) listTables.set(relative, { stamp: manifest.files.get(relative)!.stamp, ...table });
+      // Last, so that nothing can fail between taking folders out of the previous output and the swap.
+      await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
+      stage.done();
+      // Swap: the old folder steps aside, the new one takes its name, the old one goes.
+      const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      });
+      await rename(staging, outDir);
+      moves.length = 0;
+      settled = true;
+      if (hadPrevious) await removeTree(previousDir);
+      await removeTree(trash);
+    } catch (error) {
+      await abandon();
+      throw error;
+    }
+    manifest.folders = await folderStamps(outDir, manifest.files.keys());
+    return { files: written + reused, bytes, reused, renderedItems, manifest, lists: listTables };
+  };
+  return { finish, abandon };
 }
 
 interface Placement {
@@ -539,7 +562,7 @@ function materialize(body: OutputFile['body']): Uint8Array {
  * Streams the chunks to the file and, in the same pass, through brotli and the segmented gzip
  * (segmented-gzip.ts), both on the thread pool.
  */
-async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments): Promise<Record<string, number>> {
+async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopped: () => boolean): Promise<Record<string, number>> {
   const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
   const sinks: { write(buffer: Buffer): Promise<void>; end(): Promise<void> | void }[] = [];
   const toFile = (file: Writable) => ({
@@ -565,11 +588,20 @@ async function streamOutput(target: string, output: OutputFile, chunks: Iterable
     brotli?.on('error', reject);
   });
   failed.catch(() => {}); // raced below; an error after the race is over has nothing left to fail
-  for (const buffer of chunks) {
-    await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer))), failed]);
+  try {
+    for (const buffer of chunks) {
+      if (stopped()) throw new Error(`writing ${output.path} was abandoned`);
+      await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer))), failed]);
+    }
+    await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);
+    await Promise.race([finished, failed]);
+  } catch (error) {
+    // Closed before the staging folder can go: nothing may write into it afterwards.
+    brotli?.destroy();
+    for (const { file } of files) file.destroy();
+    await Promise.all(files.map(({ file }) => (file.closed ? undefined : once(file, 'close').catch(() => {}))));
+    throw error;
   }
-  await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);
-  await Promise.race([finished, failed]);
   const sizes: Record<string, number> = {};
   for (const { suffix, file } of files) sizes[`${output.path}${suffix}`] = file.bytesWritten;
   return sizes;
