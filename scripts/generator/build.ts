@@ -8,7 +8,8 @@
  * The build cache (issue 4, cache.ts) is read before loading and written after each stage that
  * feeds it; `check` writes the cache too (never the output), so the next check is fast.
  */
-import { discover, discoverJournal, scanContent } from './discover.ts';
+import { scanContent } from './content-scan.ts';
+import { discover, discoverJournal } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
   cacheFingerprint, type RecordEntry, readGzipSegments, readListTables, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
@@ -18,6 +19,7 @@ import { hasCheckIndex, locateProblems, readCheckIndex, writeCheckIndex } from '
 import { loadContent, recordCache } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
+import type { Scan } from './stat-many.ts';
 import { outputKeys } from './output-keys.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
@@ -57,6 +59,8 @@ export interface BuildOptions {
   threads?: number;
   /** `false` ignores the build cache (it is still written for the next build). */
   cache?: boolean;
+  /** The content folders' listing, when the caller started it early (content-scan.ts). */
+  scan?: Scan;
   /** Hard-link the PDFs into the output instead of copying them (write.ts, publishMedia). */
   linkMedia?: boolean;
 }
@@ -64,7 +68,7 @@ export interface BuildOptions {
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const useCache = options.cache !== false;
-  const { journal, journalFile, fingerprint, records, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads);
+  const { journal, journalFile, fingerprint, records, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
   if (!journal.journal) return { ok: false, problems, counts, parsed };
@@ -128,10 +132,10 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
  * so later stages hold the records and nothing else (issue 4: memory grows with records, not files).
  * `check` reads the check index (a few fields per file) rather than the whole records `build` needs.
  */
-async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined) {
+async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined, early: Scan | undefined) {
   // Every content folder and the media are listed and stamped on worker threads from the start,
   // while this thread reads the journal settings and the build cache (issue 4).
-  const scan = scanContent(paths.content, threads === 0 ? 0 : undefined);
+  const scan = early ?? scanContent(paths.content, threads === 0 ? 0 : undefined);
   const journalFound = await discoverJournal(paths.root, paths.content);
   const journal = journalFound.journalFile ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath) : { problems: [] };
 

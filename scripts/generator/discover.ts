@@ -1,6 +1,6 @@
 /**
  * Stage 1: find the content files. Each collection's folder is listed and stamped once, on worker
- * threads (scanContent), sorted by UTF-16 code units (directory order is not stable across
+ * threads (content-scan.ts), sorted by UTF-16 code units (directory order is not stable across
  * machines); symlinks and stray files are reported rather than followed or ignored.
  */
 import { lstat } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import fg from 'fast-glob';
 import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
 import { RECORD_KEY } from './formats.ts';
 import type { Problem } from './problems.ts';
-import { STAT_FIELDS, scanFolders, statsOf, type Scan, type Stats } from './stat-many.ts';
+import { STAT_FIELDS, statsOf, type Scan, type Stats } from './stat-many.ts';
 
 export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
@@ -38,18 +38,6 @@ export interface Discovery extends JournalDiscovery {
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * Starts listing and stamping every folder the build reads files from: the collections (discover)
- * and the media tree (media.ts, checkMedia), on worker threads unless `threads` is 0. One pass for
- * both: at 100,000 manuscripts that is 350,000 stamps, taken while the main thread reads the cache (issue 4).
- */
-export function scanContent(contentDir: string, threads?: number): Scan {
-  return scanFolders([
-    ...COLLECTION_NAMES.map((collection) => ({ path: path.join(contentDir, collection) })),
-    { path: path.join(contentDir, 'media'), recursive: true },
-  ], threads);
-}
-
 /** The journal settings file: exactly one of journal.yaml, journal.yml, journal.json. */
 export async function discoverJournal(projectRoot: string, contentDir: string): Promise<JournalDiscovery> {
   const problems: Problem[] = [];
@@ -67,7 +55,7 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
   return { journalFile, problems };
 }
 
-/** The collections' files from `scan` (scanContent), then the journal's (discoverJournal). */
+/** The collections' files from `scan` (content-scan.ts), then the journal's (discoverJournal). */
 export async function discover(projectRoot: string, contentDir: string, scan: Scan, journal: JournalDiscovery): Promise<Discovery> {
   const problems: Problem[] = [];
   const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');

@@ -7,6 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { MEDIA_FOLDER } from './content-scan.ts';
 import { sameStamp, trustedStamp, type FileStamp } from './load-job.ts';
 import { positionOf, type Origin, type Records } from './load.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
@@ -36,7 +37,7 @@ const CONCURRENCY = 64;
  * swapped for a link to somewhere else keeps its files' stamps.
  */
 export async function checkMedia(records: Records, contentDir: string, verified: VerifiedMedia = new Map(), scan?: Scan): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
-  const mediaDir = path.join(contentDir, 'media');
+  const mediaDir = path.join(contentDir, MEDIA_FOLDER);
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   const jobs: { ref: MediaRef & { kind: 'local' }; origin: Origin; field: string }[] = [];
   for (const v of records.volumes) if (v.pdf.kind === 'local') jobs.push({ ref: v.pdf, origin: v.origin, field: 'pdf' });
