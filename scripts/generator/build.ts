@@ -146,7 +146,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   // A build never reads the index, only keeps it current; a check that could not read it rewrites it.
   const hasIndex = mode === 'check' ? fromIndex : useCache && hasCheckIndex(paths.cache, fingerprint);
   const cached = fromIndex ? index : recordCache(useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>());
-  const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : new Map();
+  const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : undefined;
 
   const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound));
   const problems: Problem[] = [...found.problems, ...journal.problems];

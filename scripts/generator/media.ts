@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FOLDER } from './content-scan.ts';
-import { sameStamp, trustedStamp, type FileStamp } from './load-job.ts';
+import { trustedStamp, type FileStamp } from './load-job.ts';
 import { positionOf, type Origin, type Records } from './load.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from './problems.ts';
@@ -24,8 +24,19 @@ export interface MediaCopy {
   stamp?: FileStamp;
 }
 
-/** PDFs that passed every check, by path under `content/media/`, with the stamp they had then. */
-export type VerifiedMedia = Map<string, FileStamp>;
+/**
+ * PDFs that passed every check, with the stamp each had then, in columns and in the order the
+ * records name them (issue 4: 100,000 at 100,000 manuscripts, compared without an object each).
+ */
+export interface VerifiedMedia {
+  /** Paths under `content/media/`, newline-joined (a media path never holds one: formats.ts, SAFE_NAME). */
+  paths: string;
+  /** size, mtimeMs, ino of each path. */
+  stamps: Float64Array;
+}
+
+/** Numbers per path in VerifiedMedia's stamps. */
+const STAMP = 3;
 
 const PDF_MAGIC = '%PDF-';
 const CONCURRENCY = 64;
@@ -36,7 +47,7 @@ const CONCURRENCY = 64;
  * replaced, removed or relinked file is checked again, and its folder is always resolved: a folder
  * swapped for a link to somewhere else keeps its files' stamps.
  */
-export async function checkMedia(records: Records, contentDir: string, verified: VerifiedMedia = new Map(), scan?: Scan): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
+export async function checkMedia(records: Records, contentDir: string, verified?: VerifiedMedia, scan?: Scan): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
   const mediaDir = path.join(contentDir, MEDIA_FOLDER);
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   const jobs: { ref: MediaRef & { kind: 'local' }; origin: Origin; field: string }[] = [];
@@ -45,12 +56,17 @@ export async function checkMedia(records: Records, contentDir: string, verified:
 
   const problems: Problem[] = [];
   const copies = new Map<string, MediaCopy>();
-  const nowVerified: VerifiedMedia = new Map();
-  let changed = false;
-  const absolutes = jobs.map(({ ref }) => path.join(mediaDir, ...ref.path.split('/')));
+  const refPaths = jobs.map(({ ref }) => ref.path);
+  // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
+  const absolutes = refPaths.map((refPath) => mediaDir + path.sep + (path.sep === '/' ? refPath : refPath.split('/').join(path.sep)));
   const folderOf = (absolute: string) => absolute.slice(0, absolute.lastIndexOf(path.sep));
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
   const stats = scan ? await statListed(absolutes, scan) : await statMany(absolutes);
+  const values = stats.values;
+  const known = lineUp(verified, refPaths);
+  // What passes now, in the records' order (lined up with the next run's jobs, as `known` is with these).
+  const passed = new Float64Array(jobs.length * STAMP).fill(Number.NaN);
+  let changed = verified === undefined || known === undefined;
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
   const inside = new Map<string, boolean>();
   await forEachLimited([...new Set(absolutes.map(folderOf))], CONCURRENCY, async (folder) => {
@@ -69,11 +85,11 @@ export async function checkMedia(records: Records, contentDir: string, verified:
     if (!inside.get(folderOf(absolutes[i]!))) {
       return fail(i, 'media/outside-content', `content/media/${ref.path} resolves outside content/media/`, 'a file inside content/media/');
     }
-    const stamp = stats.stamp(i)!;
-    const known = verified.get(ref.path);
-    if (!known || !sameStamp(known, stamp)) return unknown.push(i);
-    nowVerified.set(ref.path, stamp);
-    copies.set(ref.path, { from: absolutes[i]!, to: `media/${ref.path}`, stamp });
+    const v = i * STAT_FIELDS;
+    const k = i * STAMP;
+    if (!known || values[v + 1] !== known[k] || values[v + 2] !== known[k + 1] || values[v + 3] !== known[k + 2]) return unknown.push(i);
+    passed.set(values.subarray(v + 1, v + 4), k);
+    copies.set(ref.path, { from: absolutes[i]!, to: `media/${ref.path}`, stamp: stats.stamp(i)! });
   });
   await forEachLimited(unknown, CONCURRENCY, async (i) => {
     const { ref } = jobs[i]!;
@@ -85,11 +101,31 @@ export async function checkMedia(records: Records, contentDir: string, verified:
     // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
     const trusted = trustedStamp(stamp, Date.now());
     copies.set(ref.path, { from: absolute, to: `media/${ref.path}`, ...(trusted ? { stamp: trusted } : {}) });
-    if (trusted) nowVerified.set(ref.path, trusted);
+    if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
     changed = true;
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
-  return { copies: sorted, problems, verified: nowVerified, changed: changed || nowVerified.size !== verified.size };
+  const kept = jobs.flatMap((_, i) => (Number.isNaN(passed[i * STAMP]) ? [] : [i]));
+  const now: VerifiedMedia = { paths: kept.map((i) => refPaths[i]).join('\n'), stamps: new Float64Array(kept.length * STAMP) };
+  kept.forEach((i, k) => now.stamps.set(passed.subarray(i * STAMP, (i + 1) * STAMP), k * STAMP));
+  return { copies: sorted, problems, verified: now, changed: changed || now.paths !== verified?.paths };
+}
+
+/**
+ * The verified stamps lined up with `refPaths` (NaN where a path is not verified): the columns as
+ * they are when the records name the same PDFs in the same order as last time (nearly always).
+ */
+function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]): Float64Array | undefined {
+  if (!verified) return undefined;
+  if (verified.stamps.length === refPaths.length * STAMP && refPaths.join('\n') === verified.paths) return verified.stamps;
+  const rows = new Map<string, number>();
+  if (verified.paths !== '') verified.paths.split('\n').forEach((refPath, row) => rows.set(refPath, row));
+  const known = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
+  refPaths.forEach((refPath, i) => {
+    const row = rows.get(refPath);
+    if (row !== undefined) known.set(verified.stamps.subarray(row * STAMP, (row + 1) * STAMP), i * STAMP);
+  });
+  return known;
 }
 
 /**
