@@ -12,6 +12,7 @@ import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
 import { createUnpacker, type SlimManuscript } from './packed-manuscript.ts';
+import { rereadManuscript } from './reread.ts';
 import { COLLECTION_NAMES } from './schema.ts';
 import { runLoadJobs } from './workers.ts';
 
@@ -130,7 +131,7 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
 
   const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const problems: Problem[] = [];
-  const unpacker = createUnpacker();
+  const unpacker = createUnpacker(rereadManuscript);
   const intern = createInterner();
   sources.forEach((source, index) => {
     const entry = fresh.get(index);

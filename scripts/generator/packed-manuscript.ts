@@ -6,33 +6,58 @@
  * one UTF-8 JSON buffer per record; the fields that the resolve, media, sitemap and key stages
  * read on every record stay plain. Reading a packed field unpacks the record's buffer once and
  * keeps the result in a one-record slot: renderers read one record's fields together.
+ *
+ * A manuscript restored from the check index by a build (check-index.ts) has no buffer: its long
+ * fields are read from its file again when a renderer asks for them (reread.ts), which after an
+ * edit is only for the few pages and list items that changed.
  */
+import type { SourceFile } from './discover.ts';
 import type { ManuscriptRecord } from './load.ts';
 
 export const PACKED_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
 type PackedField = (typeof PACKED_FIELDS)[number];
-type PackedValues = Pick<ManuscriptRecord, PackedField>;
+export type PackedValues = Pick<ManuscriptRecord, PackedField>;
+
+/** A manuscript file whose content hash the build cache knows: its long fields are read from it when asked. */
+export interface FileBacked {
+  source: Pick<SourceFile, 'collection' | 'key' | 'file' | 'absolutePath'>;
+  hash: string;
+}
+
+/** Where a manuscript's long fields are: its packed buffer, or its file. */
+export type PackedSource = Uint8Array | FileBacked;
 export type SlimManuscript = Omit<ManuscriptRecord, PackedField>;
 
-/** Splits a record into its plain part and the UTF-8 JSON of its packed fields. */
-export function packManuscript(record: ManuscriptRecord): { slim: SlimManuscript; packed: Uint8Array } {
+/** Splits a record into its plain part and its packed fields, each in the record's order. */
+export function splitManuscript(record: ManuscriptRecord): { slim: SlimManuscript; values: PackedValues } {
   const values: Partial<PackedValues> = {};
   const slim: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if ((PACKED_FIELDS as readonly string[]).includes(key)) (values as Record<string, unknown>)[key] = value;
     else slim[key] = value;
   }
-  // TextEncoder gives a buffer of its own: a small Buffer.from() is a view on a shared 8 KiB pool,
-  // and a view sent to another thread (or kept) carries its whole pool with it.
-  return { slim: slim as SlimManuscript, packed: new TextEncoder().encode(JSON.stringify(values)) };
+  return { slim: slim as SlimManuscript, values: values as PackedValues };
 }
 
-/** One build's unpacker: the one-record slot belongs to it, so two builds never share state. */
-export function createUnpacker(): (slim: SlimManuscript, packed: Uint8Array) => ManuscriptRecord {
-  const slot: { packed?: Uint8Array; values?: PackedValues } = {};
-  const unpack = (packed: Uint8Array): PackedValues => {
+/** Splits a record into its plain part and the UTF-8 JSON of its packed fields. */
+export function packManuscript(record: ManuscriptRecord): { slim: SlimManuscript; packed: Uint8Array } {
+  const { slim, values } = splitManuscript(record);
+  // TextEncoder gives a buffer of its own: a small Buffer.from() is a view on a shared 8 KiB pool,
+  // and a view sent to another thread (or kept) carries its whole pool with it.
+  return { slim, packed: new TextEncoder().encode(JSON.stringify(values)) };
+}
+
+/**
+ * One build's unpacker: the one-record slot belongs to it, so two builds never share state.
+ * `reread` gives a file-backed manuscript's long fields (reread.ts).
+ */
+export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (slim: SlimManuscript, packed: PackedSource) => ManuscriptRecord {
+  const slot: { packed?: PackedSource; values?: PackedValues } = {};
+  const unpack = (packed: PackedSource): PackedValues => {
     if (slot.packed !== packed) {
-      slot.values = JSON.parse(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('utf8')) as PackedValues;
+      slot.values = packed instanceof Uint8Array
+        ? JSON.parse(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('utf8')) as PackedValues
+        : reread(packed);
       slot.packed = packed;
     }
     return slot.values!;
@@ -41,10 +66,10 @@ export function createUnpacker(): (slim: SlimManuscript, packed: Uint8Array) => 
 }
 
 class PackedManuscript {
-  readonly #packed: Uint8Array;
-  readonly #unpack: (packed: Uint8Array) => PackedValues;
+  readonly #packed: PackedSource;
+  readonly #unpack: (packed: PackedSource) => PackedValues;
 
-  constructor(slim: SlimManuscript, packed: Uint8Array, unpack: (packed: Uint8Array) => PackedValues) {
+  constructor(slim: SlimManuscript, packed: PackedSource, unpack: (packed: PackedSource) => PackedValues) {
     Object.assign(this, slim);
     this.#packed = packed;
     this.#unpack = unpack;
