@@ -62,16 +62,46 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
 
 /**
  * The index as the load stage reads a cache (load-all.ts): lined up with the files found, its stamps
- * as columns, and for each file whose stamp matches, the skeleton of its record, made when asked:
- * no entry, stamp or hash per file (issue 4).
+ * as columns, and what loading each file gave: no entry, stamp or hash object per file (issue 4).
+ * The records' skeletons are made here, at once: a check reads the index while the content folders
+ * are being listed and stamped (content-scan.ts), and needs every skeleton but the edited files'.
  */
 export function readCheckIndex(dir: string, fingerprint: string): LoadCache | undefined {
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, sources) };
+  const rows = frames.map(recordRows);
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, rows, sources) };
 }
 
-function align(frames: readonly IndexFrame[], sources: readonly SourceFile[]): AlignedCache {
+/**
+ * What loading each file of `frame` gave: its whole entry's, or the skeleton of its record from the
+ * columns (kept alone: the Loaded around it is made when asked, and dropped at once).
+ */
+function recordRows(frame: IndexFrame): (Loaded | NonNullable<Loaded['record']>)[] {
+  const whole = new Map(frame.whole.map(([row, , loaded]) => [row, loaded]));
+  const files = frame.files === '' ? [] : frame.files.split('\n');
+  const columns = frame.collection === 'manuscripts'
+    ? { sections: frame.sections.split('\n'), documents: frame.documents.split('\n'), authors: frame.authors.split('\n') }
+    : undefined;
+  return files.map((file, row) => {
+    const kept = whole.get(row);
+    if (kept) return kept;
+    const origin: Origin = { file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS };
+    if (!columns) return { origin } as NonNullable<Loaded['record']>;
+    const authors = columns.authors[row]!;
+    const skeleton: ManuscriptSkeleton = {
+      id: frame.numbers[row * 2]!,
+      citation_volume: frame.numbers[row * 2 + 1]!,
+      section: columns.sections[row]!,
+      document: { kind: 'local', path: columns.documents[row]! },
+      authors: authors === '' ? [] : authors.split('\t'),
+      origin,
+    };
+    return skeleton as ManuscriptRecord;
+  });
+}
+
+function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof recordRows>[], sources: readonly SourceFile[]): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -91,10 +121,10 @@ function align(frames: readonly IndexFrame[], sources: readonly SourceFile[]): A
         for (let i = start; i < end; i++) rowOf[i] = i - start;
         stamps.set(frame.stamps, start * STAMP_FIELDS);
       } else {
-        const rows = new Map<string, number>();
-        frame.files.split('\n').forEach((file, row) => file && rows.set(file, row));
+        const rowByFile = new Map<string, number>();
+        frame.files.split('\n').forEach((file, row) => file && rowByFile.set(file, row));
         for (let i = start; i < end; i++) {
-          const row = rows.get(sources[i]!.file);
+          const row = rowByFile.get(sources[i]!.file);
           if (row === undefined) continue;
           rowOf[i] = row;
           stamps.set(frame.stamps.subarray(row * STAMP_FIELDS, (row + 1) * STAMP_FIELDS), i * STAMP_FIELDS);
@@ -104,13 +134,6 @@ function align(frames: readonly IndexFrame[], sources: readonly SourceFile[]): A
     start = end;
   }
   const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, [hash, loaded] as const])));
-  // Columns split once, on the first manuscript asked for.
-  const split = new Map<IndexFrame, { sections: string[]; documents: string[]; authors: string[] }>();
-  const columnsOf = (frame: IndexFrame) => {
-    let columns = split.get(frame);
-    if (!columns) split.set(frame, (columns = { sections: frame.sections.split('\n'), documents: frame.documents.split('\n'), authors: frame.authors.split('\n') }));
-    return columns;
-  };
   const hash = (i: number) => {
     const row = rowOf[i]!;
     if (row < 0) return undefined;
@@ -118,24 +141,8 @@ function align(frames: readonly IndexFrame[], sources: readonly SourceFile[]): A
     return kept ? kept[0] : frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
   };
   const loaded = (i: number): Loaded => {
-    const frame = frames[frameOf[i]!]!;
-    const row = rowOf[i]!;
-    const kept = whole[frameOf[i]!]!.get(row);
-    if (kept) return kept[1];
-    const source = sources[i]!;
-    const origin: Origin = { file: source.file, key: source.key, at: NO_POSITIONS };
-    if (frame.collection !== 'manuscripts') return { record: { origin } as never, problems: NO_PROBLEMS };
-    const columns = columnsOf(frame);
-    const authors = columns.authors[row]!;
-    const skeleton: ManuscriptSkeleton = {
-      id: frame.numbers[row * 2]!,
-      citation_volume: frame.numbers[row * 2 + 1]!,
-      section: columns.sections[row]!,
-      document: { kind: 'local', path: columns.documents[row]! },
-      authors: authors === '' ? [] : authors.split('\t'),
-      origin,
-    };
-    return { record: skeleton as ManuscriptRecord, problems: NO_PROBLEMS };
+    const row = rows[frameOf[i]!]![rowOf[i]!]!;
+    return 'origin' in row ? { record: row, problems: NO_PROBLEMS } : row;
   };
   return {
     stamps,

@@ -55,26 +55,26 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
   return { journalFile, problems };
 }
 
-/** The collections' files from `scan` (content-scan.ts), then the journal's (discoverJournal). */
+/**
+ * The collections' files from `scan` (content-scan.ts), then the journal's (discoverJournal). Each
+ * collection is taken as soon as its folder's listing is there (the workers finish them in any
+ * order); files and problems come out in COLLECTION_NAMES order all the same.
+ */
 export async function discover(projectRoot: string, contentDir: string, scan: Scan, journal: JournalDiscovery): Promise<Discovery> {
-  const problems: Problem[] = [];
   const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
-  const files = {} as Record<CollectionName, SourceFile[]>;
-  const listed: Float64Array[] = [];
-
-  for (const collection of COLLECTION_NAMES) {
+  const found = await Promise.all(COLLECTION_NAMES.map(async (collection) => {
     const folder = path.join(contentDir, collection);
-    files[collection] = [];
+    const files: SourceFile[] = [];
+    const problems: Problem[] = [];
     const folderStat = await lstat(folder).catch(() => undefined);
     if (folderStat?.isSymbolicLink()) {
       problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
-      continue;
+      return { files, problems, stamps: new Float64Array(0) };
     }
     const listing = await scan.folder(folder);
-    if (!listing) continue;
+    if (!listing) return { files, problems, stamps: new Float64Array(0) };
     // The stamps of the files kept, in their order (a stray entry or two costs a gap, nothing more).
     const stamps = new Float64Array(listing.names.length * STAT_FIELDS);
-    listed.push(stamps);
     const seenKeys = new Map<string, string>();
     // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
     const folderPrefix = `${folder}${path.sep}`;
@@ -106,14 +106,15 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
         return;
       }
       seenKeys.set(key, file);
-      stamps.set(listing.values.subarray(i * STAT_FIELDS, (i + 1) * STAT_FIELDS), files[collection].length * STAT_FIELDS);
-      files[collection].push({ collection, key, file, absolutePath: folderPrefix + name });
+      for (let k = 0; k < STAT_FIELDS; k++) stamps[files.length * STAT_FIELDS + k] = listing.values[i * STAT_FIELDS + k]!;
+      files.push({ collection, key, file, absolutePath: folderPrefix + name });
     });
-    listed[listed.length - 1] = stamps.subarray(0, files[collection].length * STAT_FIELDS);
-  }
-  const stamps = new Float64Array(listed.reduce((sum, part) => sum + part.length, 0));
-  listed.reduce((offset, part) => (stamps.set(part, offset), offset + part.length), 0);
-  return { files, journalFile: journal.journalFile, problems: [...problems, ...journal.problems], stats: statsOf(stamps) };
+    return { files, problems, stamps: stamps.subarray(0, files.length * STAT_FIELDS) };
+  }));
+  const files = Object.fromEntries(COLLECTION_NAMES.map((collection, c) => [collection, found[c]!.files])) as Record<CollectionName, SourceFile[]>;
+  const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
+  found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);
+  return { files, journalFile: journal.journalFile, problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps) };
 }
 
 function whole(file: string, code: Problem['code'], message: string, expected: string): Problem {

@@ -141,11 +141,17 @@ async function statListed(absolutes: readonly string[], scan: Scan): Promise<Sta
     if (listing) folders.set(folder, listing);
   }
   const rest: number[] = [];
+  // Records name their PDFs mostly in the order of their names: the entry after the last one found comes first.
+  let last: FolderListing | undefined;
+  let next = 0;
   absolutes.forEach((absolute, i) => {
     const cut = absolute.lastIndexOf(path.sep);
     const listing = folders.get(absolute.slice(0, cut));
     if (!listing) return rest.push(i);
-    const at = listing.position(absolute.slice(cut + 1));
+    const name = absolute.slice(cut + 1);
+    const at = listing === last && listing.names[next] === name ? next : listing.position(name);
+    last = listing;
+    next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).
     if (at !== undefined) values.set(listing.values.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), i * STAT_FIELDS);
   });
