@@ -149,7 +149,8 @@ async function statListed(absolutes: readonly string[], scan: Scan): Promise<Sta
     const listing = folders.get(absolute.slice(0, cut));
     if (!listing) return rest.push(i);
     const name = absolute.slice(cut + 1);
-    const at = listing === last && listing.names[next] === name ? next : listing.position(name);
+    const hint = listing === last ? next : 0;
+    const at = listing.names[hint] === name ? hint : listing.position(name);
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).
