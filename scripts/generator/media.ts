@@ -59,9 +59,9 @@ export async function checkMedia(records: Records, contentDir: string, verified?
   const refPaths = jobs.map(({ ref }) => ref.path);
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
   const absolutes = refPaths.map((refPath) => mediaDir + path.sep + (path.sep === '/' ? refPath : refPath.split('/').join(path.sep)));
-  const folderOf = (absolute: string) => absolute.slice(0, absolute.lastIndexOf(path.sep));
+  const folders = absolutes.map((absolute) => absolute.slice(0, absolute.lastIndexOf(path.sep)));
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
-  const stats = scan ? await statListed(absolutes, scan) : await statMany(absolutes);
+  const stats = scan ? await statListed(absolutes, folders, scan) : await statMany(absolutes);
   const values = stats.values;
   const known = lineUp(verified, refPaths);
   // What passes now, in the records' order (lined up with the next run's jobs, as `known` is with these).
@@ -69,7 +69,7 @@ export async function checkMedia(records: Records, contentDir: string, verified?
   let changed = verified === undefined || known === undefined;
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
   const inside = new Map<string, boolean>();
-  await forEachLimited([...new Set(absolutes.map(folderOf))], CONCURRENCY, async (folder) => {
+  await forEachLimited([...new Set(folders)], CONCURRENCY, async (folder) => {
     const real = await realpath(folder).catch(() => folder);
     inside.set(folder, real === realMediaDir || real.startsWith(realMediaDir + path.sep));
   });
@@ -82,13 +82,13 @@ export async function checkMedia(records: Records, contentDir: string, verified?
     if (kind === 'missing') return fail(i, 'media/missing', `content/media/${ref.path} does not exist`, 'the PDF saved at that path');
     if (kind === 'symlink') return fail(i, 'media/symlink', `content/media/${ref.path} is a symbolic link`, 'a regular file');
     if (kind !== 'file') return fail(i, 'media/missing', `content/media/${ref.path} is not a file`, 'a PDF file');
-    if (!inside.get(folderOf(absolutes[i]!))) {
+    if (!inside.get(folders[i]!)) {
       return fail(i, 'media/outside-content', `content/media/${ref.path} resolves outside content/media/`, 'a file inside content/media/');
     }
     const v = i * STAT_FIELDS;
     const k = i * STAMP;
     if (!known || values[v + 1] !== known[k] || values[v + 2] !== known[k + 1] || values[v + 3] !== known[k + 2]) return unknown.push(i);
-    passed.set(values.subarray(v + 1, v + 4), k);
+    for (let f = 0; f < STAMP; f++) passed[k + f] = values[v + 1 + f]!;
     copies.set(ref.path, { from: absolutes[i]!, to: `media/${ref.path}`, stamp: stats.stamp(i)! });
   });
   await forEachLimited(unknown, CONCURRENCY, async (i) => {
@@ -105,7 +105,10 @@ export async function checkMedia(records: Records, contentDir: string, verified?
     changed = true;
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
-  const kept = jobs.flatMap((_, i) => (Number.isNaN(passed[i * STAMP]) ? [] : [i]));
+  const kept: number[] = [];
+  for (let i = 0; i < jobs.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
+  // Every PDF as it was (nearly always): the verified media stand as they are.
+  if (verified && !changed && known === verified.stamps && kept.length === jobs.length) return { copies: sorted, problems, verified, changed };
   const now: VerifiedMedia = { paths: kept.map((i) => refPaths[i]).join('\n'), stamps: new Float64Array(kept.length * STAMP) };
   kept.forEach((i, k) => now.stamps.set(passed.subarray(i * STAMP, (i + 1) * STAMP), k * STAMP));
   return { copies: sorted, problems, verified: now, changed: changed || now.paths !== verified?.paths };
@@ -132,29 +135,24 @@ function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]
  * What `lstat` said of each path when `scan` listed its folder; paths in folders it did not list
  * (a folder reached through a symbolic link, or missing) are `lstat`ed now.
  */
-async function statListed(absolutes: readonly string[], scan: Scan): Promise<Stats> {
+async function statListed(absolutes: readonly string[], folderOf: readonly string[], scan: Scan): Promise<Stats> {
   const values = new Float64Array(absolutes.length * STAT_FIELDS);
   const folders = new Map<string, FolderListing | undefined>();
-  for (const absolute of absolutes) folders.set(absolute.slice(0, absolute.lastIndexOf(path.sep)), undefined);
-  for (const folder of folders.keys()) {
-    const listing = await scan.folder(folder);
-    if (listing) folders.set(folder, listing);
-  }
+  for (const folder of new Set(folderOf)) folders.set(folder, await scan.folder(folder));
   const rest: number[] = [];
   // Records name their PDFs mostly in the order of their names: the entry after the last one found comes first.
   let last: FolderListing | undefined;
   let next = 0;
   absolutes.forEach((absolute, i) => {
-    const cut = absolute.lastIndexOf(path.sep);
-    const listing = folders.get(absolute.slice(0, cut));
+    const listing = folders.get(folderOf[i]!);
     if (!listing) return rest.push(i);
-    const name = absolute.slice(cut + 1);
+    const name = absolute.slice(folderOf[i]!.length + 1);
     const hint = listing === last ? next : 0;
     const at = listing.names[hint] === name ? hint : listing.position(name);
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).
-    if (at !== undefined) values.set(listing.values.subarray(at * STAT_FIELDS, (at + 1) * STAT_FIELDS), i * STAT_FIELDS);
+    if (at !== undefined) for (let f = 0; f < STAT_FIELDS; f++) values[i * STAT_FIELDS + f] = listing.values[at * STAT_FIELDS + f]!;
   });
   const taken = await statMany(rest.map((i) => absolutes[i]!));
   rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
