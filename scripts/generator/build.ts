@@ -12,11 +12,11 @@ import { scanContent } from './content-scan.ts';
 import { discover, discoverJournal } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
-  cacheFingerprint, type RecordEntry, readGzipSegments, readListTables, readOutputManifest, readRecordCache, readVerifiedMedia, removeOutputManifest,
-  writeGzipSegments, writeListTables, writeOutputManifest, writeRecordCache, writeVerifiedMedia,
+  cacheFingerprint, readGzipSegments, readListTables, readOutputManifest, readVerifiedMedia, removeOutputManifest,
+  writeGzipSegments, writeListTables, writeOutputManifest, writeVerifiedMedia,
 } from './cache.ts';
-import { hasCheckIndex, locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
-import { loadContent, recordCache } from './load-all.ts';
+import { locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
+import { loadContent, noCache } from './load-all.ts';
 import { loadJournal } from './load.ts';
 import { checkMedia } from './media.ts';
 import type { Scan } from './stat-many.ts';
@@ -141,11 +141,10 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
   const fingerprint = cacheFingerprint(journalFound.journalFile ? await readFile(journalFound.journalFile.absolutePath).catch(() => undefined) : undefined);
-  const index = useCache && mode === 'check' ? readCheckIndex(paths.cache, fingerprint) : undefined;
-  const fromIndex = index !== undefined;
-  // A build never reads the index, only keeps it current; a check that could not read it rewrites it.
-  const hasIndex = mode === 'check' ? fromIndex : useCache && hasCheckIndex(paths.cache, fingerprint);
-  const cached = fromIndex ? index : recordCache(useCache ? readRecordCache(paths.cache, fingerprint) : new Map<string, RecordEntry>());
+  // Unchanged files' records come from the index: a build reads a manuscript's long fields from
+  // its file only when one of its outputs is rendered again (reread.ts).
+  const index = useCache ? readCheckIndex(paths.cache, fingerprint, mode) : undefined;
+  const cached = index ?? noCache;
   const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : undefined;
 
   const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound));
@@ -155,10 +154,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
   const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.files / 100);
-  const entries = rewrite || !hasIndex ? loaded.entries() : [];
-  // Entries restored from the index are skeletons: they never go into the record cache.
-  if (rewrite && !fromIndex) writeRecordCache(paths.cache, fingerprint, entries);
-  if (rewrite || !hasIndex) writeCheckIndex(paths.cache, fingerprint, found, entries);
+  if (rewrite || !index) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries());
   return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems, scan, verifiedMedia };
 }
 

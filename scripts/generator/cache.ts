@@ -24,7 +24,6 @@ import type { VerifiedMedia } from './media.ts';
 
 /** Bump when the layout of the cache files changes. */
 const CACHE_FORMAT = 3;
-const RECORDS_FILE = 'records.bin';
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const GZIP_SEGMENTS_FILE = 'gzip-segments.bin';
@@ -85,20 +84,6 @@ function readVersion(manifest: string): string {
   } catch {
     return 'unknown';
   }
-}
-
-/** The cached load results, by file path; empty when there is no usable cache. */
-export function readRecordCache(dir: string, fingerprint: string): Map<string, RecordEntry> {
-  const entries = readFrames<RecordEntry[]>(path.join(dir, RECORDS_FILE), fingerprint);
-  const byFile = new Map<string, RecordEntry>();
-  for (const frame of entries ?? []) for (const entry of frame) byFile.set(entry.file, entry);
-  return byFile;
-}
-
-export function writeRecordCache(dir: string, fingerprint: string, entries: readonly RecordEntry[]): void {
-  const frames: RecordEntry[][] = [];
-  for (let start = 0; start < entries.length; start += ENTRIES_PER_FRAME) frames.push(entries.slice(start, start + ENTRIES_PER_FRAME));
-  writeFrames(dir, RECORDS_FILE, fingerprint, frames);
 }
 
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {

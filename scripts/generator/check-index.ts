@@ -18,7 +18,8 @@ import path from 'node:path';
 import { hasFrames, readFrames, writeFrames, type RecordEntry } from './cache.ts';
 import type { Discovery, SourceFile } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
-import { UNLOCATED, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
+import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
+import { PACKED_FIELDS, type FileBacked } from './packed-manuscript.ts';
 import { parseFile } from './parse.ts';
 import type { Problem } from './problems.ts';
 import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
@@ -42,12 +43,27 @@ interface IndexFrame {
   sections: string;
   documents: string;
   authors: string;
+  /**
+   * What a build reads of an unchanged record besides (issue 4: a build restores its records from
+   * the index, not from whole records): the `order` of authors and manuscripts (NaN: none), and,
+   * newline-joined, an author's name, surname and institution and a manuscript's title and date.
+   * A manuscript's long fields (packed-manuscript.ts) are read from its file when asked (reread.ts).
+   */
+  orders: Float64Array;
+  names: string;
+  surnames: string;
+  institutions: string;
+  titles: string;
+  dates: string;
   /** Files kept whole, by position: their hash and what loading them gave. */
   whole: [number, string, Loaded][];
 }
 
-/** A manuscript as far as `check` reads it (resolve.ts, checkReferences; media.ts). */
-type ManuscriptSkeleton = Pick<ManuscriptRecord, 'id' | 'citation_volume' | 'authors' | 'section' | 'document' | 'origin'>;
+/**
+ * A manuscript as the index restores it: everything but the long fields, which a build reads from
+ * the file when a renderer asks (packed-manuscript.ts) and `check` never reads.
+ */
+type SlimManuscript = Omit<ManuscriptRecord, (typeof PACKED_FIELDS)[number]>;
 
 /** Whether an index of this fingerprint is there (a build, which never reads it, only keeps it up to date). */
 export function hasCheckIndex(dir: string, fingerprint: string): boolean {
@@ -67,42 +83,57 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
  * The records' skeletons are made here, at once: a check reads the index while the content folders
  * are being listed and stamped (content-scan.ts), and needs every skeleton but the edited files'.
  */
-export function readCheckIndex(dir: string, fingerprint: string): LoadCache | undefined {
+export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' | 'build' = 'check'): LoadCache | undefined {
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
-  const rows = frames.map(recordRows);
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, rows, sources) };
+  const rows = frames.map((frame) => recordRows(frame, mode === 'build'));
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, rows, sources, mode === 'build') };
 }
 
 /**
  * What loading each file of `frame` gave: its whole entry's, or the skeleton of its record from the
  * columns (kept alone: the Loaded around it is made when asked, and dropped at once).
  */
-function recordRows(frame: IndexFrame): (Loaded | NonNullable<Loaded['record']>)[] {
+function recordRows(frame: IndexFrame, withHashes: boolean): (Loaded | NonNullable<Loaded['record']>)[] {
   const whole = new Map(frame.whole.map(([row, , loaded]) => [row, loaded]));
   const files = frame.files === '' ? [] : frame.files.split('\n');
+  const split = (column: string) => column.split('\n');
   const columns = frame.collection === 'manuscripts'
-    ? { sections: frame.sections.split('\n'), documents: frame.documents.split('\n'), authors: frame.authors.split('\n') }
+    ? { sections: split(frame.sections), documents: split(frame.documents), authors: split(frame.authors), titles: split(frame.titles), dates: split(frame.dates) }
     : undefined;
+  const people = frame.collection === 'authors' ? { names: split(frame.names), surnames: split(frame.surnames), institutions: split(frame.institutions) } : undefined;
   return files.map((file, row) => {
     const kept = whole.get(row);
     if (kept) return kept;
-    const origin: Origin = { file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS };
+    // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
+    const origin: Origin = {
+      file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS,
+      ...(withHashes ? { hash: frame.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH) } : {}),
+    };
+    const order = frame.orders[row]!;
+    // Fields in the order loading gives them (schema order, then origin).
+    if (people) {
+      const author: AuthorRecord = { name: people.names[row]!, surname: people.surnames[row]!, institution: people.institutions[row]!, ...(Number.isNaN(order) ? {} : { order }), origin };
+      return author;
+    }
     if (!columns) return { origin } as NonNullable<Loaded['record']>;
     const authors = columns.authors[row]!;
-    const skeleton: ManuscriptSkeleton = {
+    const slim: SlimManuscript = {
       id: frame.numbers[row * 2]!,
       citation_volume: frame.numbers[row * 2 + 1]!,
-      section: columns.sections[row]!,
+      citation_title: columns.titles[row]!,
+      citation_date: columns.dates[row]!,
       document: { kind: 'local', path: columns.documents[row]! },
       authors: authors === '' ? [] : authors.split('\t'),
+      section: columns.sections[row]!,
+      ...(Number.isNaN(order) ? {} : { order }),
       origin,
     };
-    return skeleton as ManuscriptRecord;
+    return slim as ManuscriptRecord;
   });
 }
 
-function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof recordRows>[], sources: readonly SourceFile[]): AlignedCache {
+function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof recordRows>[], sources: readonly SourceFile[], forBuild: boolean): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -149,7 +180,12 @@ function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof r
     stamps,
     hash,
     loaded,
-    packed: () => undefined,
+    // A build's manuscripts read their long fields from their files (reread.ts); `check` never does.
+    packed: (i): FileBacked | undefined => {
+      if (!forBuild || frames[frameOf[i]!]!.collection !== 'manuscripts') return undefined;
+      const known = hash(i);
+      return known === undefined || !loaded(i).record ? undefined : { source: sources[i]!, hash: known };
+    },
     entry(i) {
       const known = hash(i);
       if (known === undefined) return undefined;
@@ -177,38 +213,60 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[])
   const hashes: string[] = [];
   const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
   const numbers = new Float64Array(entries.length * 2).fill(Number.NaN);
+  const orders = new Float64Array(entries.length).fill(Number.NaN);
   const sections: string[] = [];
   const documents: string[] = [];
   const authors: string[] = [];
+  const names: string[] = [];
+  const surnames: string[] = [];
+  const institutions: string[] = [];
+  const titles: string[] = [];
+  const dates: string[] = [];
   const whole: IndexFrame['whole'] = [];
   entries.forEach((entry, i) => {
     files.push(entry.file);
     if (entry.stamp) stamps.set([entry.stamp.size, entry.stamp.mtimeMs, entry.stamp.ino], i * 3);
     const record = entry.loaded.record;
     const inColumns = entry.hash.length === HASH_LENGTH && record && entry.loaded.problems.length === 0 && !entry.loaded.invalid
-      && (collection === 'authors' || (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));
+      && ((collection === 'authors' && authorFitsColumns(record as AuthorRecord)) || (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));
     hashes.push(inColumns ? entry.hash : ' '.repeat(HASH_LENGTH));
-    sections.push('');
-    documents.push('');
-    authors.push('');
+    for (const column of [sections, documents, authors, names, surnames, institutions, titles, dates]) column.push('');
     if (!inColumns) {
       whole.push([i, entry.hash, entry.loaded]);
     } else if (collection === 'manuscripts') {
       const manuscript = record as ManuscriptRecord;
       numbers[i * 2] = manuscript.id;
       numbers[i * 2 + 1] = manuscript.citation_volume;
+      if (manuscript.order !== undefined) orders[i] = manuscript.order;
       sections[i] = manuscript.section;
       documents[i] = (manuscript.document as { path: string }).path;
       authors[i] = (manuscript.authors as string[]).join('\t');
+      titles[i] = manuscript.citation_title;
+      dates[i] = manuscript.citation_date;
+    } else {
+      const author = record as AuthorRecord;
+      if (author.order !== undefined) orders[i] = author.order;
+      names[i] = author.name;
+      surnames[i] = author.surname;
+      institutions[i] = author.institution;
     }
   });
-  return { collection, files: files.join('\n'), stamps, hashes: hashes.join(''), numbers, sections: sections.join('\n'), documents: documents.join('\n'), authors: authors.join('\n'), whole };
+  const joined = (column: string[]) => column.join('\n');
+  return {
+    collection, files: joined(files), stamps, hashes: hashes.join(''), numbers, sections: joined(sections), documents: joined(documents), authors: joined(authors),
+    orders, names: joined(names), surnames: joined(surnames), institutions: joined(institutions), titles: joined(titles), dates: joined(dates), whole,
+  };
 }
 
 /** Whether the columns can hold a manuscript exactly: local PDF, author keys only, one-line texts. */
 function fitsColumns(manuscript: ManuscriptRecord): boolean {
   return manuscript.document.kind === 'local' && !/[\n\t]/.test(manuscript.document.path) && !/\n/.test(manuscript.section)
+    && !/\n/.test(manuscript.citation_title) && !/\n/.test(manuscript.citation_date)
     && manuscript.authors.every((key) => typeof key === 'string');
+}
+
+function authorFitsColumns(author: AuthorRecord): boolean {
+  return !/\n/.test(author.name) && !/\n/.test(author.surname) && !/\n/.test(author.institution);
 }
 
 /**

@@ -11,7 +11,7 @@ import { STAT_FIELDS } from './stat-many.ts';
 import type { Loaded, Records } from './load.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
-import { createUnpacker, type SlimManuscript } from './packed-manuscript.ts';
+import { createUnpacker, type PackedSource, type SlimManuscript } from './packed-manuscript.ts';
 import { rereadManuscript } from './reread.ts';
 import { COLLECTION_NAMES } from './schema.ts';
 import { runLoadJobs } from './workers.ts';
@@ -32,7 +32,7 @@ export interface LoadedContent {
   stale: number;
 }
 
-/** A build cache as the load stage reads it: the record cache (recordCache) or the check index (check-index.ts). */
+/** A build cache as the load stage reads it: the check index (check-index.ts), or noCache. */
 export interface LoadCache {
   /** Files the cache knows. */
   size: number;
@@ -50,25 +50,26 @@ export interface AlignedCache {
   hash(i: number): string | undefined;
   /** What loading file `i` gave (only asked of files the cache knows). */
   loaded(i: number): Loaded;
-  packed(i: number): Uint8Array | undefined;
+  packed(i: number): PackedSource | undefined;
   /** File `i`'s whole entry, if the cache knows the file. */
   entry(i: number): RecordEntry | undefined;
 }
 
 export const STAMP_FIELDS = 3;
 
-/** The record cache (cache.ts, readRecordCache) as a LoadCache. */
-export function recordCache(byFile: ReadonlyMap<string, RecordEntry>): LoadCache {
-  return {
-    size: byFile.size,
-    align(sources) {
-      const entries = sources.map((source) => byFile.get(source.file));
-      const stamps = new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN);
-      entries.forEach((entry, i) => entry?.stamp && stamps.set([entry.stamp.size, entry.stamp.mtimeMs, entry.stamp.ino], i * STAMP_FIELDS));
-      return { stamps, hash: (i) => entries[i]?.hash, loaded: (i) => entries[i]!.loaded, packed: (i) => entries[i]!.packed, entry: (i) => entries[i] };
+/** No cache: every file is loaded (a cold build, `--no-cache`, or a cache of other code or settings). */
+export const noCache: LoadCache = {
+  size: 0,
+  align: (sources) => ({
+    stamps: new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN),
+    hash: () => undefined,
+    loaded: () => {
+      throw new Error('no cache: every file is loaded');
     },
-  };
-}
+    packed: () => undefined,
+    entry: () => undefined,
+  }),
+};
 
 export interface LoadOptions {
   /** Worker threads (workers.ts). */
@@ -136,7 +137,8 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
   sources.forEach((source, index) => {
     const entry = fresh.get(index);
     const loaded = entry ? entry.loaded : cached.loaded(index);
-    const packed = entry ? entry.packed : cached.packed(index);
+    // A file touched but unchanged keeps the cache's long fields (a record from the check index has them in its file).
+    const packed = entry?.packed ?? cached.packed(index);
     if (share && loaded.record) shareTexts(loaded.record, intern);
     if (loaded.problems.length > 0) problems.push(...loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);

@@ -1,0 +1,131 @@
+/**
+ * A build after an edit restores unchanged records from the check index (issue 4): authors whole,
+ * manuscripts without their long fields, which are read from the file again only for the outputs
+ * that are rendered again (reread.ts). Each test changes the content one way and expects exactly
+ * what a cold build of the same content publishes.
+ */
+import { readFile, readdir, utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
+import { contentHash } from '../scripts/generator/load-job.ts';
+import { rereadManuscript } from '../scripts/generator/reread.ts';
+import { projectPaths } from '../scripts/project.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+/** Content files an hour in the past: their stamps are trusted, so the index is what the build reads. */
+async function age(ws: Workspace): Promise<void> {
+  const past = new Date(Date.now() - 3600_000);
+  for (const entry of await readdir(ws.paths.content, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), past, past);
+  }
+}
+
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(path.relative(dir, path.join(entry.parentPath, entry.name)), (await readFile(path.join(entry.parentPath, entry.name))).toString('base64'));
+  }
+  return files;
+}
+
+async function expectSameAsCold(ws: Workspace) {
+  const warm = await ws.build();
+  expect(warm.problems).toEqual([]);
+  const coldPaths = projectPaths(ws.root, { out: 'dist-cold', cache: '.cache-cold' });
+  expect((await build(coldPaths, 'build', { cache: false })).problems).toEqual([]);
+  const [warmTree, coldTree] = [await tree(ws.paths.out), await tree(coldPaths.out)];
+  expect([...warmTree.keys()].sort()).toEqual([...coldTree.keys()].sort());
+  for (const [file, bytes] of coldTree) expect(warmTree.get(file), file).toBe(bytes);
+  return warm;
+}
+
+const edit = (ws: Workspace, file: string, from: RegExp | string, to: string) =>
+  readFile(path.join(ws.paths.content, file), 'utf8').then((text) => ws.write(file, text.replace(from, to)));
+
+/** Sixty more authors, all named by one more manuscript, so that a change can reach past the rewrite threshold. */
+function manyAuthors(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const keys: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const key = `author-${String(i).padStart(2, '0')}`;
+    keys.push(key);
+    files[`authors/${key}.yaml`] = `name: Given${i}\nsurname: Family${i}\ninstitution: Institute ${i % 7}, Skopje\n${i % 5 === 0 ? `order: ${i + 1}\n` : ''}`;
+  }
+  files['manuscripts/many.yaml'] = 'id: 41\ncitation_volume: 1\ncitation_title: Many hands\ncitation_date: 2021-06-01\n'
+    + 'abstract: <p>Many <em>hands</em> make light work.</p>\nkeywords: [hands, work]\ndocument: pdfs/many.pdf\n'
+    + `authors:\n${keys.map((key) => `  - ${key}\n`).join('')}section: Botany\norder: 2\n`;
+  files['media/pdfs/many.pdf'] = '%PDF-1.4\n% many hands\n%%EOF\n';
+  return files;
+}
+
+describe('a build that restores unchanged records from the check index', () => {
+  it('renders a changed author into the pages and list items of unchanged manuscripts, with their long fields', async () => {
+    workspace = await createWorkspace(manyAuthors());
+    await age(workspace);
+    expect((await workspace.build()).ok).toBe(true);
+    await edit(workspace, 'authors/author-07.yaml', 'Family7', 'Family-Seven');
+    const warm = await expectSameAsCold(workspace);
+    expect(warm.parsed).toBe(1);
+    const page = await readFile(path.join(workspace.paths.out, 'manuscripts/41.html'), 'utf8');
+    expect(page).toContain('Family-Seven');
+    expect(page).toContain('Many <em>hands</em> make light work.');
+  });
+
+  it('reads the long fields of a manuscript file touched but unchanged, when its author changed', async () => {
+    workspace = await createWorkspace();
+    await age(workspace);
+    expect((await workspace.build()).ok).toBe(true);
+    const now = new Date();
+    await utimes(path.join(workspace.paths.content, 'manuscripts/salamanders.yaml'), now, now);
+    await edit(workspace, 'authors/ana-petrovska.yaml', /^surname: .*$/m, 'surname: Petrovska-Nikolova');
+    await expectSameAsCold(workspace);
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain('Пакошево');
+  });
+
+  it('publishes what a cold build does after a check rewrote the index from restored records', async () => {
+    workspace = await createWorkspace(manyAuthors());
+    await age(workspace);
+    expect((await workspace.build()).ok).toBe(true);
+    // More changed files than the index keeps stale (build.ts, STALE_ENTRIES_KEPT): the check
+    // rewrites the index, mostly from records it restored from the index itself.
+    for (let i = 0; i < 55; i++) await edit(workspace, `authors/author-${String(i).padStart(2, '0')}.yaml`, /Institute \d/, `Institute ${i % 3}`);
+    await age(workspace);
+    expect((await workspace.build('check')).ok).toBe(true);
+    await edit(workspace, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Fire salamanders revisited');
+    const warm = await expectSameAsCold(workspace);
+    expect(warm.parsed).toBe(1);
+  });
+
+  it('reads the long fields of a manuscript kept whole in the index (authors kept as published, a remote PDF)', async () => {
+    workspace = await createWorkspace({
+      'manuscripts/as-published.yaml': 'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n'
+        + 'abstract: <p>Text <strong>kept</strong>.</p>\nkeywords: [kept]\ndocument: https://media.example.org/media/pdfs/remote.pdf\n'
+        + 'authors:\n  - as_published: A. Author\n  - marko-nikolov\nsection: Zoology\n',
+    });
+    await age(workspace);
+    expect((await workspace.build()).ok).toBe(true);
+    await edit(workspace, 'authors/marko-nikolov.yaml', /^surname: .*$/m, 'surname: Nikolovski');
+    await expectSameAsCold(workspace);
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/40.html'), 'utf8')).toContain('Text <strong>kept</strong>.');
+  });
+});
+
+describe('reading a manuscript file again', () => {
+  it('refuses a file whose bytes are no longer those the index recorded', async () => {
+    workspace = await createWorkspace();
+    const file = 'content/manuscripts/salamanders.yaml';
+    const absolutePath = path.join(workspace.root, file);
+    const source = { collection: 'manuscripts' as const, key: 'salamanders', file, absolutePath };
+    const hash = contentHash(await readFile(absolutePath));
+    expect(rereadManuscript({ source, hash }).abstract).toContain('Пакошево');
+    await edit(workspace, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Changed meanwhile');
+    expect(() => rereadManuscript({ source, hash })).toThrow(`${file} changed while the build was running; build again`);
+  });
+});
