@@ -75,19 +75,21 @@ describe('atomicity', () => {
     expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
   });
 
-  it('a problem found once the lists are being written (a PDF gone) leaves the output as it was, and nothing beside it', async () => {
-    workspace = await createWorkspace();
-    await workspace.build();
-    const before = await snapshot(workspace.paths.out);
-    const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
-    await workspace.remove('media/pdfs/orchids.pdf');
-    const result = await workspace.build();
-    expect(result.ok).toBe(false);
-    expect(result.problems.map((p) => p.code)).toContain('media/missing');
-    expect(await snapshot(workspace.paths.out)).toEqual(before);
-    expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
-  });
+  for (const [problem, code, file] of [['a PDF gone', 'media/missing', 'media/pdfs/orchids.pdf'], ['an author gone that manuscripts name', 'ref/unknown-author', 'authors/jane-doe.json']] as const) {
+    it(`a problem found once the lists are being written (${problem}) leaves the output as it was, and nothing beside it`, async () => {
+      workspace = await createWorkspace();
+      await workspace.build();
+      const before = await snapshot(workspace.paths.out);
+      const edited = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
+      await writeFile(edited, (await readFile(edited, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+      await workspace.remove(file);
+      const result = await workspace.build();
+      expect(result.ok).toBe(false);
+      expect(result.problems.map((p) => p.code)).toContain(code);
+      expect(await snapshot(workspace.paths.out)).toEqual(before);
+      expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
+    });
+  }
 
   it('a successful rebuild replaces the output whole: a removed record disappears from it', async () => {
     workspace = await createWorkspace();

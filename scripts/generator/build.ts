@@ -74,10 +74,9 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   if (!journal.journal) return { ok: false, problems, counts, parsed };
   const settings = journal.journal;
 
-  problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
-
-  // A build begins writing the lists as soon as the records are consistent: their compression runs
-  // while the PDFs are checked and the pages rendered (write.ts, startSite). Abandoned on any problem.
+  // A build begins writing the lists as soon as every file loaded: their compression (the longest
+  // task after an edit) runs while the references and PDFs are checked and the pages rendered
+  // (write.ts, startSite). Any problem found meanwhile abandons the write.
   const site = problems.length === 0 && mode === 'build' ? orderJournal(settings, records) : undefined;
   const attachKeys = site ? outputKeys(site) : undefined;
   const api = site ? renderApi(site) : [];
@@ -90,6 +89,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
   }) : undefined;
   try {
+    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
     const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
       checkMedia(records, paths.content, verifiedMedia, scan));
     if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
