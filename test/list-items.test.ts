@@ -55,7 +55,7 @@ function written(items: readonly Item[], previous?: PreviousList): { bytes: Buff
   const record = { lengths: new Uint32Array(items.length), rendered: 0 };
   const chunks = [...splicedChunks(list, previous, record)];
   const bytes = Buffer.concat(chunks);
-  return { bytes, chunks, rendered: record.rendered, table: { stamp: { size: bytes.length, mtimeMs: 0, ino: 0 }, keys: items.map((i) => i.key).join('\n'), lengths: record.lengths } };
+  return { bytes, chunks, rendered: record.rendered, table: { key: 'site', stamps: [{ size: bytes.length, mtimeMs: 0, ino: 0 }], keys: items.map((i) => i.key).join('\n'), lengths: record.lengths } };
 }
 
 function previousOf(file: { bytes: Buffer; table: ListTable }): PreviousList {

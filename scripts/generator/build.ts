@@ -81,9 +81,8 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   const attachKeys = site ? outputKeys(site) : undefined;
   const api = site ? renderApi(site) : [];
   attachKeys?.(api);
-  const previous = site && useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
   const writing = site ? await startSite(paths.out, api, {
-    previous, progress, ...(options.linkMedia ? { linkMedia: true } : {}),
+    progress, ...(options.linkMedia ? { linkMedia: true } : {}),
     ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint), previousLists: readListTables(paths.cache, fingerprint) } : {}),
     // Keyed by the bytes they compress, so valid whatever happens to the rest of the build.
     saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
@@ -116,8 +115,9 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
       await writing.abandon();
       return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
     }
+    const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
     removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
-    const written = await writing.finish(rendered.outputs, media.copies);
+    const written = await writing.finish(rendered.outputs, media.copies, previous);
     writeOutputManifest(paths.cache, fingerprint, written.manifest);
     writeListTables(paths.cache, fingerprint, written.lists);
     return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };

@@ -15,8 +15,14 @@ export type { ListItems };
 
 /** What a list file holds, item by item, as the write stage wrote it. */
 export interface ListTable {
-  /** The file's stamp when written: a file that no longer has it is not read from. */
-  stamp: FileStamp;
+  /** The list's key (OutputFile.key) when written: with the same key, the files are taken as they are. */
+  key: string;
+  /**
+   * The stamps of the list and of its `.gz` and `.br` twins when written: files that no longer have
+   * them are neither taken as they are nor read from (the previous output's files are only ever
+   * replaced, never modified).
+   */
+  stamps: FileStamp[];
   /** The items' keys, newline-joined (a key never holds one: see keyed). */
   keys: string;
   lengths: Uint32Array;

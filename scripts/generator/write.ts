@@ -10,7 +10,7 @@
  * being written again: a folder of such files as a whole, others by hard link. The previous
  * output's files are only ever replaced, never modified, so a link to one is a copy.
  */
-import { closeSync, constants as fsConstants, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
+import { closeSync, constants as fsConstants, createWriteStream, fstatSync, lstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -53,7 +53,7 @@ export interface WriteStats {
 }
 
 export interface WriteOptions {
-  /** The previous build's manifest (from the build cache). */
+  /** The previous build's manifest (from the build cache); startSite's lists need only their tables. */
   previous?: OutputManifest | undefined;
   progress?: Progress;
   /** Hard-link PDFs from `content/media/` instead of copying them (see publishMedia). */
@@ -152,12 +152,16 @@ const PRECOMPRESSED = ['.gz', '.br'] as const;
 
 export async function writeSite(outDir: string, outputs: readonly OutputFile[], copies: readonly MediaCopy[], options: WriteOptions = {}): Promise<WriteStats> {
   const site = await startSite(outDir, outputs.filter((o) => o.precompress), options);
-  return site.finish(outputs.filter((o) => !o.precompress), copies);
+  return site.finish(outputs.filter((o) => !o.precompress), copies, options.previous);
 }
 
-/** A write begun with the lists: finished with everything else, or abandoned (the output untouched). */
+/**
+ * A write begun with the lists: finished with everything else, or abandoned (the output untouched).
+ * `finish` takes the previous build's manifest: reading it (200,000 entries at 100,000 manuscripts)
+ * need not delay the lists.
+ */
 export interface SiteWriter {
-  finish(outputs: readonly OutputFile[], copies: readonly MediaCopy[]): Promise<WriteStats>;
+  finish(outputs: readonly OutputFile[], copies: readonly MediaCopy[], previousManifest: OutputManifest | undefined): Promise<WriteStats>;
   abandon(): Promise<void>;
 }
 
@@ -166,18 +170,17 @@ export interface SiteWriter {
  * longest single task of a build after an edit (issue 4): it runs while the build checks the PDFs
  * and renders the pages. Nothing outside the staging folder changes until `finish` swaps it in.
  */
-export async function startSite(outDir: string, streamed: readonly OutputFile[], options: WriteOptions = {}): Promise<SiteWriter> {
+export async function startSite(outDir: string, streamed: readonly OutputFile[], options: Omit<WriteOptions, 'previous'> = {}): Promise<SiteWriter> {
   const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   const staging = path.join(parent, `.${base}-staging-${process.pid}`);
   const previousDir = path.join(parent, `.${base}-previous-${process.pid}`);
   const trash = path.join(parent, `.${base}-replaced-${process.pid}`);
-  const previous = options.previous?.out === outDir ? options.previous.files : new Map<string, OutputEntry>();
   const manifest: OutputManifest = { out: outDir, files: new Map() };
   const segments: GzipSegments = { previous: options.gzipSegments ?? new Map(), next: new Map() };
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
-  const tables = new Map<string, Omit<ListTable, 'stamp'>>();
+  const tables = new Map<string, Omit<ListTable, 'stamps'> & { relatives: string[] }>();
   const listTables = new Map<string, ListTable>();
   let reused = 0;
   let written = 0;
@@ -193,9 +196,19 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   };
 
   // Which outputs the previous build wrote with the same key and are intact there (same stamp):
-  // decided before writing, with every stamp taken at once (issue 4: 200,000 files at 100,000
-  // manuscripts); the lists' now, the other outputs' in `finish`.
-  const reusable = await findReusable(outDir, previous, streamed.map((output) => ({ relatives: relativesOf(output), key: output.key })));
+  // the lists' now, from their tables; the other outputs' in `finish`, with every stamp taken at
+  // once (issue 4: 200,000 files at 100,000 manuscripts).
+  const reusable = new Map<string, OutputEntry>();
+  for (const output of streamed) {
+    const table = options.previousLists?.get(output.path);
+    const relatives = relativesOf(output);
+    if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length) continue;
+    const intact = relatives.every((relative, k) => {
+      const stat = lstatSync(under(outDir, relative), { throwIfNoEntry: false });
+      return stat?.isFile() && sameStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, table.stamps[k]!);
+    });
+    if (intact) relatives.forEach((relative, k) => reusable.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
+  }
   const reuse = (relatives: string[]): boolean => {
     if (!relatives.every((relative) => reusable.has(relative))) return false;
     if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusable.get(relative)!.stamp.size;
@@ -221,8 +234,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const lists = Promise.all(streamed.map(async (output) => {
     const relatives = relativesOf(output);
     if (reuse(relatives)) {
-      const table = options.previousLists?.get(output.path);
-      if (table && sameStamp(table.stamp, reusable.get(output.path)!.stamp)) listTables.set(output.path, table);
+      listTables.set(output.path, options.previousLists!.get(output.path)!);
       return;
     }
     const file = target(output.path);
@@ -233,7 +245,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
       const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
       Object.assign(bytes, await streamOutput(file, output, chunks, segments, () => settled));
-      if (items) tables.set(output.path, { keys: items.keys.join('\n'), lengths: record.lengths });
+      if (items && output.key !== undefined) tables.set(output.path, { key: output.key, relatives, keys: items.keys.join('\n'), lengths: record.lengths });
       renderedItems += items ? record.rendered : 0;
     } finally {
       previousList?.close();
@@ -261,7 +273,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     await removeTree(trash);
   };
 
-  const finish = async (whole: readonly OutputFile[], copies: readonly MediaCopy[]): Promise<WriteStats> => {
+  const finish = async (whole: readonly OutputFile[], copies: readonly MediaCopy[], previousManifest: OutputManifest | undefined): Promise<WriteStats> => {
+    const previousOutput = previousManifest?.out === outDir ? previousManifest : undefined;
+    const previous = previousOutput?.files ?? new Map<string, OutputEntry>();
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + copies.length);
     try {
       const rest = await findReusable(outDir, previous, [
@@ -303,9 +317,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         const stats = await statMany(slice.map(target));
         slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
       }
-      for (const [relative, table] of tables) listTables.set(relative, { stamp: manifest.files.get(relative)!.stamp, ...table });
+      for (const [relative, { relatives, ...table }] of tables) listTables.set(relative, { ...table, stamps: relatives.map((file) => manifest.files.get(file)!.stamp) });
       // Last, so that nothing can fail between taking folders out of the previous output and the swap.
-      await placeReused({ outDir, staging, reusable, previous: options.previous?.out === outDir ? options.previous : undefined, manifest, moves, trash, ensureFolder });
+      await placeReused({ outDir, staging, reusable, previous: previousOutput, manifest, moves, trash, ensureFolder });
       stage.done();
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
       const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -523,7 +537,7 @@ function openPreviousList(file: string, table: ListTable | undefined): (Previous
     return undefined;
   }
   const stat = fstatSync(fd);
-  if (!stat.isFile() || !sameStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, table.stamp) || stat.size !== tableBytes(table)) {
+  if (!stat.isFile() || !sameStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, table.stamps[0]!) || stat.size !== tableBytes(table)) {
     closeSync(fd);
     return undefined;
   }
