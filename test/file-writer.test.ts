@@ -31,4 +31,14 @@ describe('the file writer', () => {
     await writer.write(path.join(dir, 'no-such-folder', 'page.html'), new TextEncoder().encode('x'));
     await expect(writer.close()).rejects.toMatchObject({ code: 'ENOENT' });
   });
+
+  it('once stopped, fails what still waits for it and anything written after, rather than leaving it waiting', async () => {
+    const writer = createFileWriter();
+    // Twenty batches handed over at once: some are still waiting for the thread when it is stopped.
+    const writes = Array.from({ length: 64 * 20 }, (_, i) => writer.write(path.join(dir, `stopped-${i}.html`), new TextEncoder().encode(`<p>${i}</p>`)));
+    for (const write of writes) write.catch(() => {});
+    await writer.abort();
+    expect(await writer.close().then(() => 'closed', (error: Error) => error.message)).toBe('writing the pages was stopped');
+    await expect(writer.write(path.join(dir, 'after.html'), new TextEncoder().encode('x'))).rejects.toThrow('writing the pages was stopped');
+  });
 });

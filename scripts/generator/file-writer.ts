@@ -70,7 +70,11 @@ export function createFileWriter(): FileWriter {
       }
     },
     async abort() {
+      failure ??= new Error('writing the pages was stopped');
       await worker.terminate();
+      // Whatever waits for a batch learns that it will never be written, rather than waiting forever.
+      for (const settle of waiting.values()) settle.reject(failure);
+      waiting.clear();
     },
   };
 }

@@ -231,7 +231,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   let settled = false;
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
-  const lists = Promise.all(streamed.map(async (output) => {
+  const listRuns = streamed.map(async (output) => {
     const relatives = relativesOf(output);
     if (reuse(relatives)) {
       listTables.set(output.path, options.previousLists!.get(output.path)!);
@@ -252,8 +252,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     }
     written += relatives.length;
     remember(relatives, output.key);
-  }));
-  const listsSaved = lists.then(() => {
+  });
+  const listsSaved = Promise.all(listRuns).then(() => {
     if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
     segments.next = new Map();
   });
@@ -263,7 +263,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (settled) return;
     settled = true;
     await writer.abort();
-    await listsSaved.catch(() => {}); // nothing may still be writing into the staging folder when it goes
+    // Every list, not only until the first failure: nothing may still be writing into the staging folder when it goes.
+    await Promise.allSettled(listRuns);
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -277,6 +278,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const previousOutput = previousManifest?.out === outDir ? previousManifest : undefined;
     const previous = previousOutput?.files ?? new Map<string, OutputEntry>();
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + copies.length);
+    /** The pages and the PDFs being written: on a failure, both are let finish before the staging folder goes. */
+    const running: Promise<unknown>[] = [];
     try {
       const rest = await findReusable(outDir, previous, [
         ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
@@ -310,6 +313,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         }
         stage.advance();
       });
+      running.push(pages, media);
       await Promise.all([pages, media, listsSaved.then(() => streamed.forEach(() => stage.advance()))]);
       // In slices: 200,000 absolute paths at once were a peak of memory of their own.
       for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
@@ -332,6 +336,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       if (hadPrevious) await removeTree(previousDir);
       await removeTree(trash);
     } catch (error) {
+      await writer.abort(); // the pages' thread stops at once; the PDFs in flight are let finish
+      await Promise.allSettled(running);
       await abandon();
       throw error;
     }
