@@ -26,6 +26,7 @@ import { statMany } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
 import { keyed, splicedChunks, tableBytes, type ListTable, type PreviousList } from './list-items.ts';
 import { segmentedGzip, type GzipSegments } from './segmented-gzip.ts';
+import { brotliFile } from './brotli-file.ts';
 import { silentProgress } from './progress.ts';
 
 /**
@@ -229,6 +230,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const writer = createFileWriter();
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
+  /** Aborted when the write is abandoned: the lists stop where they are. */
+  const stopping = new AbortController();
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
   const listRuns = streamed.map(async (output) => {
@@ -244,7 +247,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     try {
       const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
       const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
-      Object.assign(bytes, await streamOutput(file, output, chunks, segments, () => settled));
+      Object.assign(bytes, await streamOutput(file, output, chunks, segments, stopping.signal));
       if (items && output.key !== undefined) tables.set(output.path, { key: output.key, relatives, keys: items.keys.join('\n'), lengths: record.lengths });
       renderedItems += items ? record.rendered : 0;
     } finally {
@@ -262,6 +265,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const abandon = async () => {
     if (settled) return;
     settled = true;
+    stopping.abort();
     await writer.abort();
     // Every list, not only until the first failure: nothing may still be writing into the staging folder when it goes.
     await Promise.allSettled(listRuns);
@@ -582,7 +586,7 @@ function materialize(body: OutputFile['body']): Uint8Array {
  * Streams the chunks to the file and, in the same pass, through brotli and the segmented gzip
  * (segmented-gzip.ts), both on the thread pool.
  */
-async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopped: () => boolean): Promise<Record<string, number>> {
+async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopping: AbortSignal): Promise<Record<string, number>> {
   const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
   const sinks: { write(buffer: Buffer): Promise<void>; end(): Promise<void> | void }[] = [];
   const toFile = (file: Writable) => ({
@@ -592,37 +596,33 @@ async function streamOutput(target: string, output: OutputFile, chunks: Iterable
     end: () => void file.end(),
   });
   sinks.push(toFile(files[0]!.file));
-  let brotli: zlib.BrotliCompress | undefined;
   if (output.precompress) {
     const gz = createWriteStream(`${target}.gz`);
-    const br = createWriteStream(`${target}.br`);
-    files.push({ suffix: '.gz', file: gz }, { suffix: '.br', file: br });
+    files.push({ suffix: '.gz', file: gz });
     sinks.push(segmentedGzip(gz, GZIP_LEVEL, segments));
-    brotli = zlib.createBrotliCompress(BROTLI_OPTIONS);
-    brotli.pipe(br);
-    sinks.push(toFile(brotli));
   }
   const finished = Promise.all(files.map(({ file }) => once(file, 'close')));
   const failed = new Promise<never>((_, reject) => {
     for (const { file } of files) file.on('error', reject);
-    brotli?.on('error', reject);
   });
   failed.catch(() => {}); // raced below; an error after the race is over has nothing left to fail
   try {
     for (const buffer of chunks) {
-      if (stopped()) throw new Error(`writing ${output.path} was abandoned`);
+      if (stopping.aborted) throw new Error(`writing ${output.path} was abandoned`);
       await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer))), failed]);
     }
     await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);
     await Promise.race([finished, failed]);
   } catch (error) {
     // Closed before the staging folder can go: nothing may write into it afterwards.
-    brotli?.destroy();
     for (const { file } of files) file.destroy();
     await Promise.all(files.map(({ file }) => (file.closed ? undefined : once(file, 'close').catch(() => {}))));
     throw error;
   }
   const sizes: Record<string, number> = {};
   for (const { suffix, file } of files) sizes[`${output.path}${suffix}`] = file.bytesWritten;
+  // From the written file, on a thread of its own (brotli-file.ts): brotli streams cannot be joined
+  // like the gzip segments, and through the thread pool it waited on this thread.
+  if (output.precompress) sizes[`${output.path}.br`] = await brotliFile(target, `${target}.br`, BROTLI_OPTIONS, stopping);
   return sizes;
 }
