@@ -234,6 +234,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const stopping = new AbortController();
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
+  /** The lists' brotli twins, compressed on threads of their own once each list is written. */
+  const compressions: Promise<unknown>[] = [];
+  /** Each list and its gzip twin written (brotli may still run). */
   const listRuns = streamed.map(async (output) => {
     const relatives = relativesOf(output);
     if (reuse(relatives)) {
@@ -248,6 +251,11 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
       const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
       Object.assign(bytes, await streamOutput(file, output, chunks, segments, stopping.signal));
+      if (output.precompress) {
+        const compressed = brotliFile(file, `${file}.br`, BROTLI_OPTIONS, stopping.signal).then((size) => (bytes[`${output.path}.br`] = size));
+        compressed.catch(() => {}); // awaited with the lists, or by abandon
+        compressions.push(compressed);
+      }
       if (items && output.key !== undefined) tables.set(output.path, { key: output.key, relatives, keys: items.keys.join('\n'), lengths: record.lengths });
       renderedItems += items ? record.rendered : 0;
     } finally {
@@ -256,9 +264,11 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     written += relatives.length;
     remember(relatives, output.key);
   });
-  const listsSaved = Promise.all(listRuns).then(() => {
+  const listsWritten = Promise.all(listRuns);
+  const listsSaved = listsWritten.then(async () => {
     if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
     segments.next = new Map();
+    await Promise.all(compressions);
   });
   listsSaved.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
 
@@ -269,6 +279,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     await writer.abort();
     // Every list, not only until the first failure: nothing may still be writing into the staging folder when it goes.
     await Promise.allSettled(listRuns);
+    await Promise.allSettled(compressions);
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -348,6 +359,17 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     manifest.folders = await folderStamps(outDir, manifest.files.keys());
     return { files: written + reused, bytes, reused, renderedItems, manifest, lists: listTables };
   };
+  // After an edit the lists are mostly taken from the previous ones: written at once, before the
+  // build goes on, so that their brotli twins (the longest task left) start as early as possible.
+  // Rendered afresh (a cold build) they are written while the build goes on.
+  if (streamed.length > 0 && streamed.every((output) => options.previousLists?.has(output.path))) {
+    try {
+      await listsWritten;
+    } catch (error) {
+      await abandon();
+      throw error;
+    }
+  }
   return { finish, abandon };
 }
 
@@ -583,8 +605,10 @@ function materialize(body: OutputFile['body']): Uint8Array {
 }
 
 /**
- * Streams the chunks to the file and, in the same pass, through brotli and the segmented gzip
- * (segmented-gzip.ts), both on the thread pool.
+ * Streams the chunks to the file and, in the same pass, through the segmented gzip (segmented-gzip.ts,
+ * its segments compressed on the thread pool). The brotli twin is made from the written file
+ * afterwards, on a thread of its own (brotli-file.ts): brotli streams cannot be joined like the
+ * gzip segments, and through the thread pool it needed this thread for every 16 KB it wrote.
  */
 async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopping: AbortSignal): Promise<Record<string, number>> {
   const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
@@ -621,8 +645,5 @@ async function streamOutput(target: string, output: OutputFile, chunks: Iterable
   }
   const sizes: Record<string, number> = {};
   for (const { suffix, file } of files) sizes[`${output.path}${suffix}`] = file.bytesWritten;
-  // From the written file, on a thread of its own (brotli-file.ts): brotli streams cannot be joined
-  // like the gzip segments, and through the thread pool it waited on this thread.
-  if (output.precompress) sizes[`${output.path}.br`] = await brotliFile(target, `${target}.br`, BROTLI_OPTIONS, stopping);
   return sizes;
 }
