@@ -49,7 +49,7 @@ export interface BuildResult {
   warnings?: string[];
 }
 
-/** Files whose cache entries may be out of date before the record cache is rewritten. */
+/** Files whose cache entries may be out of date before the check index is rewritten. */
 const STALE_ENTRIES_KEPT = 50;
 
 export interface BuildOptions {

@@ -145,7 +145,7 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
     if (loaded.record && packed) {
       const manuscript = unpacker(loaded.record as SlimManuscript, packed);
       // The cache entry keeps the same object (its own fields are the slim part, which is what the
-      // record cache stores), so the slim copy is not held twice while the caches are written.
+      // check index reads), so the slim copy is not held twice while the caches are written.
       loaded.record = manuscript;
       records.manuscripts.push(manuscript);
     } else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
