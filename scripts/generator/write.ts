@@ -250,9 +250,18 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     try {
       const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
       const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
-      Object.assign(bytes, await streamOutput(file, output, chunks, segments, stopping.signal));
-      if (output.precompress) {
-        const compressed = brotliFile(file, `${file}.br`, BROTLI_OPTIONS, stopping.signal).then((size) => (bytes[`${output.path}.br`] = size));
+      // Brotli follows the list as it is written, on a thread of its own (brotli-file.ts).
+      const brotli = output.precompress ? brotliFile(file, `${file}.br`, BROTLI_OPTIONS, stopping.signal) : undefined;
+      try {
+        Object.assign(bytes, await streamOutput(file, output, chunks, segments, stopping.signal, (written) => brotli?.written(written)));
+      } catch (error) {
+        brotli?.stop();
+        await brotli?.result.catch(() => {});
+        throw error;
+      }
+      if (brotli) {
+        brotli.complete(bytes[output.path]!);
+        const compressed = brotli.result.then((size) => (bytes[`${output.path}.br`] = size));
         compressed.catch(() => {}); // awaited with the lists, or by abandon
         compressions.push(compressed);
       }
@@ -606,11 +615,12 @@ function materialize(body: OutputFile['body']): Uint8Array {
 
 /**
  * Streams the chunks to the file and, in the same pass, through the segmented gzip (segmented-gzip.ts,
- * its segments compressed on the thread pool). The brotli twin is made from the written file
- * afterwards, on a thread of its own (brotli-file.ts): brotli streams cannot be joined like the
- * gzip segments, and through the thread pool it needed this thread for every 16 KB it wrote.
+ * its segments compressed on the thread pool). `onWritten` learns how much of the file is written:
+ * the brotli twin follows the file on a thread of its own (brotli-file.ts), since brotli streams
+ * cannot be joined like the gzip segments, and through the thread pool it needed this thread for
+ * every 16 KB it wrote.
  */
-async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopping: AbortSignal): Promise<Record<string, number>> {
+async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopping: AbortSignal, onWritten: (bytes: number) => void): Promise<Record<string, number>> {
   const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
   const sinks: { write(buffer: Buffer): Promise<void>; end(): Promise<void> | void }[] = [];
   const toFile = (file: Writable) => ({
@@ -634,6 +644,7 @@ async function streamOutput(target: string, output: OutputFile, chunks: Iterable
     for (const buffer of chunks) {
       if (stopping.aborted) throw new Error(`writing ${output.path} was abandoned`);
       await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer))), failed]);
+      onWritten(files[0]!.file.bytesWritten);
     }
     await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);
     await Promise.race([finished, failed]);
