@@ -9,13 +9,9 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { SourceFile } from './discover.ts';
 import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from './load.ts';
 import { packManuscript } from './packed-manuscript.ts';
+import type { FileStamp } from './stat-many.ts';
 
-/** What identifies a file's state without reading it (the fast path, as git's index does). */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-}
+export type { FileStamp };
 
 export interface LoadJob {
   /** Position in the build's list of files: results come back in any order. */

@@ -10,7 +10,13 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FileStamp } from './load-job.ts';
+
+/** What identifies a file's state without reading it (the fast path, as git's index does). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
 
 /** Numbers per path in the answer: kind, size, mtimeMs, ino. */
 export const STAT_FIELDS = 4;
