@@ -8,50 +8,17 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { projectPaths } from '../scripts/project.ts';
+import { age, expectSameAsCold, tree } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
 
-/**
- * The fixture copied an hour into the past: a file modified in the last seconds is never trusted by
- * its stamp (it is hashed instead), so without this the fast path would not be exercised at all.
- */
-async function agedWorkspace(): Promise<Workspace> {
-  const ws = await createWorkspace();
-  const past = new Date(Date.now() - 3600_000);
-  for (const entry of await readdir(ws.paths.content, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), past, past);
-  }
-  return ws;
-}
+/** The fixture, old enough for its stamps to be trusted (helpers/incremental.ts). */
+const agedWorkspace = async () => age(await createWorkspace());
 afterEach(async () => {
   await workspace?.dispose();
   workspace = undefined;
 });
-
-/** Every file under `dir`, relative path → bytes. */
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    files.set(path.relative(dir, file), (await readFile(file)).toString('base64'));
-  }
-  return files;
-}
-
-/** Builds with the cache, then cold (no cache) into `dist-cold/`, and expects identical outputs. */
-async function expectSameAsCold(ws: Workspace) {
-  const warm = await ws.build();
-  expect(warm.problems).toEqual([]);
-  const coldPaths = projectPaths(ws.root, { out: 'dist-cold', cache: '.cache-cold' });
-  const cold = await build(coldPaths, 'build', { cache: false });
-  expect(cold.problems).toEqual([]);
-  const [warmTree, coldTree] = [await tree(ws.paths.out), await tree(coldPaths.out)];
-  expect([...warmTree.keys()].sort()).toEqual([...coldTree.keys()].sort());
-  for (const [file, bytes] of coldTree) expect(warmTree.get(file), file).toBe(bytes);
-  return warm;
-}
 
 const manuscripts = async (ws: Workspace) => JSON.parse(await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'), 'utf8')) as { id: number; citation_title: string; authors: string[] }[];
 

@@ -4,13 +4,12 @@
  * that are rendered again (reread.ts). Each test changes the content one way and expects exactly
  * what a cold build of the same content publishes.
  */
-import { readFile, readdir, utimes } from 'node:fs/promises';
+import { readFile, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build } from '../scripts/generator/build.ts';
 import { contentHash } from '../scripts/generator/load-job.ts';
 import { rereadManuscript } from '../scripts/generator/reread.ts';
-import { projectPaths } from '../scripts/project.ts';
+import { age, expectSameAsCold } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
@@ -18,33 +17,6 @@ afterEach(async () => {
   await workspace?.dispose();
   workspace = undefined;
 });
-
-/** Content files an hour in the past: their stamps are trusted, so the index is what the build reads. */
-async function age(ws: Workspace): Promise<void> {
-  const past = new Date(Date.now() - 3600_000);
-  for (const entry of await readdir(ws.paths.content, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), past, past);
-  }
-}
-
-async function tree(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(path.relative(dir, path.join(entry.parentPath, entry.name)), (await readFile(path.join(entry.parentPath, entry.name))).toString('base64'));
-  }
-  return files;
-}
-
-async function expectSameAsCold(ws: Workspace) {
-  const warm = await ws.build();
-  expect(warm.problems).toEqual([]);
-  const coldPaths = projectPaths(ws.root, { out: 'dist-cold', cache: '.cache-cold' });
-  expect((await build(coldPaths, 'build', { cache: false })).problems).toEqual([]);
-  const [warmTree, coldTree] = [await tree(ws.paths.out), await tree(coldPaths.out)];
-  expect([...warmTree.keys()].sort()).toEqual([...coldTree.keys()].sort());
-  for (const [file, bytes] of coldTree) expect(warmTree.get(file), file).toBe(bytes);
-  return warm;
-}
 
 const edit = (ws: Workspace, file: string, from: RegExp | string, to: string) =>
   readFile(path.join(ws.paths.content, file), 'utf8').then((text) => ws.write(file, text.replace(from, to)));

@@ -3,12 +3,13 @@
  * previous file by byte range, the rest are rendered, and the result is exactly the list rendered
  * afresh, chunk for chunk (the chunks are what the segmented gzip groups into segments).
  */
-import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { ITEMS_PER_CHUNK, renderedChunks, splicedChunks, type ListItems, type ListTable, type PreviousList } from '../scripts/generator/list-items.ts';
 import { projectPaths } from '../scripts/project.ts';
+import { age } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
@@ -114,15 +115,7 @@ afterEach(async () => {
   workspace = undefined;
 });
 
-/** The fixture an hour in the past, so that its files' stamps are trusted (cache.test.ts, agedWorkspace). */
-async function agedWorkspace(): Promise<Workspace> {
-  const ws = await createWorkspace();
-  const past = new Date(Date.now() - 3600_000);
-  for (const entry of await readdir(ws.paths.content, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), past, past);
-  }
-  return ws;
-}
+const agedWorkspace = async () => age(await createWorkspace());
 
 async function expectListsAsCold(ws: Workspace) {
   const coldPaths = projectPaths(ws.root, { out: 'dist-cold', cache: '.cache-cold' });
