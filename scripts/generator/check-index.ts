@@ -22,7 +22,9 @@ import { hasFrames, readFrames, writeFrames, type RecordEntry } from './cache.ts
 import type { Discovery, SourceFile } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
 import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
-import { PACKED_FIELDS, type FileBacked } from './packed-manuscript.ts';
+// A manuscript is restored without its long fields, which a build reads from the file when a
+// renderer asks (packed-manuscript.ts) and `check` never reads.
+import type { FileBacked, SlimManuscript } from './packed-manuscript.ts';
 import { parseFile } from './parse.ts';
 import type { Problem } from './problems.ts';
 import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
@@ -62,11 +64,6 @@ interface IndexFrame {
   whole: [number, string, Loaded][];
 }
 
-/**
- * A manuscript as the index restores it: everything but the long fields, which a build reads from
- * the file when a renderer asks (packed-manuscript.ts) and `check` never reads.
- */
-type SlimManuscript = Omit<ManuscriptRecord, (typeof PACKED_FIELDS)[number]>;
 
 /** Whether an index of this fingerprint is there (a build, which never reads it, only keeps it up to date). */
 export function hasCheckIndex(dir: string, fingerprint: string): boolean {

@@ -3,9 +3,10 @@
  * A build that fails at any point leaves the previous output exactly as it was.
  *
  * Issue 4: the staging folder is filled in parallel (file creation, not bytes, is what costs at
- * 100,000 pages): the precompressed outputs (the lists) are streamed through brotli and the
- * segmented gzip in one pass, the other files go to the file writer's thread, and PDFs are copied
- * or linked. A file whose inputs are unchanged since the previous build (same key, see
+ * 100,000 pages). The lists come first (startSite), as soon as the records are loaded: each is
+ * streamed through the segmented gzip, with the items unchanged since the previous build taken from
+ * its list (list-items.ts), and followed by brotli on a thread of its own (brotli-file.ts). Then
+ * (finish) the other files go to the file writer's thread, and PDFs are copied or linked. A file whose inputs are unchanged since the previous build (same key, see
  * OutputFile.key, or for a PDF the same source stamp) is taken from the previous output instead of
  * being written again: a folder of such files as a whole, others by hard link. The previous
  * output's files are only ever replaced, never modified, so a link to one is a copy.
@@ -54,8 +55,6 @@ export interface WriteStats {
 }
 
 export interface WriteOptions {
-  /** The previous build's manifest (from the build cache); startSite's lists need only their tables. */
-  previous?: OutputManifest | undefined;
   progress?: Progress;
   /** Hard-link PDFs from `content/media/` instead of copying them (see publishMedia). */
   linkMedia?: boolean;
@@ -151,11 +150,6 @@ const WRITE_CONCURRENCY = 32;
 /** The twins written next to a file marked `precompress`. */
 const PRECOMPRESSED = ['.gz', '.br'] as const;
 
-export async function writeSite(outDir: string, outputs: readonly OutputFile[], copies: readonly MediaCopy[], options: WriteOptions = {}): Promise<WriteStats> {
-  const site = await startSite(outDir, outputs.filter((o) => o.precompress), options);
-  return site.finish(outputs.filter((o) => !o.precompress), copies, options.previous);
-}
-
 /**
  * A write begun with the lists: finished with everything else, or abandoned (the output untouched).
  * `finish` takes the previous build's manifest: reading it (200,000 entries at 100,000 manuscripts)
@@ -171,7 +165,7 @@ export interface SiteWriter {
  * longest single task of a build after an edit (issue 4): it runs while the build checks the PDFs
  * and renders the pages. Nothing outside the staging folder changes until `finish` swaps it in.
  */
-export async function startSite(outDir: string, streamed: readonly OutputFile[], options: Omit<WriteOptions, 'previous'> = {}): Promise<SiteWriter> {
+export async function startSite(outDir: string, streamed: readonly OutputFile[], options: WriteOptions = {}): Promise<SiteWriter> {
   const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   const staging = path.join(parent, `.${base}-staging-${process.pid}`);
