@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
-import type { FileStamp } from './load-job.ts';
+import type { FileStamp } from './stat-many.ts';
 import type { ListTable } from './list-items.ts';
 import type { Loaded } from './load.ts';
 import type { VerifiedMedia } from './media.ts';
@@ -150,11 +150,6 @@ export function writeFrames(dir: string, name: string, fingerprint: string, fram
   }
   closeSync(fd);
   renameSync(temporary, target);
-}
-
-/** Whether `file` is a frames file of this fingerprint, by its header alone (its frames are not read). */
-export function hasFrames(file: string, fingerprint: string): boolean {
-  return withFile(file, (fd) => readHeader(fd, fingerprint) !== undefined) ?? false;
 }
 
 export function readFrames<T>(file: string, fingerprint: string): T[] | undefined {

@@ -18,7 +18,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hasFrames, readFrames, writeFrames, type RecordEntry } from './cache.ts';
+import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
 import type { Discovery, SourceFile } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
 import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
@@ -32,6 +32,12 @@ import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
 const INDEX_FILE = 'check-index.bin';
 /** A SHA-1 in base64url (load-job.ts, contentHash) is always this long. */
 const HASH_LENGTH = 27;
+
+/** A file kept whole in the index: its hash and what loading it gave. */
+interface KeptWhole {
+  hash: string;
+  loaded: Loaded;
+}
 
 /** One collection's files, in discovery order. */
 interface IndexFrame {
@@ -64,12 +70,6 @@ interface IndexFrame {
   whole: [number, string, Loaded][];
 }
 
-
-/** Whether an index of this fingerprint is there (a build, which never reads it, only keeps it up to date). */
-export function hasCheckIndex(dir: string, fingerprint: string): boolean {
-  return hasFrames(path.join(dir, INDEX_FILE), fingerprint);
-}
-
 /**
  * Records restored from the index keep no positions (locateProblems finds them): one empty object
  * for all of them, not one each.
@@ -86,16 +86,16 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
 export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' | 'build' = 'check'): LoadCache | undefined {
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
-  const rows = frames.map((frame) => recordRows(frame, mode === 'build'));
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, rows, sources, mode === 'build') };
+  const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, { hash, loaded }])));
+  const rows = frames.map((frame, f) => recordRows(frame, whole[f]!, mode === 'build'));
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, whole, rows, sources, mode === 'build') };
 }
 
 /**
  * What loading each file of `frame` gave: its whole entry's, or the skeleton of its record from the
  * columns (kept alone: the Loaded around it is made when asked, and dropped at once).
  */
-function recordRows(frame: IndexFrame, withHashes: boolean): (Loaded | NonNullable<Loaded['record']>)[] {
-  const whole = new Map(frame.whole.map(([row, , loaded]) => [row, loaded]));
+function recordRows(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean): (Loaded | NonNullable<Loaded['record']>)[] {
   const files = frame.files === '' ? [] : frame.files.split('\n');
   const split = (column: string) => column.split('\n');
   const columns = frame.collection === 'manuscripts'
@@ -104,7 +104,7 @@ function recordRows(frame: IndexFrame, withHashes: boolean): (Loaded | NonNullab
   const people = frame.collection === 'authors' ? { names: split(frame.names), surnames: split(frame.surnames), institutions: split(frame.institutions) } : undefined;
   return files.map((file, row) => {
     const kept = whole.get(row);
-    if (kept) return kept;
+    if (kept) return kept.loaded;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
       file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS,
@@ -133,7 +133,7 @@ function recordRows(frame: IndexFrame, withHashes: boolean): (Loaded | NonNullab
   });
 }
 
-function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof recordRows>[], sources: readonly SourceFile[], forBuild: boolean): AlignedCache {
+function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rows: readonly ReturnType<typeof recordRows>[], sources: readonly SourceFile[], forBuild: boolean): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -165,12 +165,10 @@ function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof r
     }
     start = end;
   }
-  const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, [hash, loaded] as const])));
   const hash = (i: number) => {
     const row = rowOf[i]!;
     if (row < 0) return undefined;
-    const kept = whole[frameOf[i]!]!.get(row);
-    return kept ? kept[0] : frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
+    return whole[frameOf[i]!]!.get(row)?.hash ?? frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
   };
   const loaded = (i: number): Loaded => {
     const row = rows[frameOf[i]!]![rowOf[i]!]!;
@@ -181,10 +179,11 @@ function align(frames: readonly IndexFrame[], rows: readonly ReturnType<typeof r
     hash,
     loaded,
     // A build's manuscripts read their long fields from their files (reread.ts); `check` never does.
+    // The record's own hash: a build's records carry it (recordRows, and loading for files kept whole).
     packed: (i): FileBacked | undefined => {
-      if (!forBuild || frames[frameOf[i]!]!.collection !== 'manuscripts') return undefined;
-      const known = hash(i);
-      return known === undefined || !loaded(i).record ? undefined : { source: sources[i]!, hash: known };
+      if (!forBuild || rowOf[i]! < 0 || frames[frameOf[i]!]!.collection !== 'manuscripts') return undefined;
+      const known = loaded(i).record?.origin.hash;
+      return known === undefined ? undefined : { source: sources[i]!, hash: known };
     },
     entry(i) {
       const known = hash(i);
