@@ -9,9 +9,8 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { SourceFile } from './discover.ts';
 import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from './load.ts';
 import { packManuscript } from './packed-manuscript.ts';
-import type { FileStamp } from './stat-many.ts';
+import { stampOfStat, type FileStamp } from './stat-many.ts';
 
-export type { FileStamp };
 
 export interface LoadJob {
   /** Position in the build's list of files: results come back in any order. */
@@ -58,7 +57,7 @@ export function contentHash(bytes: Uint8Array): string {
 export function stampOf(absolutePath: string, now: number): FileStamp | undefined {
   try {
     const stat = lstatSync(absolutePath);
-    return trustedStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, now);
+    return trustedStamp(stampOfStat(stat), now);
   } catch {
     return undefined;
   }

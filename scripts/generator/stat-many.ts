@@ -18,6 +18,11 @@ export interface FileStamp {
   ino: number;
 }
 
+/** The stamp in what `lstat` or `fstat` said of a file. */
+export function stampOfStat(stat: FileStamp): FileStamp {
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+}
+
 /** Numbers per path in the answer: kind, size, mtimeMs, ino. */
 export const STAT_FIELDS = 4;
 const FIELDS = STAT_FIELDS;

@@ -18,12 +18,12 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { OutputEntry, OutputManifest } from './cache.ts';
-import { sameStamp, type FileStamp } from './load-job.ts';
+import { sameStamp } from './load-job.ts';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
-import { statMany } from './stat-many.ts';
+import { stampOfStat, statMany, type FileStamp } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
 import { keyed, splicedChunks, tableBytes, type ListTable, type PreviousList } from './list-items.ts';
 import { segmentedGzip, type GzipSegments } from './segmented-gzip.ts';
@@ -200,7 +200,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length) continue;
     const intact = relatives.every((relative, k) => {
       const stat = lstatSync(under(outDir, relative), { throwIfNoEntry: false });
-      return stat?.isFile() && sameStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, table.stamps[k]!);
+      return stat?.isFile() && sameStamp(stampOfStat(stat), table.stamps[k]!);
     });
     if (intact) relatives.forEach((relative, k) => reusable.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
   }
@@ -230,6 +230,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   await mkdir(staging, { recursive: true });
   /** The lists' brotli twins, compressed on threads of their own once each list is written. */
   const compressions: Promise<unknown>[] = [];
+  /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
+  const running: Promise<unknown>[] = [];
   /** Each list and its gzip twin written (brotli may still run). */
   const listRuns = streamed.map(async (output) => {
     const relatives = relativesOf(output);
@@ -279,10 +281,10 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (settled) return;
     settled = true;
     stopping.abort();
-    await writer.abort();
-    // Every list, not only until the first failure: nothing may still be writing into the staging folder when it goes.
-    await Promise.allSettled(listRuns);
-    await Promise.allSettled(compressions);
+    await writer.abort(); // the pages' thread stops at once; its waiting batches fail
+    // Every list, page and PDF, not only until the first failure: nothing may still be writing
+    // into the staging folder when it goes.
+    await Promise.allSettled([...listRuns, ...compressions, ...running]);
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -296,8 +298,6 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const previousOutput = previousManifest?.out === outDir ? previousManifest : undefined;
     const previous = previousOutput?.files ?? new Map<string, OutputEntry>();
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + copies.length);
-    /** The pages and the PDFs being written: on a failure, both are let finish before the staging folder goes. */
-    const running: Promise<unknown>[] = [];
     try {
       const rest = await findReusable(outDir, previous, [
         ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
@@ -354,8 +354,6 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       if (hadPrevious) await removeTree(previousDir);
       await removeTree(trash);
     } catch (error) {
-      await writer.abort(); // the pages' thread stops at once; the PDFs in flight are let finish
-      await Promise.allSettled(running);
       await abandon();
       throw error;
     }
@@ -572,7 +570,7 @@ function openPreviousList(file: string, table: ListTable | undefined): (Previous
     return undefined;
   }
   const stat = fstatSync(fd);
-  if (!stat.isFile() || !sameStamp({ size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, table.stamps[0]!) || stat.size !== tableBytes(table)) {
+  if (!stat.isFile() || !sameStamp(stampOfStat(stat), table.stamps[0]!) || stat.size !== tableBytes(table)) {
     closeSync(fd);
     return undefined;
   }
