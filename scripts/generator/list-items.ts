@@ -9,7 +9,7 @@
  * the previous file, by byte range (runs of consecutive items in one read), and renders only the rest.
  */
 import type { ListItems } from '../shared/output-file.ts';
-import type { FileStamp } from './load-job.ts';
+import type { FileStamp } from './stat-many.ts';
 
 export type { ListItems };
 
@@ -40,13 +40,7 @@ export const ITEMS_PER_CHUNK = 256;
 
 /** The list as text chunks, every item rendered (what OutputFile.body yields for a list). */
 export function* renderedChunks(items: ListItems): Generator<string> {
-  yield '[';
-  for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
-    const parts: string[] = [];
-    for (let i = start; i < Math.min(start + ITEMS_PER_CHUNK, items.count); i++) parts.push(items.render(i));
-    yield (start === 0 ? '' : ',') + parts.join(',');
-  }
-  yield ']';
+  for (const chunk of splicedChunks(items, undefined)) yield chunk.toString('utf8');
 }
 
 /** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */
@@ -68,10 +62,10 @@ export interface SpliceRecord {
 }
 
 /**
- * The same chunks as renderedChunks, as bytes, with each item the previous file holds under the same
- * key taken from it instead of rendered.
+ * The list's chunks as bytes (renderedChunks gives them as text), with each item the previous file
+ * holds under the same key taken from it instead of rendered.
  */
-export function* splicedChunks(items: ListItems, previous: PreviousList | undefined, record: SpliceRecord): Generator<Buffer> {
+export function* splicedChunks(items: ListItems, previous: PreviousList | undefined, record: SpliceRecord = { lengths: new Uint32Array(items.count), rendered: 0 }): Generator<Buffer> {
   const { lengths } = record;
   const old = previous ? oldItems(previous.table) : undefined;
   yield Buffer.from('[');
