@@ -78,9 +78,9 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   // task after an edit) runs while the references and PDFs are checked and the pages rendered
   // (write.ts, startSite). Any problem found meanwhile abandons the write.
   const site = problems.length === 0 && mode === 'build' ? orderJournal(settings, records) : undefined;
-  const attachKeys = site ? outputKeys(site) : undefined;
+  const attachKeys = site ? outputKeys(site) : () => {};
   const api = site ? renderApi(site) : [];
-  attachKeys?.(api);
+  attachKeys(api);
   const writing = site ? await startSite(paths.out, api, {
     progress, ...(options.linkMedia ? { linkMedia: true } : {}),
     ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint), previousLists: readListTables(paths.cache, fingerprint) } : {}),
@@ -95,7 +95,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     problems.push(...media.problems);
     counts.pdfs = media.copies.length;
 
-    const rendered = site && attachKeys && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
+    const rendered = site && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
     const conflicts = findOutputConflicts([
       { source: 'the API lists', outputs: api },
       ...rendered.groups,
@@ -130,7 +130,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
 /**
  * Discover and load, with the build cache: the file list and the cache entries live only in here,
  * so later stages hold the records and nothing else (issue 4: memory grows with records, not files).
- * `check` reads the check index (a few fields per file) rather than the whole records `build` needs.
+ * Unchanged files' records come from the check index, for `check` and `build` alike.
  */
 async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined, early: Scan | undefined) {
   // Every content folder and the media are listed and stamped on worker threads from the start,
@@ -160,14 +160,18 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
 
 /** Everything but the API lists (rendered first, see build): pages, sitemap, host rules, public/. */
 async function render(site: ResolvedJournal, paths: ProjectPaths, attachKeys: (outputs: OutputFile[]) => void) {
+  // Pages and sitemaps are keyed (output-keys.ts); host rules and public/ files are small and always written.
+  const pages = renderPages(site);
+  const sitemap = renderSitemap(site);
+  attachKeys(pages);
+  attachKeys(sitemap);
   const hostFiles = [...renderCloudflareFiles(hostRules), ...renderApacheFiles(hostRules)];
   const publicFiles = await readPublicFiles(paths.root, paths.public);
   const groups: { source: string; outputs: OutputFile[] }[] = [
-    { source: 'the HTML pages', outputs: renderPages(site) },
-    { source: 'the sitemap', outputs: renderSitemap(site) },
+    { source: 'the HTML pages', outputs: pages },
+    { source: 'the sitemap', outputs: sitemap },
     { source: 'the host rules', outputs: hostFiles },
     ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
   ];
-  for (const group of groups.slice(0, 2)) attachKeys(group.outputs);
   return { outputs: groups.flatMap((g) => g.outputs), groups, problems: publicFiles.problems };
 }
