@@ -1,12 +1,11 @@
 /**
  * The command line: reads arguments and the environment once, calls one command, prints its
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
+ * Started by cli.mjs (`npm run <command>`), which registers the TypeScript loader.
  *
  *   build | check | preview | config <host> | schema | clean | import <source> | export <file>
  */
-import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
@@ -78,7 +77,6 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   switch (command) {
     case 'build':
     case 'check':
-      if (command === 'build' && process.platform === 'linux' && env['MALLOC_ARENA_MAX'] === undefined) return relaunchWithMemorySettings(env);
       if (values.format !== undefined && values.format !== 'text' && values.format !== 'github') throw new UsageError('--format is text or github');
       return runBuild(paths, command, values.format ?? 'text', {
         // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
@@ -120,34 +118,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
 }
 
-/**
- * Issue 4: two settings of the process that can only be made before it starts, so a build on
- * Linux runs itself once more with them; output, exit code and signals are the child's.
- * - glibc gives every thread that allocates its own malloc arena, and keeps in it what the load
- *   workers and the compression threads freed: at 100,000 manuscripts that was 160 MB of the
- *   build's peak (988 MiB with the default, 826 MiB with two arenas).
- * - A young generation of 32 MB semi-spaces (V8's default is 16): a page's text lives until its
- *   file is written, long enough to be promoted and collected again with the records. It saved
- *   about 10 s of CPU in garbage collection at 100,000 manuscripts for no measurable memory
- *   (64 MB saved 15 s but added 100 MB).
- */
-function relaunchWithMemorySettings(env: NodeJS.ProcessEnv): Promise<number> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit', env: { ...env, MALLOC_ARENA_MAX: '2' },
-  });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 0)));
-  });
-}
-
 async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {
   // Issue 4: V8 grows a heap by a factor of what it holds, and a large journal's records are most
   // of it. A smaller factor keeps the build under 1 GiB at 100,000 manuscripts: 30% (with two malloc
-  // arenas, relaunchWithMemorySettings) peaked at 899 MiB for 11 s less CPU than 15% (GC); V8's default
+  // arenas, set by cli.mjs) peaked at 899 MiB for 11 s less CPU than 15% (GC); V8's default
   // peaked at 1,230 MiB (docs/performance.md). Set here: it is a setting of the whole process.
   // `check` holds a few fields per record (check-index.ts): there, the flag would only cost collections.
   if (mode === 'build') v8.setFlagsFromString('--heap-growing-percent=30');
@@ -157,6 +131,7 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | '
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
   const result = await build(paths, mode, { ...options, scan });
+
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
     // Issue 5: one workflow command per problem, so a pull request shows each on its file and line.

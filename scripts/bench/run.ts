@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const journal = await generateSyntheticJournal(root, { manuscripts: size }, (done, total) => process.stdout.write(`\rgenerating ${done}/${total}`));
   console.log(`${journal.generated ? '\rGenerated' : 'Reusing'} ${journal.files.toLocaleString('en-US')} files (${journal.authors} authors, ${journal.volumes} volumes, ${journal.manuscripts} manuscripts, ${journal.pdfs} PDFs)${journal.generated ? ` in ${((performance.now() - started) / 1000).toFixed(1)} s` : ''}.`);
 
-  const cli = (...args: string[]) => ['--import', TSX, path.join(REPO, 'scripts/cli.ts'), ...args, '--progress'];
+  const cli = (...args: string[]) => [path.join(REPO, 'scripts/cli.mjs'), ...args, '--progress'];
   const results: Measured[] = [];
   const run = async (step: string, args: string[]) => {
     const measured = await measure(step, args, root, hasTime);

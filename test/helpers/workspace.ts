@@ -18,7 +18,7 @@ export interface Workspace {
   root: string;
   paths: ProjectPaths;
   build(mode?: BuildMode): Promise<BuildResult>;
-  /** Runs the real command line (`tsx scripts/cli.ts ...`) in the workspace. */
+  /** Runs the real command line (`node scripts/cli.mjs ...`, as `npm run` does) in the workspace. */
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   write(file: string, content: string | Uint8Array): Promise<void>;
   remove(file: string): Promise<void>;
@@ -54,9 +54,8 @@ export async function createWorkspace(files: Record<string, string | Uint8Array 
 const run = promisify(execFile);
 
 export async function runCli(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const tsx = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
   try {
-    const { stdout, stderr } = await run(tsx, [path.join(REPO_ROOT, 'scripts/cli.ts'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -21,8 +21,7 @@ afterAll(async () => {
 
 it('serves --dir on --port with the contract\'s headers, and exits 0 on SIGTERM', async () => {
   const port = await freePort();
-  const tsx = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
-  preview = startProcess(tsx, [path.join(REPO_ROOT, 'scripts/cli.ts'), 'preview', '--dir', site.dist, '--port', String(port)], { cwd: REPO_ROOT });
+  preview = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'preview', '--dir', site.dist, '--port', String(port)], { cwd: REPO_ROOT });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(origin, preview);
   expect(preview.output()).toContain(`${origin}/api/authors/`);
