@@ -127,7 +127,7 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | '
   if (mode === 'build') v8.setFlagsFromString('--heap-growing-percent=30');
   // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
-  const scan = scanContent(paths.content);
+  const scan = scanContent(paths.content, mode === 'build' ? { outDir: paths.out } : {});
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
   const result = await build(paths, mode, { ...options, scan });

@@ -126,6 +126,19 @@ describe('incremental builds publish what a cold build publishes', () => {
     expect((await stat(path.join(workspace.paths.out, 'manuscripts/7.html'))).isFile()).toBe(true);
   });
 
+  it('a page and a PDF of the previous output overwritten in place by hand are written again', async () => {
+    workspace = await agedWorkspace();
+    await workspace.build();
+    const page = path.join(workspace.paths.out, 'manuscripts/7.html');
+    const pdf = path.join(workspace.paths.out, 'media/pdfs/orchids.pdf');
+    await writeFile(page, '<p>edited in dist/</p>');
+    await writeFile(pdf, '%PDF-1.4 edited in dist/');
+    const warm = await expectSameAsCold(workspace);
+    expect(warm.written!.reused).toBeGreaterThan(0);
+    expect(await readFile(page, 'utf8')).toContain('citation_title');
+    expect(await readFile(pdf, 'utf8')).not.toContain('edited in dist/');
+  });
+
   it('a changed journal setting invalidates the whole cache', async () => {
     workspace = await agedWorkspace();
     await workspace.build();

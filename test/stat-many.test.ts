@@ -47,14 +47,18 @@ describe('scanFolders', () => {
     const folders = ['flat', 'tree', 'tree/a', 'tree/a/deep', 'tree/linked', 'absent'];
     return Promise.all(folders.map(async (folder) => {
       const listing = await scan.folder(path.join(dir, folder));
-      return listing && { folder, names: listing.names, entries: listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i), listing.position(name)]) };
+      return listing && {
+        folder, names: listing.names, entries: listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i), listing.position(name)]),
+        absent: ['b.yaml', 'a.yam', 'zz', '', '\u{1F601}.pdf'].map((name) => listing.position(name)),
+      };
     }));
   }
 
   beforeAll(async () => {
     for (const folder of ['flat', 'tree/a/deep', 'tree/b']) await mkdir(path.join(dir, folder), { recursive: true });
-    // Names in an order that is not the code-unit order once sorted by locale: "B" < "a" < "é".
-    for (const name of ['é.pdf', 'a.yaml', 'B.yaml', 'c.json']) await writeFile(path.join(dir, 'flat', name), name);
+    // Names in an order that is not the code-unit order once sorted by locale: "B" < "a" < "é";
+    // nor by code points: an astral character (surrogates from U+D800) comes before U+FF46.
+    for (const name of ['é.pdf', 'a.yaml', 'B.yaml', 'c.json', '\uFF46.pdf', '\u{1F600}.pdf']) await writeFile(path.join(dir, 'flat', name), name);
     await writeFile(path.join(dir, 'tree/a/deep/x.pdf'), '%PDF-');
     await writeFile(path.join(dir, 'tree/b/y.pdf'), '%PDF-1');
     await symlink(path.join(dir, 'tree/b'), path.join(dir, 'tree/linked'));
@@ -62,7 +66,8 @@ describe('scanFolders', () => {
 
   it('lists each folder sorted by code units, with what lstat says of each entry, never through a link', async () => {
     const [flat, tree, a, deep, linked, absent] = await describeScan(0);
-    expect(flat!.names).toEqual(['B.yaml', 'a.yaml', 'c.json', 'é.pdf']);
+    expect(flat!.names).toEqual(['B.yaml', 'a.yaml', 'c.json', 'é.pdf', '\u{1F600}.pdf', '\uFF46.pdf']);
+    expect(flat!.absent).toEqual([undefined, undefined, undefined, undefined, undefined]);
     flat!.entries.forEach(([name, kind, stamp, position], i) => {
       const stat = lstatSync(path.join(dir, 'flat', name as string));
       expect([kind, stamp, position]).toEqual(['file', { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, i]);

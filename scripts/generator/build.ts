@@ -59,7 +59,7 @@ export interface BuildOptions {
   threads?: number;
   /** `false` ignores the build cache (it is still written for the next build). */
   cache?: boolean;
-  /** The content folders' listing, when the caller started it early (content-scan.ts). */
+  /** The content folders' listing (and a build's previous output's), when the caller started it early (content-scan.ts). */
   scan?: Scan;
   /** Hard-link the PDFs into the output instead of copying them (write.ts, publishMedia). */
   linkMedia?: boolean;
@@ -82,7 +82,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   const api = site ? renderApi(site) : [];
   attachKeys(api);
   const writing = site ? await startSite(paths.out, api, {
-    progress, ...(options.linkMedia ? { linkMedia: true } : {}),
+    progress, previousOutput: scan, ...(options.linkMedia ? { linkMedia: true } : {}),
     ...(useCache ? { gzipSegments: readGzipSegments(paths.cache, fingerprint), previousLists: readListTables(paths.cache, fingerprint) } : {}),
     // Keyed by the bytes they compress, so valid whatever happens to the rest of the build.
     saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
@@ -135,7 +135,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
 async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined, early: Scan | undefined) {
   // Every content folder and the media are listed and stamped on worker threads from the start,
   // while this thread reads the journal settings and the build cache (issue 4).
-  const scan = early ?? scanContent(paths.content, threads === 0 ? 0 : undefined);
+  const scan = early ?? scanContent(paths.content, { ...(mode === 'build' ? { outDir: paths.out } : {}), ...(threads === 0 ? { threads: 0 } : {}) });
   const journalFound = await discoverJournal(paths.root, paths.content);
   const journal = journalFound.journalFile ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath) : { problems: [] };
 

@@ -15,14 +15,26 @@ export const MEDIA_FOLDER = 'media';
  * Starts listing and stamping each folder of `contentDir`: the collections' (and anything else
  * beside them) flat, the media folder with every folder under it. Links are never followed: a
  * collection folder that is a link is reported by discovery without being read.
+ *
+ * With `outDir` (a build), the previous output is listed too, after the content: the write stage
+ * reuses a previous file only if it still has the stamp the previous build recorded (write.ts). At
+ * 100,000 manuscripts those are 200,000 stamps, taken here while the main thread reads the build
+ * cache rather than at the end, where they kept both cores from the compression and the pages.
  */
-export function scanContent(contentDir: string, threads?: number): Scan {
-  let folders: string[];
-  try {
-    folders = readdirSync(contentDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-  } catch {
-    folders = [];
-  }
+export function scanContent(contentDir: string, options: { outDir?: string; threads?: number } = {}): Scan {
   // Sorted, so that the workers claim the largest collections first whatever the directory order.
-  return scanFolders(folders.sort().map((name) => ({ path: path.join(contentDir, name), recursive: name === MEDIA_FOLDER })), threads);
+  const content = foldersIn(contentDir).map((name) => ({ path: path.join(contentDir, name), recursive: name === MEDIA_FOLDER }));
+  const out = options.outDir === undefined ? [] : [
+    { path: options.outDir },
+    ...foldersIn(options.outDir).map((name) => ({ path: path.join(options.outDir!, name), recursive: true })),
+  ];
+  return scanFolders([...content, ...out], options.threads);
+}
+
+function foldersIn(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  } catch {
+    return [];
+  }
 }

@@ -23,7 +23,7 @@ import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
-import { stampOfStat, statMany, type FileStamp } from './stat-many.ts';
+import { STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
 import { keyed, splicedChunks, tableBytes, type ListTable, type PreviousList } from './list-items.ts';
 import { segmentedGzip, type GzipSegments } from './segmented-gzip.ts';
@@ -67,6 +67,12 @@ export interface WriteOptions {
    * that they are not held while the pages are written. Not called when the lists were reused whole.
    */
   saveGzipSegments?: (segments: ReadonlyMap<string, Uint8Array>) => void;
+  /**
+   * The listing of the output folder as it was when the build started (content-scan.ts): the
+   * stamps that decide which previous files are intact. Files in folders it did not list are
+   * stamped when needed.
+   */
+  previousOutput?: Scan;
 }
 
 /**
@@ -112,31 +118,47 @@ function mediaKey(copy: MediaCopy): string | undefined {
 /**
  * The previous build's files that can stand for this build's: same key, and still exactly as that
  * build wrote them (same stamp: the previous output's files are only ever replaced, never modified,
- * so a file with its recorded stamp holds the recorded bytes). An output counts only if all its files do.
+ * so a file with its recorded stamp holds the recorded bytes). An output counts only if all its
+ * files do. The stamps are the ones `listed` took when the build started (content-scan.ts); a file
+ * in a folder it did not list (missing then, or reached through a link) is not reused.
  */
-async function findReusable(outDir: string, previous: ReadonlyMap<string, OutputEntry>, wanted: { relatives: string[]; key: string | undefined }[]): Promise<Map<string, OutputEntry>> {
-  const candidates: { relatives: string[]; entries: OutputEntry[] }[] = [];
+async function findReusable(outDir: string, previous: ReadonlyMap<string, OutputEntry>, wanted: { relatives: string[]; key: string | undefined }[], listed: Scan | undefined): Promise<Map<string, OutputEntry>> {
+  const reusable = new Map<string, OutputEntry>();
+  if (!listed || previous.size === 0) return reusable;
+  // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
+  const listings = new Map<string, FolderListing | undefined>();
+  const folders = new Set<string>();
+  for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOf(relative));
+  for (const folder of folders) listings.set(folder, await listed.folder(folder === '' ? outDir : under(outDir, folder)));
+  // 200,000 files at 100,000 manuscripts: no closure or object per file.
+  const intact = (relative: string, entry: OutputEntry): boolean => {
+    const slash = relative.lastIndexOf('/');
+    const listing = listings.get(slash < 0 ? '' : relative.slice(0, slash));
+    const at = listing?.position(relative.slice(slash + 1));
+    if (at === undefined || listing!.kind(at) !== 'file') return false;
+    const v = listing!.values;
+    const { size, mtimeMs, ino } = entry.stamp;
+    return v[at * STAT_FIELDS + 1] === size && v[at * STAT_FIELDS + 2] === mtimeMs && v[at * STAT_FIELDS + 3] === ino;
+  };
   for (const { relatives, key } of wanted) {
     if (key === undefined) continue;
-    const entries = relatives.map((relative) => previous.get(relative));
-    if (entries.every((entry) => entry?.key === key)) candidates.push({ relatives, entries: entries as OutputEntry[] });
-  }
-  const reusable = new Map<string, OutputEntry>();
-  // In slices, as the written files are stamped: all 200,000 paths at once were a peak of their own.
-  for (let start = 0; start < candidates.length; start += STAT_SLICE) {
-    const slice = candidates.slice(start, start + STAT_SLICE);
-    const stats = await statMany(slice.flatMap((candidate) => candidate.relatives.map((relative) => under(outDir, relative))));
-    let i = 0;
-    for (const { relatives, entries } of slice) {
-      const intact = entries.every((entry, k) => {
-        const stamp = stats.kind(i + k) === 'file' ? stats.stamp(i + k) : undefined;
-        return stamp !== undefined && sameStamp(stamp, entry.stamp);
-      });
-      if (intact) relatives.forEach((relative, k) => reusable.set(relative, entries[k]!));
-      i += relatives.length;
+    let reuse = true;
+    for (const relative of relatives) {
+      const entry = previous.get(relative);
+      if (entry === undefined || entry.key !== key || !intact(relative, entry)) {
+        reuse = false;
+        break;
+      }
     }
+    if (reuse) for (const relative of relatives) reusable.set(relative, previous.get(relative)!);
   }
   return reusable;
+}
+
+/** The folder of a relative output path ('' for the root). */
+function folderOf(relative: string): string {
+  const slash = relative.lastIndexOf('/');
+  return slash < 0 ? '' : relative.slice(0, slash);
 }
 
 /** Written files stamped at once (statMany). */
@@ -302,7 +324,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       const rest = await findReusable(outDir, previous, [
         ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
         ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
-      ]);
+      ], options.previousOutput);
       for (const [relative, entry] of rest) reusable.set(relative, entry);
       // Pages and PDFs at the same time: they go to different folders, and creating files in one
       // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
@@ -332,7 +354,13 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         stage.advance();
       });
       running.push(pages, media);
-      await Promise.all([pages, media, listsSaved.then(() => streamed.forEach(() => stage.advance()))]);
+      await Promise.all([pages, media, listsWritten]);
+      // The reused files are placed while brotli may still be compressing the lists (issue 4: after
+      // an edit, the longest task); a failure after this puts back what was moved (abandon).
+      const compressing = new Set(streamed.filter((output) => output.precompress).map((output) => `${output.path}.br`));
+      await placeReused({ outDir, staging, reusable, written: writtenFiles, busy: compressing, previous: previousOutput, manifest, moves, trash, ensureFolder });
+      await listsSaved;
+      streamed.forEach(() => stage.advance());
       // In slices: 200,000 absolute paths at once were a peak of memory of their own.
       for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
         const slice = writtenFiles.slice(start, start + STAT_SLICE);
@@ -340,8 +368,6 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
       }
       for (const [relative, { relatives, ...table }] of tables) listTables.set(relative, { ...table, stamps: relatives.map((file) => manifest.files.get(file)!.stamp) });
-      // Last, so that nothing can fail between taking folders out of the previous output and the swap.
-      await placeReused({ outDir, staging, reusable, previous: previousOutput, manifest, moves, trash, ensureFolder });
       stage.done();
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
       const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -378,6 +404,10 @@ interface Placement {
   outDir: string;
   staging: string;
   reusable: ReadonlyMap<string, OutputEntry>;
+  /** The files this build wrote into the staging folder. */
+  written: readonly string[];
+  /** Written files that may still be being written (the lists' brotli twins): their folders stay where they are. */
+  busy: ReadonlySet<string>;
   previous: OutputManifest | undefined;
   manifest: OutputManifest;
   /** [from, to] of every folder or file moved out of (or into) the previous output, to undo on failure. */
@@ -406,7 +436,7 @@ async function placeReused(p: Placement): Promise<void> {
     await forEachLimited([...p.reusable.keys()], WRITE_CONCURRENCY, placeFile);
     return;
   }
-  const newTree = folderTree([...p.reusable.keys(), ...p.manifest.files.keys()]);
+  const newTree = folderTree([...p.reusable.keys(), ...p.written]);
   const oldTree = folderTree(p.previous.files.keys());
   const previousFolders = p.previous.folders;
   const whole = new Map<string, Promise<boolean>>();
@@ -436,7 +466,7 @@ async function placeReused(p: Placement): Promise<void> {
     const mine = newTree.get(folder)!;
     const theirs = oldTree.get(folder);
     const recorded = previousFolders.get(folder);
-    if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0) return false;
+    if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0 || mine.files.some((file) => p.busy.has(file))) return false;
     const kept = mine.files.filter((file) => p.reusable.has(file));
     if (kept.length < ADOPT_MIN_FILES || kept.length * 2 < mine.files.length) return false;
     const stat = await lstat(inPrevious(folder)).catch(() => undefined);
