@@ -63,12 +63,18 @@ export interface BuildOptions {
   scan?: Scan;
   /** Hard-link the PDFs into the output instead of copying them (write.ts, publishMedia). */
   linkMedia?: boolean;
+  /**
+   * Called once every content file is loaded, with how many there are and how many were parsed
+   * (the rest came from the build cache): the command line tunes the garbage collector to it.
+   */
+  loaded?: (files: { total: number; parsed: number }) => void;
 }
 
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const useCache = options.cache !== false;
-  const { journal, journalFile, fingerprint, records, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
+  const { journal, journalFile, fingerprint, records, files, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
+  options.loaded?.({ total: files, parsed });
 
   const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
   if (!journal.journal) return { ok: false, problems, counts, parsed };
@@ -155,7 +161,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
   const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.files / 100);
   if (rewrite || !index) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries());
-  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, parsed: loaded.parsed, problems, scan, verifiedMedia };
+  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, files: loaded.files, parsed: loaded.parsed, problems, scan, verifiedMedia };
 }
 
 /** Everything but the API lists (rendered first, see build): pages, sitemap, host rules, public/. */
