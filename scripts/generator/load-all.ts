@@ -139,7 +139,8 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
     const loaded = entry ? entry.loaded : cached.loaded(index);
     // A file touched but unchanged keeps the cache's long fields (a record from the check index has them in its file).
     const packed = entry?.packed ?? cached.packed(index);
-    if (share && loaded.record) shareTexts(loaded.record, intern);
+    // Records from the index share their repeated texts already (check-index.ts, SharedColumn).
+    if (share && entry && loaded.record) shareTexts(loaded.record, intern);
     if (loaded.problems.length > 0) problems.push(...loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
     if (loaded.record && packed) {
@@ -155,8 +156,8 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
 }
 
 /**
- * Records arrive from the workers, or from the build cache, each with its own copy of every text.
- * The texts that repeat across records (institutions, first names, sections, dates, the author
+ * Records arrive from the workers each with its own copy of every text (those restored from the
+ * check index share theirs already). The texts that repeat across records (institutions, first names, sections, dates, the author
  * keys that manuscripts name) are kept once: at 150,000 authors and 100,000 manuscripts that is
  * tens of MB (issue 4).
  */
