@@ -29,28 +29,40 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
 
   const authors = new Map(site.authors.map((a) => [a.origin.key, a.origin.hash!]));
   const volumes = new Map(site.volumes.map((v) => [v.id, v.origin.hash!]));
-  const pageKeys = new Map<string, string>();
-  const manuscriptKeys: string[] = [];
-  const volumeHashes = new Map(site.volumes.map((v) => [v.id, createHash('sha1').update(`${v.origin.hash}\n`)]));
-  for (const m of site.manuscripts) {
-    let inputs = `${m.origin.hash}\n${volumes.get(m.citation_volume)}\n`;
-    for (const ref of m.authors) inputs += `${typeof ref === 'string' ? authors.get(ref) : JSON.stringify(ref)}\n`;
+  // The manuscripts list's items are keyed by their pages' keys, so these come first: the lists
+  // start as soon as they are known (issue 4: after an edit, the list's brotli twin is the longest task).
+  const inputs: string[] = [];
+  const manuscriptKeys = site.manuscripts.map((m) => {
+    // Joined once, not built by `+=`: hashing a string of many pieces flattens it first.
+    inputs.length = 0;
+    inputs.push(m.origin.hash!, volumes.get(m.citation_volume) ?? '');
+    for (const ref of m.authors) inputs.push(typeof ref === 'string' ? authors.get(ref) ?? '' : JSON.stringify(ref));
+    inputs.push('');
     // One call per page: a Hash object each cost more than the hashing (100,000 pages).
-    const key = `page:${hash('sha1', inputs, 'base64url')}`;
-    pageKeys.set(pageFile(manuscriptPagePath(m)), key);
-    manuscriptKeys.push(key);
-    volumeHashes.get(m.citation_volume)?.update(`${key}\n`);
-  }
-  for (const v of site.volumes) pageKeys.set(pageFile(volumePagePath(v)), `volume:${volumeHashes.get(v.id)!.digest('base64url')}`);
+    return `page:${hash('sha1', inputs.join('\n'), 'base64url')}`;
+  });
   const itemKeys = new Map<string, readonly string[]>([
     [listFile('authors'), site.authors.map((a) => a.origin.hash!)],
     [listFile('volumes'), site.volumes.map((v) => v.origin.hash!)],
     [listFile('manuscripts'), manuscriptKeys],
   ]);
+  /** The pages' keys by path, made when pages are first keyed (after the lists have started). */
+  let pageKeys: Map<string, string> | undefined;
+  const pages = () => {
+    if (pageKeys) return pageKeys;
+    pageKeys = new Map();
+    const volumeHashes = new Map(site.volumes.map((v) => [v.id, createHash('sha1').update(`${v.origin.hash}\n`)]));
+    site.manuscripts.forEach((m, i) => {
+      pageKeys!.set(pageFile(manuscriptPagePath(m)), manuscriptKeys[i]!);
+      volumeHashes.get(m.citation_volume)?.update(`${manuscriptKeys[i]}\n`);
+    });
+    for (const v of site.volumes) pageKeys.set(pageFile(volumePagePath(v)), `volume:${volumeHashes.get(v.id)!.digest('base64url')}`);
+    return pageKeys;
+  };
   return (outputs) => {
     for (const output of outputs) {
-      output.key = pageKeys.get(output.path) ?? siteKey;
       const keys = itemKeys.get(output.path);
+      output.key = keys ? siteKey : pages().get(output.path) ?? siteKey;
       if (output.items && keys?.length === output.items.count) output.items.keys = keys;
     }
   };
