@@ -28,7 +28,6 @@ const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const GZIP_SEGMENTS_FILE = 'gzip-segments.bin';
 const LIST_TABLES_FILE = 'lists.bin';
-const ENTRIES_PER_FRAME = 1000;
 
 export interface RecordEntry {
   file: string;
@@ -86,35 +85,56 @@ function readVersion(manifest: string): string {
   }
 }
 
+/**
+ * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files and folders in columns (paths and keys
+ * NUL-joined, stamps as numbers): no array or object per file to write or to read back (issue 4:
+ * 200,000 files at 100,000 manuscripts; entries one by one cost 30 MB at the end of a cold build).
+ */
+type OutputFrame = [out: string, files: string, keys: string, stamps: Float64Array, folders: string, folderStamps: Float64Array];
+const OUTPUT_ROWS_PER_FRAME = 10_000;
+
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
-  const frames = readFrames<[string, [string, OutputEntry][], [string, FileStamp][]]>(path.join(dir, OUTPUTS_FILE), fingerprint);
+  const frames = readFrames<OutputFrame>(path.join(dir, OUTPUTS_FILE), fingerprint);
   if (!frames || frames.length === 0) return undefined;
   const files = new Map<string, OutputEntry>();
   const folders = new Map<string, FileStamp>();
-  for (const [, part, folderPart] of frames) {
-    for (const [file, entry] of part) files.set(file, entry);
-    for (const [folder, stamp] of folderPart) folders.set(folder, stamp);
+  const stampAt = (stamps: Float64Array, i: number): FileStamp => ({ size: stamps[i * 3]!, mtimeMs: stamps[i * 3 + 1]!, ino: stamps[i * 3 + 2]! });
+  for (const [, names, keys, stamps, folderNames, folderStamps] of frames) {
+    const keyOf = keys.split('\0');
+    if (names) names.split('\0').forEach((file, i) => files.set(file, { key: keyOf[i]!, stamp: stampAt(stamps, i) }));
+    if (folderNames) folderNames.split('\0').forEach((folder, i) => folders.set(folder, stampAt(folderStamps, i)));
   }
   return { out: frames[0]![0], files, folders };
 }
 
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
-  // Frames are made one at a time as they are written: 200,000 entries at once were a peak of their own.
-  const step = ENTRIES_PER_FRAME * 10;
-  const count = Math.max(1, Math.ceil(Math.max(manifest.files.size, manifest.folders?.size ?? 0) / step));
+  // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
+  const count = Math.max(1, Math.ceil(Math.max(manifest.files.size, manifest.folders?.size ?? 0) / OUTPUT_ROWS_PER_FRAME));
   const files = manifest.files.entries();
   const folders = (manifest.folders ?? new Map<string, FileStamp>()).entries();
-  const take = <T>(entries: Iterator<T>): T[] => {
-    const part: T[] = [];
-    while (part.length < step) {
+  const columns = <T>(entries: Iterator<[string, T]>, stampOf: (value: T) => FileStamp, keyOf?: (value: T) => string) => {
+    const names: string[] = [];
+    const keys: string[] = [];
+    const stamps = new Float64Array(OUTPUT_ROWS_PER_FRAME * 3);
+    while (names.length < OUTPUT_ROWS_PER_FRAME) {
       const next = entries.next();
       if (next.done) break;
-      part.push(next.value);
+      const [name, value] = next.value;
+      const stamp = stampOf(value);
+      stamps[names.length * 3] = stamp.size;
+      stamps[names.length * 3 + 1] = stamp.mtimeMs;
+      stamps[names.length * 3 + 2] = stamp.ino;
+      names.push(name);
+      if (keyOf) keys.push(keyOf(value));
     }
-    return part;
+    return { names: names.join('\0'), keys: keys.join('\0'), stamps: stamps.slice(0, names.length * 3) };
   };
   writeFrames(dir, OUTPUTS_FILE, fingerprint, { length: count, *[Symbol.iterator]() {
-    for (let i = 0; i < count; i++) yield [manifest.out, take(files), take(folders)];
+    for (let i = 0; i < count; i++) {
+      const part = columns(files, (entry) => entry.stamp, (entry) => entry.key);
+      const folderPart = columns(folders, (stamp) => stamp);
+      yield [manifest.out, part.names, part.keys, part.stamps, folderPart.names, folderPart.stamps] satisfies OutputFrame;
+    }
   } });
 }
 
