@@ -121,10 +121,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {
   // Issue 4: V8 grows a heap by a factor of what it holds, and a large journal's records are most
   // of it. A smaller factor keeps the build under 1 GiB at 100,000 manuscripts: 30% (with two malloc
-  // arenas, set by cli.mjs) peaked at 899 MiB for 11 s less CPU than 15% (GC); V8's default
-  // peaked at 1,230 MiB (docs/performance.md). Set here: it is a setting of the whole process.
-  // `check` holds a few fields per record (check-index.ts): there, the flag would only cost collections.
-  if (mode === 'build') v8.setFlagsFromString('--heap-growing-percent=30');
+  // arenas, set by cli.mjs) peaked at 899 to 983 MiB on a quiet disk but 990 to 1,064 MiB on a busy
+  // one, where the write stage lasts longer; 25% peaked at 970 to 996 MiB there, for 1 to 2 s more
+  // CPU; 15% for 11 s more; V8's default peaked at 1,230 MiB (docs/performance.md). Set here: it is
+  // a setting of the whole process. `check` holds a few fields per record (check-index.ts): there,
+  // the flag would only cost collections.
+  if (mode === 'build') v8.setFlagsFromString('--heap-growing-percent=25');
   // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
   const scan = scanContent(paths.content, mode === 'build' ? { outDir: paths.out } : {});
