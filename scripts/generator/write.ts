@@ -129,7 +129,8 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
   const listings = new Map<string, FolderListing | undefined>();
   const folders = new Set<string>();
   for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOf(relative));
-  for (const folder of folders) listings.set(folder, await listed.folder(folder === '' ? outDir : under(outDir, folder)));
+  // Named as the scan names them (path.join), whatever the platform's separator.
+  for (const folder of folders) listings.set(folder, await listed.folder(path.join(outDir, ...folder.split('/'))));
   // 200,000 files at 100,000 manuscripts: no closure or object per file.
   const intact = (relative: string, entry: OutputEntry): boolean => {
     const slash = relative.lastIndexOf('/');
