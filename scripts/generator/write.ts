@@ -69,8 +69,8 @@ export interface WriteOptions {
   saveGzipSegments?: (segments: ReadonlyMap<string, Uint8Array>) => void;
   /**
    * The listing of the output folder as it was when the build started (content-scan.ts): the
-   * stamps that decide which previous files are intact. Files in folders it did not list are
-   * stamped when needed.
+   * stamps that decide which previous files are intact (findReusable). Without it, or for a
+   * folder it did not list, nothing of the previous output is reused.
    */
   previousOutput?: Scan;
 }
