@@ -50,14 +50,15 @@ interface IndexFrame {
   hashes: string;
   /** For manuscripts in the columns: id, citation_volume; NaN for a file kept whole. */
   numbers: Float64Array;
-  /** For manuscripts in the columns: section; newline-joined, the PDF's path and the author keys (tab-joined). */
+  /** For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and the author keys (tab-joined). */
   sections: SharedColumn;
   documents: string;
   authors: string;
   /**
    * What a build reads of an unchanged record besides (issue 4: a build restores its records from
-   * the index, not from whole records): the `order` of authors and manuscripts (NaN: none), and,
-   * newline-joined, an author's name, surname and institution and a manuscript's title and date.
+   * the index, not from whole records): the `order` of authors and manuscripts (NaN: none), an
+   * author's name, surname and institution and a manuscript's date (shared), and its title
+   * (newline-joined).
    * A manuscript's long fields (packed-manuscript.ts) are read from its file when asked (reread.ts).
    */
   orders: Float64Array;

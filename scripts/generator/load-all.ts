@@ -157,9 +157,9 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
 
 /**
  * Records arrive from the workers each with its own copy of every text (those restored from the
- * check index share theirs already). The texts that repeat across records (institutions, first names, sections, dates, the author
- * keys that manuscripts name) are kept once: at 150,000 authors and 100,000 manuscripts that is
- * tens of MB (issue 4).
+ * check index share theirs already). The texts that repeat across records (institutions, first
+ * names, sections, dates, the author keys that manuscripts name) are kept once: at 150,000 authors
+ * and 100,000 manuscripts that is tens of MB (issue 4).
  */
 function createInterner(): (text: string) => string {
   const known = new Map<string, string>();

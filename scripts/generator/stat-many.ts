@@ -195,31 +195,3 @@ function listingOf(names: string[], values: Float64Array): FolderListing {
     },
   };
 }
-
-/**
- * What `lstat` said of each path when `scan` listed its folder; paths in folders it did not list
- * (a folder reached through a symbolic link, or missing) are `lstat`ed now.
- */
-export async function statListed(absolutes: readonly string[], folderOf: readonly string[], scan: Scan): Promise<Stats> {
-  const values = new Float64Array(absolutes.length * STAT_FIELDS);
-  const folders = new Map<string, FolderListing | undefined>();
-  for (const folder of new Set(folderOf)) folders.set(folder, await scan.folder(folder));
-  const rest: number[] = [];
-  // Records name their PDFs mostly in the order of their names: the entry after the last one found comes first.
-  let last: FolderListing | undefined;
-  let next = 0;
-  absolutes.forEach((absolute, i) => {
-    const listing = folders.get(folderOf[i]!);
-    if (!listing) return rest.push(i);
-    const name = absolute.slice(folderOf[i]!.length + 1);
-    const hint = listing === last ? next : 0;
-    const at = listing.names[hint] === name ? hint : listing.position(name);
-    last = listing;
-    next = (at ?? -1) + 1;
-    // Not in the listing: missing when the folder was listed (kind 0).
-    if (at !== undefined) for (let f = 0; f < STAT_FIELDS; f++) values[i * STAT_FIELDS + f] = listing.values[at * STAT_FIELDS + f]!;
-  });
-  const taken = await statMany(rest.map((i) => absolutes[i]!));
-  rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
-  return statsOf(values);
-}
