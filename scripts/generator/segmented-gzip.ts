@@ -40,11 +40,12 @@ export function segmentedGzip(file: WriteStream, level: number, segments: GzipSe
   const write = async (bytes: Uint8Array) => {
     if (!file.write(bytes)) await once(file, 'drain');
   };
-  const compress = (data: Buffer): Promise<Uint8Array> => {
-    const key = createHash('sha1').update(data).digest('base64url');
+  /** A segment's compressed bytes: the previous build's when it compressed the same bytes (same SHA-1). */
+  const compress = (parts: readonly Buffer[], key: string): Promise<Uint8Array> => {
     const known = segments.previous.get(key) ?? segments.next.get(key);
+    // Joined only to be compressed: after an edit nearly every segment is known (216 MB not copied).
     const deflated = known ? Promise.resolve(known) : new Promise<Uint8Array>((resolve, reject) =>
-      zlib.deflateRaw(data, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }, (error, result) => (error ? reject(error) : resolve(result))));
+      zlib.deflateRaw(Buffer.concat(parts), { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }, (error, result) => (error ? reject(error) : resolve(result))));
     return deflated.then((bytes) => {
       segments.next.set(key, bytes);
       return bytes;
@@ -52,11 +53,15 @@ export function segmentedGzip(file: WriteStream, level: number, segments: GzipSe
   };
   const flush = async () => {
     if (pending.length === 0) return;
-    const data = Buffer.concat(pending);
+    const parts = pending;
     pending = [];
-    crc = zlib.crc32(data, crc);
-    length += data.length;
-    const compressed = compress(data);
+    const hash = createHash('sha1');
+    for (const part of parts) {
+      hash.update(part);
+      crc = zlib.crc32(part, crc);
+      length += part.length;
+    }
+    const compressed = compress(parts, hash.digest('base64url'));
     compressed.catch(() => {}); // awaited in order below; an early failure must not go unhandled meanwhile
     queue.push(compressed);
     if (queue.length > IN_FLIGHT) await write(await queue.shift()!);
