@@ -6,10 +6,9 @@
  * whole folders are listed and stamped on worker threads (scanFolders) while the main thread
  * reads the build cache.
  */
-import { lstatSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { STAT_FIELDS, stampInto, walkFolders } from './stat-walk.mjs';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -23,8 +22,8 @@ export function stampOfStat(stat: FileStamp): FileStamp {
   return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
 }
 
-/** Numbers per path in the answer: kind, size, mtimeMs, ino. */
-export const STAT_FIELDS = 4;
+/** Numbers per path in the answer: kind, size, mtimeMs, ino (stat-walk.mjs, shared with the workers). */
+export { STAT_FIELDS };
 const FIELDS = STAT_FIELDS;
 /**
  * Plain JavaScript, started without the command's own options: a worker inherits them, and with the
@@ -54,7 +53,7 @@ export async function statMany(paths: readonly string[], minPathsPerWorker = MIN
     const start = w * share;
     const slice = paths.slice(start, start + share);
     if (slice.length === 0) continue;
-    const worker = new Worker(STAT_WORKER, { workerData: { paths: slice.join('\0'), fields: FIELDS }, execArgv: [] });
+    const worker = new Worker(STAT_WORKER, { workerData: { paths: slice.join('\0') }, execArgv: [] });
     answers.push(new Promise<void>((resolve, reject) => {
       worker.once('message', (answer: Float64Array) => {
         values.set(answer, start * FIELDS);
@@ -67,18 +66,6 @@ export async function statMany(paths: readonly string[], minPathsPerWorker = MIN
   stampInto(values, '', paths, Math.min(share, paths.length));
   await Promise.all(answers);
   return statsOf(values);
-}
-
-/** The stat worker's loop (stat-worker.mjs), for this thread: the first `count` of `names`, under `prefix`. */
-function stampInto(values: Float64Array, prefix: string, names: readonly string[], count = names.length): void {
-  for (let i = 0; i < count; i++) {
-    const stat = lstatSync(prefix + names[i]!, { throwIfNoEntry: false });
-    if (!stat) continue;
-    values[i * FIELDS] = stat.isFile() ? 1 : stat.isSymbolicLink() ? 2 : stat.isDirectory() ? 4 : 3;
-    values[i * FIELDS + 1] = stat.size;
-    values[i * FIELDS + 2] = stat.mtimeMs;
-    values[i * FIELDS + 3] = stat.ino;
-  }
 }
 
 /** `values` (STAT_FIELDS numbers per path, as the workers answer) read as Stats. */
@@ -122,22 +109,10 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   const add = (folder: string, names: string[], values: Float64Array) => listings.set(folder, listingOf(names, values));
   if (threads <= 0) {
     for (const root of roots) {
-      const pending = [root.path];
-      while (pending.length > 0) {
-        const folder = pending.pop()!;
-        let names: string[];
-        try {
-          names = readdirSync(folder);
-        } catch {
-          listings.set(folder, undefined);
-          continue;
-        }
-        names.sort(); // by UTF-16 code units, as the worker does
-        const values = new Float64Array(names.length * FIELDS);
-        stampInto(values, folder + path.sep, names);
-        if (root.recursive) names.forEach((name, i) => values[i * FIELDS] === 4 && pending.push(folder + path.sep + name));
-        add(folder, names, values);
-      }
+      walkFolders(root.path, root.recursive === true, (folder, listing) => {
+        if (listing) add(folder, listing.names, listing.values);
+        else listings.set(folder, undefined);
+      });
     }
     return { folder: async (folder) => listings.get(folder) };
   }
@@ -145,7 +120,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   // Each root's listing can be awaited on its own; anything else (folders found on the way) once all are done.
   const waiting = new Map<string, (() => void)[]>();
   const next = new SharedArrayBuffer(4);
-  const workerData = { fields: FIELDS, folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
+  const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
   let failed: unknown;
   const all = Promise.all(Array.from({ length: Math.min(threads, roots.length) }, () => {
     const worker = new Worker(STAT_WORKER, { workerData, execArgv: [] });
