@@ -133,9 +133,9 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
   for (const folder of folders) listings.set(folder, await listed.folder(path.join(outDir, ...folder.split('/'))));
   // 200,000 files at 100,000 manuscripts: no closure or object per file.
   const intact = (relative: string, entry: OutputEntry): boolean => {
-    const slash = relative.lastIndexOf('/');
-    const listing = listings.get(slash < 0 ? '' : relative.slice(0, slash));
-    const at = listing?.position(relative.slice(slash + 1));
+    const folder = folderOf(relative);
+    const listing = listings.get(folder);
+    const at = listing?.position(folder === '' ? relative : relative.slice(folder.length + 1));
     if (at === undefined || listing!.kind(at) !== 'file') return false;
     const v = listing!.values;
     const { size, mtimeMs, ino } = entry.stamp;
