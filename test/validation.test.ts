@@ -2,10 +2,13 @@
  * Each kind of editor mistake, as a literal file on top of the valid fixture journal. Every case
  * asserts the stable code and the exact `file:line:column field` the report points at.
  */
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scanContent } from '../scripts/generator/content-scan.ts';
+import { discover, discoverJournal } from '../scripts/generator/discover.ts';
 import type { Problem } from '../scripts/generator/problems.ts';
+import { COLLECTION_NAMES } from '../scripts/generator/schema.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
@@ -150,6 +153,20 @@ describe('file problems', () => {
       'io/unexpected-file content/authors/notes.txt:0:0 ',
       'ref/duplicate-key content/authors/jane-doe.yaml:0:0 ',
     ]);
+  });
+
+  it('each file found keeps its own stamp when a file with a repeated key is left out', async () => {
+    // The load stage trusts these stamps to decide that a file is unchanged (load-all.ts).
+    workspace = await createWorkspace({ 'authors/jane-doe.yaml': 'name: J\nsurname: D\ninstitution: X\n', 'authors/zoran-last.yaml': 'name: Z\nsurname: L\ninstitution: X\n' });
+    const { root, content } = workspace.paths;
+    const found = await discover(root, content, scanContent(content), await discoverJournal(root, content));
+    expect(found.problems.map(where)).toEqual(['ref/duplicate-key content/authors/jane-doe.yaml:0:0 ']);
+    const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
+    expect(sources.map((source) => source.file)).toContain('content/authors/zoran-last.yaml');
+    for (const [i, source] of sources.entries()) {
+      const { size, mtimeMs, ino } = await lstat(source.absolutePath);
+      expect(found.stats.stamp(i), source.file).toEqual({ size, mtimeMs, ino });
+    }
   });
 });
 
