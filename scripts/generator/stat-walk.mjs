@@ -2,7 +2,7 @@
 // (stat-worker.mjs) start in milliseconds without the TypeScript loader, and a scan without
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
 import { lstatSync, readdirSync } from 'node:fs';
-import { sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 
 /** Numbers per path: kind (0 missing, 1 file, 2 symbolic link, 3 other, 4 folder), size, mtimeMs, ino. */
 export const STAT_FIELDS = 4;
@@ -18,6 +18,16 @@ export function stampInto(values, prefix, names, count = names.length) {
     values[i * STAT_FIELDS + 2] = stat.mtimeMs;
     values[i * STAT_FIELDS + 3] = stat.ino;
   }
+}
+
+/**
+ * The prefix that names the files in `folder` for `lstat`: relative to the working directory when
+ * the folder is under it, since the kernel walks every component of a path on each call (an
+ * eighth of the call's time for content/authors/ in a project four folders deep).
+ */
+function shortPrefix(folder) {
+  const fromHere = relative(process.cwd(), folder);
+  return fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? folder + sep : fromHere + sep;
 }
 
 /**
@@ -38,7 +48,7 @@ export function walkFolders(root, recursive, found) {
     }
     names.sort();
     const values = new Float64Array(names.length * STAT_FIELDS);
-    stampInto(values, folder + sep, names);
+    stampInto(values, shortPrefix(folder), names);
     if (recursive) for (let i = names.length - 1; i >= 0; i--) if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + names[i]);
     found(folder, { names, values });
   }
