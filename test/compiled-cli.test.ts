@@ -1,0 +1,71 @@
+/**
+ * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.mjs,
+ * issue 4: startup). What a developer relies on: an edit to any source reaches the next command,
+ * each module still finds its neighbours (workers) next to its own source, and without esbuild
+ * nothing is compiled, so cli.mjs runs the sources through the TypeScript loader.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compiledCli } from '../scripts/compiled-cli.mjs';
+import { REPO_ROOT } from './helpers/workspace.ts';
+
+const run = promisify(execFile);
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** A code checkout of two modules, with esbuild among its packages or without it. */
+async function checkout(value: string, packages = true): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'journal-code-'));
+  await mkdir(path.join(dir, 'scripts', 'generator'), { recursive: true });
+  await writeFile(path.join(dir, 'scripts', 'cli.ts'), "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n");
+  await writeFile(path.join(dir, 'scripts', 'generator', 'value.ts'), `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`);
+  await mkdir(path.join(dir, 'node_modules'));
+  if (packages) await symlink(path.join(REPO_ROOT, 'node_modules', 'esbuild'), path.join(dir, 'node_modules', 'esbuild'));
+  return dir;
+}
+
+const runCompiled = async (url: string) => JSON.parse((await run(process.execPath, [fileURLToPath(url)])).stdout) as { value: string; here: string };
+
+describe('the compiled command line', () => {
+  it('runs the code as it is: an edit to any module is compiled before the next command', async () => {
+    root = await checkout('first');
+    const first = await compiledCli(root);
+    expect(first).toBeDefined();
+    expect((await runCompiled(first!)).value).toBe('first');
+    // Compiled once: the next command takes the same copy.
+    expect(await compiledCli(root)).toBe(first);
+
+    await writeFile(path.join(root, 'scripts', 'generator', 'value.ts'), "export const value: string = 'second';\nexport const here = '';\n");
+    const second = await compiledCli(root);
+    expect(second).not.toBe(first);
+    expect((await runCompiled(second!)).value).toBe('second');
+  });
+
+  it("keeps each module's own URL, so workers are found next to its source", async () => {
+    root = await checkout('any');
+    const { here } = await runCompiled((await compiledCli(root))!);
+    expect(here).toBe(pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href);
+  });
+
+  it('keeps a few compiled copies, not one per edit', async () => {
+    root = await checkout('0');
+    for (let edit = 1; edit <= 5; edit++) {
+      await writeFile(path.join(root, 'scripts', 'generator', 'value.ts'), `export const value: string = '${edit}';\nexport const here = '';\n`);
+      expect((await runCompiled((await compiledCli(root))!)).value).toBe(String(edit));
+    }
+    expect(await readdir(path.join(root, 'node_modules', '.cache', 'journal-cli'))).toHaveLength(3);
+  });
+
+  it('compiles nothing without esbuild: the command line then runs the sources through the loader', async () => {
+    root = await checkout('any', false);
+    expect(await compiledCli(root)).toBeUndefined();
+  });
+});
