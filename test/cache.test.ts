@@ -212,6 +212,17 @@ describe('check after a change reports what a check without the cache reports', 
     expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain('content/manuscripts/salamanders.yaml:15:5 authors[1]');
   });
 
+  it('a manuscript touched but unchanged is checked from its record, beside those checked from the index columns', async () => {
+    const warm = await checkAfter(async (ws) => {
+      await ws.remove('authors/jane-doe.json');
+      const now = new Date();
+      await utimes(path.join(ws.paths.content, 'manuscripts/salamanders.yaml'), now, now);
+    });
+    expect(warm.parsed).toBe(0);
+    const unknown = warm.problems.filter((p) => p.code === 'ref/unknown-author');
+    expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain('content/manuscripts/salamanders.yaml:15:5 authors[1]');
+  });
+
   it('a deleted volume, a duplicated id and a deleted PDF are reported in the files that did not change', async () => {
     const warm = await checkAfter(async (ws) => {
       await ws.remove('volumes/volume-ii.yaml');

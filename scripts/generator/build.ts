@@ -73,17 +73,17 @@ export interface BuildOptions {
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const useCache = options.cache !== false;
-  const { journal, journalFile, fingerprint, records, files, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
+  const { journal, journalFile, fingerprint, records, checked, files, parsed, problems, scan, verifiedMedia } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
   options.loaded?.({ total: files, parsed });
 
-  const counts = { authors: records.authors.length, volumes: records.volumes.length, manuscripts: records.manuscripts.length, pdfs: 0 };
+  const counts = { authors: checked.authors, volumes: checked.volumes.length, manuscripts: checked.manuscripts.length, pdfs: 0 };
   if (!journal.journal) return { ok: false, problems, counts, parsed };
   const settings = journal.journal;
 
   // A build begins writing the lists as soon as every file loaded: their compression (the longest
   // task after an edit) runs while the references and PDFs are checked and the pages rendered
   // (write.ts, startSite). Any problem found meanwhile abandons the write.
-  const site = problems.length === 0 && mode === 'build' ? orderJournal(settings, records) : undefined;
+  const site = problems.length === 0 && records ? orderJournal(settings, records) : undefined;
   const attachKeys = site ? outputKeys(site) : () => {};
   const api = site ? renderApi(site) : [];
   attachKeys(api);
@@ -94,12 +94,12 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     saveGzipSegments: (segments) => writeGzipSegments(paths.cache, fingerprint, segments),
   }) : undefined;
   try {
-    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, records)));
+    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, checked)));
     const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
-      checkMedia(records, paths.content, verifiedMedia, scan));
+      checkMedia(checked, paths.content, verifiedMedia, scan, { copies: mode === 'build' }));
     if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
     problems.push(...media.problems);
-    counts.pdfs = media.copies.length;
+    counts.pdfs = media.pdfs;
 
     const rendered = site && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
     const conflicts = findOutputConflicts([
@@ -155,13 +155,13 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
 
   const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound));
   const problems: Problem[] = [...found.problems, ...journal.problems];
-  const loaded = await loadContent(found, cached, progress, { threads, shareTexts: mode === 'build' });
+  const loaded = await loadContent(found, cached, progress, { threads, restore: mode === 'build' ? 'records' : 'checks' });
   problems.push(...loaded.problems);
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
   const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.files / 100);
   if (rewrite || !index) writeCheckIndex(paths.cache, fingerprint, found, loaded.entries());
-  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, files: loaded.files, parsed: loaded.parsed, problems, scan, verifiedMedia };
+  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, checked: loaded.checked, files: loaded.files, parsed: loaded.parsed, problems, scan, verifiedMedia };
 }
 
 /** Everything but the API lists (rendered first, see build): pages, sitemap, host rules, public/. */

@@ -27,7 +27,7 @@ import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type 
 import type { FileBacked, SlimManuscript } from './packed-manuscript.ts';
 import { parseFile } from './parse.ts';
 import type { Problem } from './problems.ts';
-import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
+import { COLLECTION_NAMES, type CollectionName, type MediaRef } from './schema.ts';
 
 const INDEX_FILE = 'check-index.bin';
 /** A SHA-1 in base64url (load-job.ts, contentHash) is always this long. */
@@ -117,24 +117,45 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
   const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, { hash, loaded }])));
-  const rows = frames.map((frame, f) => recordRows(frame, whole[f]!, mode === 'build'));
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, whole, rows, sources, mode === 'build') };
+  const rows = frames.map((frame, f) => recordRow(frame, whole[f]!, mode === 'build'));
+  // A build needs every record, made here while the content is being stamped. `check` reads the
+  // manuscripts' references from the columns (manuscriptColumns) and makes a record only when asked
+  // (a file touched but unchanged, or the index rewritten).
+  const made = mode === 'build' ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row))) : undefined;
+  const rowAt = made ? (f: number, row: number) => made[f]![row]! : (f: number, row: number) => rows[f]!(row);
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, whole, rowAt, sources, mode === 'build') };
+}
+
+/** What the checks read of a manuscripts frame's rows, from its columns (the split columns are made once). */
+function manuscriptColumns(frame: IndexFrame) {
+  const split = (column: string) => column.split('\n');
+  const documents = split(frame.documents);
+  const authors = split(frame.authors);
+  return {
+    id: (row: number) => frame.numbers[row * 2]!,
+    volume: (row: number) => frame.numbers[row * 2 + 1]!,
+    section: sharedTexts(frame.sections),
+    document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
+    authors: (row: number): string[] => (authors[row] === '' ? [] : authors[row]!.split('\t')),
+  };
 }
 
 /**
- * What loading each file of `frame` gave: its whole entry's, or the skeleton of its record from the
- * columns (kept alone: the Loaded around it is made when asked, and dropped at once).
+ * What loading a file of `frame` gave, by row: its whole entry's, or the skeleton of its record from
+ * the columns (kept alone: the Loaded around it is made when asked, and dropped at once). The
+ * columns are split on the first call.
  */
-function recordRows(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean): (Loaded | NonNullable<Loaded['record']>)[] {
-  const files = frame.files === '' ? [] : frame.files.split('\n');
-  const split = (column: string) => column.split('\n');
-  const columns = frame.collection === 'manuscripts'
-    ? { section: sharedTexts(frame.sections), documents: split(frame.documents), authors: split(frame.authors), titles: split(frame.titles), date: sharedTexts(frame.dates) }
-    : undefined;
-  const people = frame.collection === 'authors' ? { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) } : undefined;
-  return files.map((file, row) => {
+function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean): (row: number) => Loaded | NonNullable<Loaded['record']> {
+  let files: string[] | undefined;
+  let columns: (ReturnType<typeof manuscriptColumns> & { titles: string[]; date: (row: number) => string }) | undefined;
+  let people: { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string } | undefined;
+  return (row) => {
     const kept = whole.get(row);
     if (kept) return kept.loaded;
+    files ??= frame.files.split('\n');
+    if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
+    if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
+    const file = files[row]!;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
       file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS,
@@ -147,23 +168,22 @@ function recordRows(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wi
       return author;
     }
     if (!columns) return { origin } as NonNullable<Loaded['record']>;
-    const authors = columns.authors[row]!;
     const slim: SlimManuscript = {
-      id: frame.numbers[row * 2]!,
-      citation_volume: frame.numbers[row * 2 + 1]!,
+      id: columns.id(row),
+      citation_volume: columns.volume(row),
       citation_title: columns.titles[row]!,
       citation_date: columns.date(row),
-      document: { kind: 'local', path: columns.documents[row]! },
-      authors: authors === '' ? [] : authors.split('\t'),
+      document: columns.document(row),
+      authors: columns.authors(row),
       section: columns.section(row),
       ...(Number.isNaN(order) ? {} : { order }),
       origin,
     };
     return slim as ManuscriptRecord;
-  });
+  };
 }
 
-function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rows: readonly ReturnType<typeof recordRows>[], sources: readonly SourceFile[], forBuild: boolean): AlignedCache {
+function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: readonly SourceFile[], forBuild: boolean): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -201,15 +221,29 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
     return whole[frameOf[i]!]!.get(row)?.hash ?? frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
   };
   const loaded = (i: number): Loaded => {
-    const row = rows[frameOf[i]!]![rowOf[i]!]!;
+    const row = rowAt(frameOf[i]!, rowOf[i]!);
     return 'origin' in row ? { record: row, problems: NO_PROBLEMS } : row;
   };
+  const inColumns = (i: number) => rowOf[i]! >= 0 && !whole[frameOf[i]!]!.has(rowOf[i]!);
+  const manuscripts = frames.findIndex((frame) => frame.collection === 'manuscripts');
+  let columns: ReturnType<typeof manuscriptColumns> | undefined;
+  const column = () => (columns ??= manuscriptColumns(frames[manuscripts]!));
   return {
     stamps,
     hash,
     loaded,
+    inColumns,
+    references: {
+      // Like the records' (recordRow), without the hash a check has no use for.
+      origin: (i) => ({ file: sources[i]!.file, key: sources[i]!.key, at: NO_POSITIONS }),
+      id: (i) => column().id(rowOf[i]!),
+      volume: (i) => column().volume(rowOf[i]!),
+      authors: (i) => column().authors(rowOf[i]!),
+      section: (i) => column().section(rowOf[i]!),
+      document: (i) => column().document(rowOf[i]!),
+    },
     // A build's manuscripts read their long fields from their files (reread.ts); `check` never does.
-    // The record's own hash: a build's records carry it (recordRows, and loading for files kept whole).
+    // The record's own hash: a build's records carry it (recordRow, and loading for files kept whole).
     packed: (i): FileBacked | undefined => {
       if (!forBuild || rowOf[i]! < 0 || frames[frameOf[i]!]!.collection !== 'manuscripts') return undefined;
       const known = loaded(i).record?.origin.hash;

@@ -8,7 +8,8 @@ import type { RecordEntry } from './cache.ts';
 import type { Discovery, SourceFile } from './discover.ts';
 import { isTrusted, sameOptionalStamp, type LoadJob, type LoadResult } from './load-job.ts';
 import { STAT_FIELDS } from './stat-many.ts';
-import type { Loaded, Records } from './load.ts';
+import type { InvalidRecord, Loaded, ManuscriptRecord, Records, VolumeRecord } from './load.ts';
+import { referencesOf, type CheckedRecords, type ManuscriptReferences } from './resolve.ts';
 import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
 import { createUnpacker, type PackedSource, type SlimManuscript } from './packed-manuscript.ts';
@@ -17,7 +18,10 @@ import { COLLECTION_NAMES } from './schema.ts';
 import { runLoadJobs } from './workers.ts';
 
 export interface LoadedContent {
-  records: Records;
+  /** Every record (restore: 'records'). */
+  records?: Records;
+  /** What the checks across records read (resolve.ts). */
+  checked: CheckedRecords;
   problems: Problem[];
   /** Files found. */
   files: number;
@@ -53,6 +57,10 @@ export interface AlignedCache {
   packed(i: number): PackedSource | undefined;
   /** File `i`'s whole entry, if the cache knows the file. */
   entry(i: number): RecordEntry | undefined;
+  /** Whether file `i` comes back from the cache's columns: a valid author or manuscript (check-index.ts). */
+  inColumns(i: number): boolean;
+  /** What the checks read of manuscript file `i` when it is in the columns: `check` reads these, not its record. */
+  references: Omit<ManuscriptReferences, 'length'>;
 }
 
 export const STAMP_FIELDS = 3;
@@ -68,21 +76,30 @@ export const noCache: LoadCache = {
     },
     packed: () => undefined,
     entry: () => undefined,
+    inColumns: () => false,
+    references: {
+      origin: noColumns, id: noColumns, volume: noColumns, authors: noColumns, section: noColumns, document: noColumns,
+    },
   }),
 };
+
+function noColumns(): never {
+  throw new Error('no cache: no file is in its columns');
+}
 
 export interface LoadOptions {
   /** Worker threads (workers.ts). */
   threads?: number | undefined;
   /**
-   * Keep each repeated text once (shareTexts). Worth it for records a build keeps to the end; `check`
-   * drops its records after the reference checks, and interning them would cost more than it saves.
+   * `records`: every file's record, each repeated text kept once (shareTexts), as a build needs them.
+   * `checks`: only what the checks across records read (`check`): the files that the cache holds in
+   * its columns make no record at all (issue 4: 250,000 records and their garbage collection).
    */
-  shareTexts?: boolean;
+  restore?: 'records' | 'checks';
 }
 
 export async function loadContent(found: Discovery, cache: LoadCache, progress: Progress, options: LoadOptions = {}): Promise<LoadedContent> {
-  const { threads, shareTexts: share = true } = options;
+  const { threads, restore = 'records' } = options;
   const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
   const cached = cache.align(sources);
   // Entries of the files loaded again (or touched): every other file is as the cache has it.
@@ -130,8 +147,23 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
   await runLoadJobs(rest, { ...(threads === undefined ? {} : { threads }), onResults });
   stage.done();
 
-  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const problems: Problem[] = [];
+  const loadedAt = (index: number): Loaded => fresh.get(index)?.loaded ?? cached.loaded(index);
+  let records: Records | undefined;
+  let checked: CheckedRecords;
+  if (restore === 'records') {
+    records = recordsOf(sources, fresh, cached, problems);
+    checked = referencesOf(records);
+  } else {
+    checked = checkedOf(sources, (index) => (fresh.has(index) || !cached.inColumns(index) ? loadedAt(index) : undefined), cached.references, problems);
+  }
+  const entries = () => sources.map((_, index) => fresh.get(index) ?? cached.entry(index)!);
+  return { ...(records ? { records } : {}), checked, problems, files: sources.length, entries, parsed, stale };
+}
+
+/** Every file's record in discovery order, each repeated text kept once (a build keeps them to its end). */
+function recordsOf(sources: readonly SourceFile[], fresh: ReadonlyMap<number, RecordEntry>, cached: AlignedCache, problems: Problem[]): Records {
+  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const unpacker = createUnpacker(rereadManuscript);
   const intern = createInterner();
   sources.forEach((source, index) => {
@@ -140,7 +172,7 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
     // A file touched but unchanged keeps the cache's long fields (a record from the check index has them in its file).
     const packed = entry?.packed ?? cached.packed(index);
     // Records from the index share their repeated texts already (check-index.ts, SharedColumn).
-    if (share && entry && loaded.record) shareTexts(loaded.record, intern);
+    if (entry && loaded.record) shareTexts(loaded.record, intern);
     if (loaded.problems.length > 0) problems.push(...loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
     if (loaded.record && packed) {
@@ -151,8 +183,60 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
       records.manuscripts.push(manuscript);
     } else if (loaded.record) (records[source.collection] as unknown[]).push(loaded.record);
   });
-  const entries = () => sources.map((_, index) => fresh.get(index) ?? cached.entry(index)!);
-  return { records, problems, files: sources.length, entries, parsed, stale };
+  return records;
+}
+
+/**
+ * What the checks read, with no record for a file the cache holds in its columns (`loadedAt` gives
+ * nothing for those): an author is its key, a manuscript its row in the columns. The order is the
+ * one referencesOf gives a build's records, so both report the same problems, in the same words.
+ */
+function checkedOf(sources: readonly SourceFile[], loadedAt: (index: number) => Loaded | undefined, columns: AlignedCache['references'], problems: Problem[]): CheckedRecords {
+  const authorKeys: string[] = [];
+  const invalidAuthorKeys: string[] = [];
+  const volumes: VolumeRecord[] = [];
+  const invalid: InvalidRecord[] = [];
+  const manuscripts: ManuscriptRecord[] = [];
+  // Each valid manuscript, in discovery order: its file's index when it is in the columns, or -1 - its place in `manuscripts`.
+  const positions: number[] = [];
+  sources.forEach((source, index) => {
+    const loaded = loadedAt(index);
+    if (!loaded) {
+      if (source.collection === 'authors') authorKeys.push(source.key);
+      else positions.push(index);
+      return;
+    }
+    if (loaded.problems.length > 0) problems.push(...loaded.problems);
+    if (loaded.invalid) {
+      invalid.push(loaded.invalid);
+      if (source.collection === 'authors') invalidAuthorKeys.push(loaded.invalid.origin.key);
+    }
+    const record = loaded.record;
+    if (!record) return;
+    if (source.collection === 'authors') authorKeys.push(record.origin.key);
+    else if (source.collection === 'volumes') volumes.push(record as VolumeRecord);
+    else positions.push(-1 - (manuscripts.push(record as ManuscriptRecord) - 1));
+  });
+  const authors = authorKeys.length;
+  const from = <T>(fromRecord: (record: ManuscriptRecord) => T, fromColumns: (index: number) => T) => (i: number): T => {
+    const at = positions[i]!;
+    return at < 0 ? fromRecord(manuscripts[-1 - at]!) : fromColumns(at);
+  };
+  return {
+    authorKeys: authorKeys.concat(invalidAuthorKeys),
+    authors,
+    volumes,
+    manuscripts: {
+      length: positions.length,
+      origin: from((m) => m.origin, columns.origin),
+      id: from((m) => m.id, columns.id),
+      volume: from((m) => m.citation_volume, columns.volume),
+      authors: from((m) => m.authors, columns.authors),
+      section: from((m) => m.section, columns.section),
+      document: from((m) => m.document, columns.document),
+    },
+    invalid,
+  };
 }
 
 /**

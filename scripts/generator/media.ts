@@ -10,11 +10,11 @@ import path from 'node:path';
 import { MEDIA_FOLDER } from './content-scan.ts';
 import { trustedStamp } from './load-job.ts';
 import type { FileStamp } from './stat-many.ts';
-import { positionOf, type Origin, type Records } from './load.ts';
+import { positionOf } from './load.ts';
+import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from './problems.ts';
 import { STAT_FIELDS, statMany, statsOf, type FolderListing, type Scan, type Stats } from './stat-many.ts';
-import type { MediaRef } from './schema.ts';
 
 export interface MediaCopy {
   /** Absolute source path. */
@@ -42,22 +42,50 @@ const STAMP = 3;
 const PDF_MAGIC = '%PDF-';
 const CONCURRENCY = 64;
 
+/** What checkMedia found: the PDFs to publish (when asked), how many there are, and the problems. */
+export interface MediaCheck {
+  copies: MediaCopy[];
+  /** Distinct PDFs that passed. */
+  pdfs: number;
+  problems: Problem[];
+  /** The verified media for the build cache, and whether they changed. */
+  verified: VerifiedMedia;
+  changed: boolean;
+}
+
 /**
  * `verified` (from the build cache) lets a PDF whose stamp is unchanged skip the magic byte check;
  * it is always `lstat`ed (by `scan`, discover.ts, when it listed the PDF's folder, else here), so a
  * replaced, removed or relinked file is checked again, and its folder is always resolved: a folder
- * swapped for a link to somewhere else keeps its files' stamps.
+ * swapped for a link to somewhere else keeps its files' stamps. `copies: false` (`check`) only
+ * counts the PDFs that pass.
  */
-export async function checkMedia(records: Records, contentDir: string, verified?: VerifiedMedia, scan?: Scan): Promise<{ copies: MediaCopy[]; problems: Problem[]; verified: VerifiedMedia; changed: boolean }> {
+export async function checkMedia(records: CheckedRecords, contentDir: string, verified?: VerifiedMedia, scan?: Scan, options: { copies?: boolean } = {}): Promise<MediaCheck> {
   const mediaDir = path.join(contentDir, MEDIA_FOLDER);
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
-  const jobs: { ref: MediaRef & { kind: 'local' }; origin: Origin; field: string }[] = [];
-  for (const v of records.volumes) if (v.pdf.kind === 'local') jobs.push({ ref: v.pdf, origin: v.origin, field: 'pdf' });
-  for (const m of records.manuscripts) if (m.document.kind === 'local') jobs.push({ ref: m.document, origin: m.origin, field: 'document' });
+  // Each PDF's path, and who names it: volume v as -1 - v, manuscript i as i (no object per PDF).
+  const refPaths: string[] = [];
+  const namedBy: number[] = [];
+  records.volumes.forEach((volume, v) => {
+    if (volume.pdf.kind !== 'local') return;
+    refPaths.push(volume.pdf.path);
+    namedBy.push(-1 - v);
+  });
+  const manuscripts = records.manuscripts;
+  for (let i = 0; i < manuscripts.length; i++) {
+    const document = manuscripts.document(i);
+    if (document.kind !== 'local') continue;
+    refPaths.push(document.path);
+    namedBy.push(i);
+  }
 
   const problems: Problem[] = [];
   const copies = new Map<string, MediaCopy>();
-  const refPaths = jobs.map(({ ref }) => ref.path);
+  const passing = new Set<string>();
+  const pass = (i: number, stamp: FileStamp | undefined) => {
+    if (options.copies === false) passing.add(refPaths[i]!);
+    else copies.set(refPaths[i]!, { from: absolutes[i]!, to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
+  };
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
   const absolutes = refPaths.map((refPath) => mediaDir + path.sep + (path.sep === '/' ? refPath : refPath.split('/').join(path.sep)));
   const folders = absolutes.map((absolute) => absolute.slice(0, absolute.lastIndexOf(path.sep)));
@@ -65,8 +93,8 @@ export async function checkMedia(records: Records, contentDir: string, verified?
   const stats = scan ? await statListed(absolutes, folders, scan) : await statMany(absolutes);
   const values = stats.values;
   const known = lineUp(verified, refPaths);
-  // What passes now, in the records' order (lined up with the next run's jobs, as `known` is with these).
-  const passed = new Float64Array(jobs.length * STAMP).fill(Number.NaN);
+  // What passes now, in the records' order (lined up with the next run's paths, as `known` is with these).
+  const passed = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
   let changed = verified === undefined || known === undefined;
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
   const inside = new Map<string, boolean>();
@@ -74,45 +102,47 @@ export async function checkMedia(records: Records, contentDir: string, verified?
     const real = await realpath(folder).catch(() => folder);
     inside.set(folder, real === realMediaDir || real.startsWith(realMediaDir + path.sep));
   });
-  const fail = (i: number, code: Problem['code'], message: string, expected: string) =>
-    problems.push({ code, file: jobs[i]!.origin.file, ...positionOf(jobs[i]!.origin, jobs[i]!.field), field: jobs[i]!.field, message, expected });
+  const fail = (i: number, code: Problem['code'], message: string, expected: string) => {
+    const by = namedBy[i]!;
+    const [origin, field] = by < 0 ? [records.volumes[-1 - by]!.origin, 'pdf'] : [manuscripts.origin(by), 'document'];
+    problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
+  };
   // First, on this thread, what the stamps decide: at 100,000 PDFs nearly all are known and unchanged.
   const unknown: number[] = [];
-  jobs.forEach(({ ref }, i) => {
+  refPaths.forEach((refPath, i) => {
     const kind = stats.kind(i);
-    if (kind === 'missing') return fail(i, 'media/missing', `content/media/${ref.path} does not exist`, 'the PDF saved at that path');
-    if (kind === 'symlink') return fail(i, 'media/symlink', `content/media/${ref.path} is a symbolic link`, 'a regular file');
-    if (kind !== 'file') return fail(i, 'media/missing', `content/media/${ref.path} is not a file`, 'a PDF file');
+    if (kind === 'missing') return fail(i, 'media/missing', `content/media/${refPath} does not exist`, 'the PDF saved at that path');
+    if (kind === 'symlink') return fail(i, 'media/symlink', `content/media/${refPath} is a symbolic link`, 'a regular file');
+    if (kind !== 'file') return fail(i, 'media/missing', `content/media/${refPath} is not a file`, 'a PDF file');
     if (!inside.get(folders[i]!)) {
-      return fail(i, 'media/outside-content', `content/media/${ref.path} resolves outside content/media/`, 'a file inside content/media/');
+      return fail(i, 'media/outside-content', `content/media/${refPath} resolves outside content/media/`, 'a file inside content/media/');
     }
     const v = i * STAT_FIELDS;
     const k = i * STAMP;
     if (!known || values[v + 1] !== known[k] || values[v + 2] !== known[k + 1] || values[v + 3] !== known[k + 2]) return unknown.push(i);
     for (let f = 0; f < STAMP; f++) passed[k + f] = values[v + 1 + f]!;
-    copies.set(ref.path, { from: absolutes[i]!, to: `media/${ref.path}`, stamp: stats.stamp(i)! });
+    pass(i, options.copies === false ? undefined : stats.stamp(i));
   });
   await forEachLimited(unknown, CONCURRENCY, async (i) => {
-    const { ref } = jobs[i]!;
-    const absolute = absolutes[i]!;
-    const stamp = stats.stamp(i)!;
-    if (!(await startsWith(absolute, PDF_MAGIC))) {
-      return fail(i, 'media/not-pdf', `content/media/${ref.path} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
+    const refPath = refPaths[i]!;
+    if (!(await startsWith(absolutes[i]!, PDF_MAGIC))) {
+      return fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
     }
     // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
-    const trusted = trustedStamp(stamp, Date.now());
-    copies.set(ref.path, { from: absolute, to: `media/${ref.path}`, ...(trusted ? { stamp: trusted } : {}) });
+    const trusted = trustedStamp(stats.stamp(i)!, Date.now());
+    pass(i, trusted);
     if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
     changed = true;
   });
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+  const pdfs = options.copies === false ? passing.size : sorted.length;
   const kept: number[] = [];
-  for (let i = 0; i < jobs.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
+  for (let i = 0; i < refPaths.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
   // Every PDF as it was (nearly always): the verified media stand as they are.
-  if (verified && !changed && known === verified.stamps && kept.length === jobs.length) return { copies: sorted, problems, verified, changed };
+  if (verified && !changed && known === verified.stamps && kept.length === refPaths.length) return { copies: sorted, pdfs, problems, verified, changed };
   const now: VerifiedMedia = { paths: kept.map((i) => refPaths[i]).join('\n'), stamps: new Float64Array(kept.length * STAMP) };
   kept.forEach((i, k) => now.stamps.set(passed.subarray(i * STAMP, (i + 1) * STAMP), k * STAMP));
-  return { copies: sorted, problems, verified: now, changed: changed || now.paths !== verified?.paths };
+  return { copies: sorted, pdfs, problems, verified: now, changed: changed || now.paths !== verified?.paths };
 }
 
 /**

@@ -3,8 +3,8 @@
  * documented order of each list. Runs after every file is loaded, as Astro's content layer does.
  */
 import { nearest, type Problem, type ProblemCode } from './problems.ts';
-import type { JournalInput } from './schema.ts';
-import { positionOf, type AuthorRecord, type ManuscriptRecord, type Origin, type Records, type VolumeRecord } from './load.ts';
+import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
+import { positionOf, type AuthorRecord, type InvalidRecord, type ManuscriptRecord, type Origin, type Records, type VolumeRecord } from './load.ts';
 
 export interface ResolvedJournal {
   journal: JournalInput;
@@ -20,11 +20,60 @@ export interface ResolvedJournal {
 const SUGGESTION_LIMIT = 50;
 
 /**
- * The checks. `check` runs only these, on records that may come from the check index
- * (check-index.ts): they read an author's key, a volume, and a manuscript's id, citation_volume,
- * authors and section, nothing else. A build then orders the lists (orderJournal).
+ * What the checks across records read (checkReferences, and checkMedia in media.ts). A build makes
+ * it from its records (referencesOf); `check` reads the references of the manuscripts that did not
+ * change from the check index's columns, without making their records (issue 4: at 100,000
+ * manuscripts, the 250,000 records a check held to its end were most of its garbage collection).
  */
-export function checkReferences(journal: JournalInput, records: Records): Problem[] {
+export interface CheckedRecords {
+  /** The keys of the author files that loaded, valid ones first, then invalid ones: names that exist. */
+  authorKeys: readonly string[];
+  /** How many authors are valid. */
+  authors: number;
+  volumes: readonly VolumeRecord[];
+  /** The valid manuscripts, in discovery order. */
+  manuscripts: ManuscriptReferences;
+  /** Files that failed validation, as far as other records can still refer to them or check theirs. */
+  invalid: readonly InvalidRecord[];
+}
+
+/** What the checks read of the valid manuscripts, by position. */
+export interface ManuscriptReferences {
+  readonly length: number;
+  /** Made when asked, for a check asks only for the manuscripts it reports. */
+  origin(i: number): Origin;
+  id(i: number): number;
+  volume(i: number): number;
+  authors(i: number): readonly AuthorRef[];
+  section(i: number): string;
+  document(i: number): MediaRef;
+}
+
+/** A build's records as the checks read them. */
+export function referencesOf(records: Records): CheckedRecords {
+  const manuscripts = records.manuscripts;
+  return {
+    authorKeys: [...records.authors.map((a) => a.origin.key), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)],
+    authors: records.authors.length,
+    volumes: records.volumes,
+    manuscripts: {
+      length: manuscripts.length,
+      origin: (i) => manuscripts[i]!.origin,
+      id: (i) => manuscripts[i]!.id,
+      volume: (i) => manuscripts[i]!.citation_volume,
+      authors: (i) => manuscripts[i]!.authors,
+      section: (i) => manuscripts[i]!.section,
+      document: (i) => manuscripts[i]!.document,
+    },
+    invalid: records.invalid,
+  };
+}
+
+/**
+ * The checks. `check` runs only these, on references that may come from the check index
+ * (check-index.ts). A build then orders the lists (orderJournal).
+ */
+export function checkReferences(journal: JournalInput, records: CheckedRecords): Problem[] {
   const problems: Problem[] = [];
   const report = (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) =>
     problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
@@ -33,8 +82,14 @@ export function checkReferences(journal: JournalInput, records: Records): Proble
     report(v.origin, 'id', 'ref/duplicate-id', `${v.id} is also the id of ${first.origin.file}`, 'an id no other volume has'));
   uniqueBy(records.volumes, (v) => v.citation_journal_title, (v, first) =>
     report(v.origin, 'citation_journal_title', 'ref/duplicate-label', `"${v.citation_journal_title}" is also the label of ${first.origin.file}`, 'a label no other volume has'));
-  uniqueBy(records.manuscripts, (m) => m.id, (m, first) =>
-    report(m.origin, 'id', 'ref/duplicate-id', `${m.id} is also the id of ${first.origin.file}`, 'an id no other manuscript has'));
+  const manuscripts = records.manuscripts;
+  const firstWithId = new Map<number, number>();
+  for (let i = 0; i < manuscripts.length; i++) {
+    const id = manuscripts.id(i);
+    const first = firstWithId.get(id);
+    if (first === undefined) firstWithId.set(id, i);
+    else report(manuscripts.origin(i), 'id', 'ref/duplicate-id', `${id} is also the id of ${manuscripts.origin(first).file}`, 'an id no other manuscript has');
+  }
 
   for (const volume of records.volumes) {
     // SPEC 2.2: the ISSN is the same in every volume: the journal's.
@@ -47,32 +102,40 @@ export function checkReferences(journal: JournalInput, records: Records): Proble
   }
 
   // Records that failed validation still exist: naming them is not a second mistake.
-  const authorKeys = new Set([...records.authors.map((a) => a.origin.key), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)]);
+  const authorKeys = new Set(records.authorKeys);
   const volumeIds = new Set([...volumesById.keys(), ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : []))]);
   const sections = journal.sections ? new Set(journal.sections) : undefined;
   let suggestions = 0;
   const suggest = (wanted: string, known: Iterable<string>) =>
     suggestions++ < SUGGESTION_LIMIT ? nearest(wanted, known) : undefined;
 
-  const invalidManuscripts = records.invalid.filter((r) => r.collection === 'manuscripts' && r.references);
-  for (const manuscript of [...records.manuscripts, ...invalidManuscripts.map((r) => ({ origin: r.origin, ...r.references }))]) {
-    if (manuscript.citation_volume !== undefined && !volumeIds.has(manuscript.citation_volume)) {
+  // The origin is asked for only when there is something to report.
+  const checkManuscript = (origin: () => Origin, volume: number | undefined, authors: readonly AuthorRef[] | undefined, section: string | undefined) => {
+    if (volume !== undefined && !volumeIds.has(volume)) {
       const ids = [...volumeIds].sort((a, b) => a - b);
-      report(manuscript.origin, 'citation_volume', 'ref/unknown-volume', `no volume has the id ${manuscript.citation_volume}`,
+      report(origin(), 'citation_volume', 'ref/unknown-volume', `no volume has the id ${volume}`,
         ids.length ? `one of the volume ids: ${abbreviate(ids.map(String))}` : 'a volume in content/volumes/');
     }
-    manuscript.authors?.forEach((key, i) => {
+    authors?.forEach((key, i) => {
       // An author kept as published (issue 3) names no record.
       if (typeof key !== 'string' || authorKeys.has(key)) return;
       const guess = suggest(key, authorKeys);
-      report(manuscript.origin, `authors[${i}]`, 'ref/unknown-author', `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
+      report(origin(), `authors[${i}]`, 'ref/unknown-author', `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
         'the file name of an author in content/authors/, without extension');
     });
-    if (sections && manuscript.section !== undefined && !sections.has(manuscript.section)) {
-      const guess = suggest(manuscript.section, sections);
-      report(manuscript.origin, 'section', 'ref/unknown-section', `"${manuscript.section}" is not a section of the journal${guess ? `; did you mean "${guess}"?` : ''}`,
+    if (sections && section !== undefined && !sections.has(section)) {
+      const guess = suggest(section, sections);
+      report(origin(), 'section', 'ref/unknown-section', `"${section}" is not a section of the journal${guess ? `; did you mean "${guess}"?` : ''}`,
         `one of the sections listed in content/journal.yaml: ${abbreviate([...sections])}`);
     }
+  };
+  for (let i = 0; i < manuscripts.length; i++) {
+    checkManuscript(() => manuscripts.origin(i), manuscripts.volume(i), manuscripts.authors(i), manuscripts.section(i));
+  }
+  for (const invalid of records.invalid) {
+    if (invalid.collection !== 'manuscripts' || !invalid.references) continue;
+    const { citation_volume: volume, authors, section } = invalid.references;
+    checkManuscript(() => invalid.origin, volume, authors, section);
   }
 
   return problems;
