@@ -23,7 +23,7 @@ import type { Loaded } from './load.ts';
 import type { VerifiedMedia } from './media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const GZIP_SEGMENTS_FILE = 'gzip-segments.bin';

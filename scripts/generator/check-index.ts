@@ -55,6 +55,13 @@ interface IndexFrame {
   documents: string;
   authors: string;
   /**
+   * The same authors as rows of the authors' frame (-1: no author file had that key), row i's from
+   * authorStarts[i] to authorStarts[i + 1]: while the author files are the same, `check` decides
+   * that a manuscript names only known authors without a string per key (issue 4: 250,000 keys).
+   */
+  authorRows: Int32Array;
+  authorStarts: Uint32Array;
+  /**
    * What a build reads of an unchanged record besides (issue 4: a build restores its records from
    * the index, not from whole records): the `order` of authors and manuscripts (NaN: none), an
    * author's name, surname and institution and a manuscript's date (shared), and its title
@@ -189,6 +196,7 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
   const rowOf = new Int32Array(sources.length).fill(-1);
   const stamps = new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN);
   let start = 0;
+  let sameAuthors = false;
   for (const collection of COLLECTION_NAMES) {
     let end = start;
     while (end < sources.length && sources[end]!.collection === collection) end++;
@@ -196,8 +204,8 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
     const frame = frames[f];
     if (frame) {
       frameOf.fill(f, start, end);
-      const files = sources.slice(start, end).map((source) => source.file).join('\n');
-      if (files === frame.files) {
+      if (listsFiles(frame.files, sources, start, end)) {
+        if (collection === 'authors') sameAuthors = true;
         // The same files as when the index was written (nearly always): row i is file i, and the
         // stamps are the index's column as it is.
         for (let i = start; i < end; i++) rowOf[i] = i - start;
@@ -241,6 +249,12 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
       authors: (i) => column().authors(rowOf[i]!),
       section: (i) => column().section(rowOf[i]!),
       document: (i) => column().document(rowOf[i]!),
+      // The authors' frame comes first (COLLECTION_NAMES): its rows are the positions of the author files found.
+      authorPositions: (i) => {
+        if (!sameAuthors) return undefined;
+        const frame = frames[manuscripts]!;
+        return frame.authorRows.subarray(frame.authorStarts[rowOf[i]!], frame.authorStarts[rowOf[i]! + 1]);
+      },
     },
     // A build's manuscripts read their long fields from their files (reread.ts); `check` never does.
     // The record's own hash: a build's records carry it (recordRow, and loading for files kept whole).
@@ -259,19 +273,35 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
   };
 }
 
+/**
+ * Whether `joined` (a frame's newline-joined paths) names exactly the files of `sources` from
+ * `start` to `end`: compared in place, without joining 250,000 paths into a second string.
+ */
+function listsFiles(joined: string, sources: readonly SourceFile[], start: number, end: number): boolean {
+  let at = 0;
+  for (let i = start; i < end; i++) {
+    if (i > start && joined.charCodeAt(at++) !== 0x0a) return false;
+    const file = sources[i]!.file;
+    if (!joined.startsWith(file, at)) return false;
+    at += file.length;
+  }
+  return at === joined.length;
+}
+
 /** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
 export function writeCheckIndex(dir: string, fingerprint: string, found: Discovery, entries: readonly RecordEntry[]): void {
   const frames: IndexFrame[] = [];
+  const authorRow = new Map(found.files.authors.map((source, row) => [source.key, row]));
   let offset = 0;
   for (const collection of COLLECTION_NAMES) {
     const count = found.files[collection].length;
-    frames.push(indexFrame(collection, entries.slice(offset, offset + count)));
+    frames.push(indexFrame(collection, entries.slice(offset, offset + count), authorRow));
     offset += count;
   }
   writeFrames(dir, INDEX_FILE, fingerprint, frames);
 }
 
-function indexFrame(collection: CollectionName, entries: readonly RecordEntry[]): IndexFrame {
+function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): IndexFrame {
   const files: string[] = [];
   const hashes: string[] = [];
   const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
@@ -286,6 +316,8 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[])
   const titles: string[] = [];
   const dates: string[] = [];
   const whole: IndexFrame['whole'] = [];
+  const authorRows: number[] = [];
+  const authorStarts = new Uint32Array(collection === 'manuscripts' ? entries.length + 1 : 0);
   entries.forEach((entry, i) => {
     files.push(entry.file);
     if (entry.stamp) stamps.set([entry.stamp.size, entry.stamp.mtimeMs, entry.stamp.ino], i * 3);
@@ -304,6 +336,7 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[])
       sections[i] = manuscript.section;
       documents[i] = (manuscript.document as { path: string }).path;
       authors[i] = (manuscript.authors as string[]).join('\t');
+      for (const key of manuscript.authors as string[]) authorRows.push(authorRow.get(key) ?? -1);
       titles[i] = manuscript.citation_title;
       dates[i] = manuscript.citation_date;
     } else {
@@ -313,10 +346,12 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[])
       surnames[i] = author.surname;
       institutions[i] = author.institution;
     }
+    if (collection === 'manuscripts') authorStarts[i + 1] = authorRows.length;
   });
   const joined = (column: string[]) => column.join('\n');
   return {
     collection, files: joined(files), stamps, hashes: hashes.join(''), numbers, sections: sharedColumn(sections), documents: joined(documents), authors: joined(authors),
+    authorRows: Int32Array.from(authorRows), authorStarts,
     orders, names: sharedColumn(names), surnames: sharedColumn(surnames), institutions: sharedColumn(institutions), titles: joined(titles), dates: sharedColumn(dates), whole,
   };
 }

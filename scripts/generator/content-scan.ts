@@ -22,8 +22,13 @@ export const MEDIA_FOLDER = 'media';
  * cache rather than at the end, where they kept both cores from the compression and the pages.
  */
 export function scanContent(contentDir: string, options: { outDir?: string; threads?: number } = {}): Scan {
-  // Sorted, so that the workers claim the largest collections first whatever the directory order.
-  const content = foldersIn(contentDir).map((name) => ({ path: path.join(contentDir, name), recursive: name === MEDIA_FOLDER }));
+  // Sorted, so that the workers claim the folders in the same order whatever the directory order,
+  // with the media folder last: discovery waits for the collections' folders, and only the media
+  // checks, which come after the load stage, need the media folder (issue 4: at 100,000
+  // manuscripts, discovery waited for a worker that stamped 100,000 PDFs before the volumes).
+  const names = foldersIn(contentDir);
+  const ordered = [...names.filter((name) => name !== MEDIA_FOLDER), ...names.filter((name) => name === MEDIA_FOLDER)];
+  const content = ordered.map((name) => ({ path: path.join(contentDir, name), recursive: name === MEDIA_FOLDER }));
   const out = options.outDir === undefined ? [] : [
     { path: options.outDir },
     ...foldersIn(options.outDir).map((name) => ({ path: path.join(options.outDir!, name), recursive: true })),

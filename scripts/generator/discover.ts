@@ -77,7 +77,8 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
     const stamps = new Float64Array(listing.names.length * STAT_FIELDS);
     // Two files share a key only if their extensions differ: with one extension in the folder
     // (nearly always), no map of every key is made (at 250,000 files, half of discovery's time).
-    const extensions = new Set<string>();
+    let firstExtension: string | undefined;
+    let mixed = false;
     // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
     const folderPrefix = `${folder}${path.sep}`;
     const filePrefix = `${relative(folder)}/`;
@@ -104,11 +105,12 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
         problems.push(whole(file, 'io/unexpected-file', `the file name "${key}" cannot be used as a key`, 'letters, digits, ".", "_" and "-", starting with a letter or digit'));
         return;
       }
-      extensions.add(extension);
+      firstExtension ??= extension;
+      if (extension !== firstExtension) mixed = true;
       for (let k = 0; k < STAT_FIELDS; k++) stamps[files.length * STAT_FIELDS + k] = listing.values[i * STAT_FIELDS + k]!;
       files.push({ collection, key, file, absolutePath: folderPrefix + name });
     });
-    if (extensions.size > 1) dropDuplicateKeys(files, stamps, problems);
+    if (mixed) dropDuplicateKeys(files, stamps, problems);
     return { files, problems, stamps: stamps.subarray(0, files.length * STAT_FIELDS) };
   }));
   const files = Object.fromEntries(COLLECTION_NAMES.map((collection, c) => [collection, found[c]!.files])) as Record<CollectionName, SourceFile[]>;

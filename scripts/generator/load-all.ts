@@ -60,7 +60,13 @@ export interface AlignedCache {
   /** Whether file `i` comes back from the cache's columns: a valid author or manuscript (check-index.ts). */
   inColumns(i: number): boolean;
   /** What the checks read of manuscript file `i` when it is in the columns: `check` reads these, not its record. */
-  references: Omit<ManuscriptReferences, 'length'>;
+  references: Omit<ManuscriptReferences, 'length' | 'allAuthorsKnown'> & {
+    /**
+     * The authors manuscript file `i` names, as positions among the author files found (-1: no file
+     * had the key), while those are the author files the cache was written with; else undefined.
+     */
+    authorPositions(i: number): Int32Array | undefined;
+  };
 }
 
 export const STAMP_FIELDS = 3;
@@ -78,7 +84,7 @@ export const noCache: LoadCache = {
     entry: () => undefined,
     inColumns: () => false,
     references: {
-      origin: noColumns, id: noColumns, volume: noColumns, authors: noColumns, section: noColumns, document: noColumns,
+      origin: noColumns, id: noColumns, volume: noColumns, authors: noColumns, section: noColumns, document: noColumns, authorPositions: noColumns,
     },
   }),
 };
@@ -197,23 +203,34 @@ function checkedOf(sources: readonly SourceFile[], loadedAt: (index: number) => 
   const volumes: VolumeRecord[] = [];
   const invalid: InvalidRecord[] = [];
   const manuscripts: ManuscriptRecord[] = [];
+  // Whether file `index` is an author, valid or invalid: a key that exists (the authors come first,
+  // so an author's index is its position among the author files, as the cache's authorPositions give).
+  const authorExists = new Uint8Array(sources.length);
   // Each valid manuscript, in discovery order: its file's index when it is in the columns, or -1 - its place in `manuscripts`.
   const positions: number[] = [];
   sources.forEach((source, index) => {
     const loaded = loadedAt(index);
     if (!loaded) {
-      if (source.collection === 'authors') authorKeys.push(source.key);
-      else positions.push(index);
+      if (source.collection === 'authors') {
+        authorKeys.push(source.key);
+        authorExists[index] = 1;
+      } else positions.push(index);
       return;
     }
     if (loaded.problems.length > 0) problems.push(...loaded.problems);
     if (loaded.invalid) {
       invalid.push(loaded.invalid);
-      if (source.collection === 'authors') invalidAuthorKeys.push(loaded.invalid.origin.key);
+      if (source.collection === 'authors') {
+        invalidAuthorKeys.push(loaded.invalid.origin.key);
+        authorExists[index] = 1;
+      }
     }
     const record = loaded.record;
     if (!record) return;
-    if (source.collection === 'authors') authorKeys.push(record.origin.key);
+    if (source.collection === 'authors') {
+      authorKeys.push(record.origin.key);
+      authorExists[index] = 1;
+    }
     else if (source.collection === 'volumes') volumes.push(record as VolumeRecord);
     else positions.push(-1 - (manuscripts.push(record as ManuscriptRecord) - 1));
   });
@@ -234,6 +251,13 @@ function checkedOf(sources: readonly SourceFile[], loadedAt: (index: number) => 
       authors: from((m) => m.authors, columns.authors),
       section: from((m) => m.section, columns.section),
       document: from((m) => m.document, columns.document),
+      allAuthorsKnown: (i) => {
+        const at = positions[i]!;
+        const named = at < 0 ? undefined : columns.authorPositions(at);
+        if (!named) return false;
+        for (const position of named) if (position < 0 || authorExists[position] === 0) return false;
+        return true;
+      },
     },
     invalid,
   };

@@ -84,23 +84,23 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
   const passing = new Set<string>();
   const pass = (i: number, stamp: FileStamp | undefined) => {
     if (options.copies === false) passing.add(refPaths[i]!);
-    else copies.set(refPaths[i]!, { from: absolutes[i]!, to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
+    else copies.set(refPaths[i]!, { from: absoluteOf(i), to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
   };
+  const { folders, folderOf } = foldersOf(refPaths, mediaDir);
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
-  const absolutes = refPaths.map((refPath) => mediaDir + path.sep + (path.sep === '/' ? refPath : refPath.split('/').join(path.sep)));
-  const folders = absolutes.map((absolute) => absolute.slice(0, absolute.lastIndexOf(path.sep)));
+  const absoluteOf = (i: number) => folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
-  const stats = scan ? await statListed(absolutes, folders, scan) : await statMany(absolutes);
+  const stats = scan ? await statListed(refPaths, folders, folderOf, scan, absoluteOf) : await statMany(refPaths.map((_, i) => absoluteOf(i)));
   const values = stats.values;
   const known = lineUp(verified, refPaths);
   // What passes now, in the records' order (lined up with the next run's paths, as `known` is with these).
   const passed = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
   let changed = verified === undefined || known === undefined;
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
-  const inside = new Map<string, boolean>();
-  await forEachLimited([...new Set(folders)], CONCURRENCY, async (folder) => {
-    const real = await realpath(folder).catch(() => folder);
-    inside.set(folder, real === realMediaDir || real.startsWith(realMediaDir + path.sep));
+  const inside: boolean[] = [];
+  await forEachLimited(folders.map((_, f) => f), CONCURRENCY, async (f) => {
+    const real = await realpath(folders[f]!.path).catch(() => folders[f]!.path);
+    inside[f] = real === realMediaDir || real.startsWith(realMediaDir + path.sep);
   });
   const fail = (i: number, code: Problem['code'], message: string, expected: string) => {
     const by = namedBy[i]!;
@@ -114,7 +114,7 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
     if (kind === 'missing') return fail(i, 'media/missing', `content/media/${refPath} does not exist`, 'the PDF saved at that path');
     if (kind === 'symlink') return fail(i, 'media/symlink', `content/media/${refPath} is a symbolic link`, 'a regular file');
     if (kind !== 'file') return fail(i, 'media/missing', `content/media/${refPath} is not a file`, 'a PDF file');
-    if (!inside.get(folders[i]!)) {
+    if (!inside[folderOf[i]!]) {
       return fail(i, 'media/outside-content', `content/media/${refPath} resolves outside content/media/`, 'a file inside content/media/');
     }
     const v = i * STAT_FIELDS;
@@ -125,7 +125,7 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
   });
   await forEachLimited(unknown, CONCURRENCY, async (i) => {
     const refPath = refPaths[i]!;
-    if (!(await startsWith(absolutes[i]!, PDF_MAGIC))) {
+    if (!(await startsWith(absoluteOf(i), PDF_MAGIC))) {
       return fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
     }
     // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
@@ -162,30 +162,65 @@ function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]
   return known;
 }
 
+/** A folder of PDFs: its path under content/media/ with a trailing slash ('' for the media folder itself), and on disk. */
+interface MediaFolder {
+  prefix: string;
+  path: string;
+}
+
 /**
- * What `lstat` said of each path when `scan` listed its folder; paths in folders it did not list
- * (a folder reached through a symbolic link, or missing) are `lstat`ed now.
+ * The folders the PDFs are in, and each PDF's: records name their PDFs mostly folder after folder,
+ * so a PDF in the same folder as the one before costs no string (issue 4: 100,000 PDFs).
  */
-async function statListed(absolutes: readonly string[], folderOf: readonly string[], scan: Scan): Promise<Stats> {
-  const values = new Float64Array(absolutes.length * STAT_FIELDS);
-  const folders = new Map<string, FolderListing | undefined>();
-  for (const folder of new Set(folderOf)) folders.set(folder, await scan.folder(folder));
+function foldersOf(refPaths: readonly string[], mediaDir: string): { folders: MediaFolder[]; folderOf: Int32Array } {
+  const folders: MediaFolder[] = [];
+  const byPrefix = new Map<string, number>();
+  const folderOf = new Int32Array(refPaths.length);
+  let last: MediaFolder | undefined;
+  refPaths.forEach((refPath, i) => {
+    const slash = refPath.lastIndexOf('/');
+    if (last && slash + 1 === last.prefix.length && refPath.startsWith(last.prefix)) {
+      folderOf[i] = folderOf[i - 1]!;
+      return;
+    }
+    const prefix = refPath.slice(0, slash + 1);
+    let f = byPrefix.get(prefix);
+    if (f === undefined) {
+      f = folders.push({ prefix, path: slash < 0 ? mediaDir : mediaDir + path.sep + refPath.slice(0, slash).split('/').join(path.sep) }) - 1;
+      byPrefix.set(prefix, f);
+    }
+    folderOf[i] = f;
+    last = folders[f];
+  });
+  return { folders, folderOf };
+}
+
+/**
+ * What `lstat` said of each PDF when `scan` listed its folder; PDFs in folders it did not list (a
+ * folder reached through a symbolic link, or missing) are `lstat`ed now.
+ */
+async function statListed(refPaths: readonly string[], folders: readonly MediaFolder[], folderOf: Int32Array, scan: Scan, absoluteOf: (i: number) => string): Promise<Stats> {
+  const values = new Float64Array(refPaths.length * STAT_FIELDS);
+  const listings: (FolderListing | undefined)[] = [];
+  for (const folder of folders) listings.push(await scan.folder(folder.path));
   const rest: number[] = [];
-  // Records name their PDFs mostly in the order of their names: the entry after the last one found comes first.
+  // Records name their PDFs mostly in the order of their names: the entry after the last one found
+  // is tried first, and compared in place.
   let last: FolderListing | undefined;
   let next = 0;
-  absolutes.forEach((absolute, i) => {
-    const listing = folders.get(folderOf[i]!);
+  refPaths.forEach((refPath, i) => {
+    const listing = listings[folderOf[i]!];
     if (!listing) return rest.push(i);
-    const name = absolute.slice(folderOf[i]!.length + 1);
+    const nameLength = refPath.length - folders[folderOf[i]!]!.prefix.length;
     const hint = listing === last ? next : 0;
-    const at = listing.names[hint] === name ? hint : listing.position(name);
+    const guess = listing.names[hint];
+    const at = guess !== undefined && guess.length === nameLength && refPath.endsWith(guess) ? hint : listing.position(refPath.slice(refPath.length - nameLength));
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).
     if (at !== undefined) for (let f = 0; f < STAT_FIELDS; f++) values[i * STAT_FIELDS + f] = listing.values[at * STAT_FIELDS + f]!;
   });
-  const taken = await statMany(rest.map((i) => absolutes[i]!));
+  const taken = await statMany(rest.map(absoluteOf));
   rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
   return statsOf(values);
 }

@@ -47,6 +47,11 @@ export interface ManuscriptReferences {
   authors(i: number): readonly AuthorRef[];
   section(i: number): string;
   document(i: number): MediaRef;
+  /**
+   * True when every author manuscript `i` names is known, decided without its keys (check-index.ts,
+   * authorRows: 250,000 keys looked up after every edit at 100,000 manuscripts); otherwise its keys decide.
+   */
+  allAuthorsKnown?(i: number): boolean;
 }
 
 /** A build's records as the checks read them. */
@@ -130,7 +135,8 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
     }
   };
   for (let i = 0; i < manuscripts.length; i++) {
-    checkManuscript(() => manuscripts.origin(i), manuscripts.volume(i), manuscripts.authors(i), manuscripts.section(i));
+    const authors = manuscripts.allAuthorsKnown?.(i) ? undefined : manuscripts.authors(i);
+    checkManuscript(() => manuscripts.origin(i), manuscripts.volume(i), authors, manuscripts.section(i));
   }
   for (const invalid of records.invalid) {
     if (invalid.collection !== 'manuscripts' || !invalid.references) continue;
