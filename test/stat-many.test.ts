@@ -2,12 +2,13 @@
  * statMany (issue 4) answers for each path what `lstat` says, whether the path was taken by this
  * thread or by a worker: a regular file's stamp, a link as a link (never followed), a folder, nothing.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanFolders, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
+import { SHARED_FOLDER } from '../scripts/generator/stat-walk.mjs';
 
 let dir: string;
 const paths: string[] = [];
@@ -81,5 +82,21 @@ describe('scanFolders', () => {
 
   it('says the same on worker threads as on this thread', async () => {
     expect(await describeScan(2)).toEqual(await describeScan(0));
+  });
+
+  it('says the same of a folder large enough to be stamped in shares by a worker and this thread', async () => {
+    const big = path.join(dir, 'big');
+    await mkdir(path.join(big, 'sub'), { recursive: true });
+    const names = Array.from({ length: SHARED_FOLDER + 5_000 }, (_, i) => `f${String(i).padStart(6, '0')}.yaml`);
+    for (const [i, name] of names.entries()) writeFileSync(path.join(big, name), 'x'.repeat(i % 7));
+    await symlink(path.join(big, 'sub'), path.join(big, 'link'));
+    const describeBig = async (threads: number) => {
+      const listing = (await scanFolders([{ path: big, recursive: true }], threads).folder(big))!;
+      return listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i)]);
+    };
+    const alone = await describeBig(0);
+    expect(alone).toHaveLength(names.length + 2);
+    expect(alone.filter(([, kind]) => kind === 'file')).toHaveLength(names.length);
+    expect(await describeBig(2)).toEqual(alone);
   });
 });

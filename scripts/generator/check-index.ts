@@ -275,15 +275,20 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
 
 /**
  * Whether `joined` (a frame's newline-joined paths) names exactly the files of `sources` from
- * `start` to `end`: compared in place, without joining 250,000 paths into a second string.
+ * `start` to `end`. Compared in place, by folder and name: the paths themselves are joined strings
+ * that comparing would copy (issue 4: 250,000 of them after every edit).
  */
 function listsFiles(joined: string, sources: readonly SourceFile[], start: number, end: number): boolean {
+  if (start === end) return joined === '';
+  // One collection's files are all in its folder.
+  const first = sources[start]!;
+  const folder = first.file.slice(0, first.file.length - first.name.length);
   let at = 0;
   for (let i = start; i < end; i++) {
     if (i > start && joined.charCodeAt(at++) !== 0x0a) return false;
-    const file = sources[i]!.file;
-    if (!joined.startsWith(file, at)) return false;
-    at += file.length;
+    const name = sources[i]!.name;
+    if (!joined.startsWith(folder, at) || !joined.startsWith(name, at + folder.length)) return false;
+    at += folder.length + name.length;
   }
   return at === joined.length;
 }

@@ -19,6 +19,8 @@ export interface SourceFile {
   key: string;
   /** Path relative to the project root, forward slashes: used in every report. */
   file: string;
+  /** The file's name in its folder: `file` ends with it. */
+  name: string;
   absolutePath: string;
 }
 
@@ -108,7 +110,7 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
       firstExtension ??= extension;
       if (extension !== firstExtension) mixed = true;
       for (let k = 0; k < STAT_FIELDS; k++) stamps[files.length * STAT_FIELDS + k] = listing.values[i * STAT_FIELDS + k]!;
-      files.push({ collection, key, file, absolutePath: folderPrefix + name });
+      files.push({ collection, key, file, name, absolutePath: folderPrefix + name });
     });
     if (mixed) dropDuplicateKeys(files, stamps, problems);
     return { files, problems, stamps: stamps.subarray(0, files.length * STAT_FIELDS) };

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { STAT_FIELDS, stampInto, walkFolders } from './stat-walk.mjs';
+import { STAT_FIELDS, stampInto, stampShared, walkFolders } from './stat-walk.mjs';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -63,7 +63,7 @@ export async function statMany(paths: readonly string[], minPathsPerWorker = MIN
     }).finally(() => worker.terminate()));
   }
   // This thread takes the first share while the workers take theirs.
-  stampInto(values, '', paths, Math.min(share, paths.length));
+  stampInto(values, '', paths, 0, Math.min(share, paths.length));
   await Promise.all(answers);
   return statsOf(values);
 }
@@ -119,15 +119,39 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
 
   // Each root's listing can be awaited on its own; anything else (folders found on the way) once all are done.
   const waiting = new Map<string, (() => void)[]>();
+  // Large folders whose names came first: this thread takes a share of the stamps of the one it
+  // waits for (stat-walk.mjs, stampShared), and only then: it has the build's own work to do, and
+  // stamping a folder nobody waits for yet would delay the one it needs.
+  const sharing = new Map<string, { names: string[]; values: Float64Array; control: Int32Array; prefix: string }>();
+  const awaited = new Set<string>();
+  const help = (folder: string) => {
+    const shared = sharing.get(folder);
+    if (!shared) return;
+    try {
+      stampShared(shared.values, shared.prefix, shared.names, shared.control);
+    } catch (error) {
+      failed ??= error;
+    }
+  };
   const next = new SharedArrayBuffer(4);
   const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
   let failed: unknown;
   const all = Promise.all(Array.from({ length: Math.min(threads, roots.length) }, () => {
     const worker = new Worker(STAT_WORKER, { workerData, execArgv: [] });
     return new Promise<void>((resolve, reject) => {
-      worker.on('message', (answer: { folder: string; names?: string; values?: Float64Array } | { done: true }) => {
+      worker.on('message', (answer: WorkerAnswer) => {
         if ('done' in answer) return resolve();
-        if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values);
+        if ('share' in answer) {
+          const { names, ...shared } = answer.share;
+          sharing.set(answer.folder, { names: names.split('\0'), ...shared });
+          if (awaited.has(answer.folder)) help(answer.folder);
+          return;
+        }
+        if ('stamped' in answer) {
+          const listed = sharing.get(answer.folder)!;
+          sharing.delete(answer.folder);
+          add(answer.folder, listed.names, listed.values);
+        } else if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values);
         else listings.set(answer.folder, undefined);
         for (const wake of waiting.get(answer.folder) ?? []) wake();
         waiting.delete(answer.folder);
@@ -143,13 +167,23 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
     async folder(folder) {
       if (!listings.has(folder)) {
         const listed = rootPaths.has(folder) ? new Promise<void>((wake) => waiting.set(folder, [...(waiting.get(folder) ?? []), wake])) : all;
+        awaited.add(folder);
+        help(folder);
         await Promise.race([listed, all]);
-        if (failed !== undefined) throw failed;
       }
+      // A share of a folder's stamps taken on this thread may have failed after its listing arrived.
+      if (failed !== undefined) throw failed;
       return listings.get(folder);
     },
   };
 }
+
+/** What a stat worker posts while scanning folders (stat-worker.mjs). */
+type WorkerAnswer =
+  | { done: true }
+  | { folder: string; names?: string; values?: Float64Array }
+  | { folder: string; share: { names: string; values: Float64Array; control: Int32Array; prefix: string } }
+  | { folder: string; stamped: true };
 
 function listingOf(names: string[], values: Float64Array): FolderListing {
   return {

@@ -1,8 +1,18 @@
 /** Types of stat-walk.mjs (plain JavaScript, shared with the stat workers). */
 export declare const STAT_FIELDS: 4;
-export declare function stampInto(values: Float64Array, prefix: string, names: readonly string[], count?: number): void;
+export declare const SHARED_FOLDER: number;
+export declare function stampInto(values: Float64Array, prefix: string, names: readonly string[], start?: number, end?: number): void;
+export declare function stampShared(values: Float64Array, prefix: string, names: readonly string[], control: Int32Array): void;
+/** A large folder as it is listed, before its stamps are all taken: `values` and `control` are in shared memory. */
+export interface SharedFolder {
+  names: string[];
+  values: Float64Array;
+  control: Int32Array;
+  prefix: string;
+}
 export declare function walkFolders(
   root: string,
   recursive: boolean,
   found: (folder: string, listing: { names: string[]; values: Float64Array } | undefined) => void,
+  share?: (folder: string, shared: SharedFolder) => void,
 ): void;

@@ -3,7 +3,8 @@
 // layout of the answers is documented (and typed) in stat-many.ts. Two kinds of work:
 // - `paths`: a slice of paths (statMany), answered in one array;
 // - `folders`: whole folders listed and stamped (scanFolders), claimed one at a time from a counter
-//   shared with the other workers, each answered as soon as it is done.
+//   shared with the other workers, each answered as soon as it is done; a large folder is answered
+//   twice, with its names as soon as they are listed (`share`), then once it is stamped (`stamped`).
 import { parentPort, workerData } from 'node:worker_threads';
 import { STAT_FIELDS, stampInto, walkFolders } from './stat-walk.mjs';
 
@@ -16,9 +17,16 @@ if (workerData.paths !== undefined) {
   const { folders, recursive } = workerData;
   const next = new Int32Array(workerData.next);
   for (let f = Atomics.add(next, 0, 1); f < folders.length; f = Atomics.add(next, 0, 1)) {
+    // A large folder's names go to the main thread as soon as they are listed, so that it can take a
+    // share of the stamps (stat-walk.mjs, stampShared): then only its completion is posted.
+    const shared = new Set();
     walkFolders(folders[f], recursive[f], (folder, listing) => {
       if (!listing) return parentPort.postMessage({ folder });
+      if (shared.has(folder)) return parentPort.postMessage({ folder, stamped: true });
       parentPort.postMessage({ folder, names: listing.names.join('\0'), values: listing.values }, [listing.values.buffer]);
+    }, (folder, { names, values, control, prefix }) => {
+      shared.add(folder);
+      parentPort.postMessage({ folder, share: { names: names.join('\0'), values, control, prefix } });
     });
   }
   parentPort.postMessage({ done: true });
