@@ -3,7 +3,7 @@
  * same content publishes. Each test changes the content one way, builds with the cache, builds
  * the same content cold into another folder, and compares the two outputs byte for byte.
  */
-import { readFile, readdir, rename, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, rename, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
@@ -137,6 +137,18 @@ describe('incremental builds publish what a cold build publishes', () => {
     expect(warm.written!.reused).toBeGreaterThan(0);
     expect(await readFile(page, 'utf8')).toContain('citation_title');
     expect(await readFile(pdf, 'utf8')).not.toContain('edited in dist/');
+  });
+
+  it('the same files in another content folder are reported at their own paths', async () => {
+    workspace = await agedWorkspace();
+    expect((await workspace.build()).ok).toBe(true);
+    // The same names, bytes and cache: only the folder differs.
+    await cp(workspace.paths.content, path.join(workspace.root, 'content-b'), { recursive: true, preserveTimestamps: true });
+    await rm(path.join(workspace.root, 'content-b/authors/jane-doe.json'));
+    const moved = await build(projectPaths(workspace.root, { content: 'content-b' }), 'build');
+    const unknown = moved.problems.filter((p) => p.code === 'ref/unknown-author');
+    expect(unknown.map((p) => `${p.file}:${p.line}`)).toContain('content-b/manuscripts/salamanders.yaml:15');
+    expect(unknown.every((p) => p.file.startsWith('content-b/'))).toBe(true);
   });
 
   it('a changed journal setting invalidates the whole cache', async () => {

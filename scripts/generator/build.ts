@@ -179,5 +179,5 @@ async function render(site: ResolvedJournal, paths: ProjectPaths, attachKeys: (o
     { source: 'the host rules', outputs: hostFiles },
     ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
   ];
-  return { outputs: groups.flatMap((g) => g.outputs), groups, problems: publicFiles.problems };
+  return { outputs: ([] as OutputFile[]).concat(...groups.map((g) => g.outputs)), groups, problems: publicFiles.problems };
 }

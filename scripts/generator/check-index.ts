@@ -44,6 +44,8 @@ interface IndexFrame {
   collection: CollectionName;
   /** The files' paths, joined by newlines (a path never holds one: discover.ts, RECORD_KEY). */
   files: string;
+  /** The folder's names as discovery had them (Discovery.listed), or '' when some were not files. */
+  listed: string;
   /** size, mtimeMs, ino per file; NaN where the stamp was too recent to trust. */
   stamps: Float64Array;
   /** The content hashes, HASH_LENGTH characters each (blank for a file kept whole). */
@@ -130,7 +132,7 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   // (a file touched but unchanged, or the index rewritten).
   const made = mode === 'build' ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row))) : undefined;
   const rowAt = made ? (f: number, row: number) => made[f]![row]! : (f: number, row: number) => rows[f]!(row);
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources) => align(frames, whole, rowAt, sources, mode === 'build') };
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources, listed) => align(frames, whole, rowAt, sources, listed, mode === 'build') };
 }
 
 /** What the checks read of a manuscripts frame's rows, from its columns (the split columns are made once). */
@@ -190,7 +192,7 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
   };
 }
 
-function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: readonly SourceFile[], forBuild: boolean): AlignedCache {
+function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: readonly SourceFile[], listed: Discovery['listed'], forBuild: boolean): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -204,7 +206,7 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
     const frame = frames[f];
     if (frame) {
       frameOf.fill(f, start, end);
-      if (listsFiles(frame.files, sources, start, end)) {
+      if (sameFiles(frame, listed[collection], sources, start, end)) {
         if (collection === 'authors') sameAuthors = true;
         // The same files as when the index was written (nearly always): row i is file i, and the
         // stamps are the index's column as it is.
@@ -274,6 +276,19 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
 }
 
 /**
+ * Whether `frame` holds the files of `sources` from `start` to `end`: at once when the folder's
+ * listing is the one the index was written from (`listed`, one string comparison), else path by path.
+ */
+function sameFiles(frame: IndexFrame, listed: string | undefined, sources: readonly SourceFile[], start: number, end: number): boolean {
+  if (start === end) return frame.files === '';
+  // The same names in the same folder: the frame's paths are that folder's, as its first one shows.
+  const first = sources[start]!;
+  const afterFirst = frame.files.charCodeAt(first.file.length);
+  if (listed !== undefined && frame.listed === listed && frame.files.startsWith(first.file) && (afterFirst === 0x0a || Number.isNaN(afterFirst))) return true;
+  return listsFiles(frame.files, sources, start, end);
+}
+
+/**
  * Whether `joined` (a frame's newline-joined paths) names exactly the files of `sources` from
  * `start` to `end`. Compared in place, by folder and name: the paths themselves are joined strings
  * that comparing would copy (issue 4: 250,000 of them after every edit).
@@ -300,13 +315,13 @@ export function writeCheckIndex(dir: string, fingerprint: string, found: Discove
   let offset = 0;
   for (const collection of COLLECTION_NAMES) {
     const count = found.files[collection].length;
-    frames.push(indexFrame(collection, entries.slice(offset, offset + count), authorRow));
+    frames.push({ ...indexFrame(collection, entries.slice(offset, offset + count), authorRow), listed: found.listed[collection] ?? '' });
     offset += count;
   }
   writeFrames(dir, INDEX_FILE, fingerprint, frames);
 }
 
-function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): IndexFrame {
+function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): Omit<IndexFrame, 'listed'> {
   const files: string[] = [];
   const hashes: string[] = [];
   const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);

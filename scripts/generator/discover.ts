@@ -36,6 +36,11 @@ export interface Discovery extends JournalDiscovery {
    * in COLLECTION_NAMES order): the load stage compares these stamps with the build cache's.
    */
   stats: Stats;
+  /**
+   * A collection folder's names joined by NUL (FolderListing.joined), when every one of them is a
+   * file found (nearly always): the check index tells it has the same files with one comparison.
+   */
+  listed: Partial<Record<CollectionName, string>>;
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -71,10 +76,10 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
     const folderStat = await lstat(folder).catch(() => undefined);
     if (folderStat?.isSymbolicLink()) {
       problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
-      return { files, problems, stamps: new Float64Array(0) };
+      return { files, problems, stamps: new Float64Array(0), listed: undefined };
     }
     const listing = await scan.folder(folder);
-    if (!listing) return { files, problems, stamps: new Float64Array(0) };
+    if (!listing) return { files, problems, stamps: new Float64Array(0), listed: undefined };
     // The stamps of the files kept, in their order (a stray entry or two costs a gap, nothing more).
     const stamps = new Float64Array(listing.names.length * STAT_FIELDS);
     // Two files share a key only if their extensions differ: with one extension in the folder
@@ -113,12 +118,13 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
       files.push({ collection, key, file, name, absolutePath: folderPrefix + name });
     });
     if (mixed) dropDuplicateKeys(files, stamps, problems);
-    return { files, problems, stamps: stamps.subarray(0, files.length * STAT_FIELDS) };
+    return { files, problems, stamps: stamps.subarray(0, files.length * STAT_FIELDS), listed: files.length === listing.names.length ? listing.joined() : undefined };
   }));
   const files = Object.fromEntries(COLLECTION_NAMES.map((collection, c) => [collection, found[c]!.files])) as Record<CollectionName, SourceFile[]>;
   const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
   found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);
-  return { files, journalFile: journal.journalFile, problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps) };
+  const listed = Object.fromEntries(COLLECTION_NAMES.flatMap((collection, c) => (found[c]!.listed === undefined ? [] : [[collection, found[c]!.listed]])));
+  return { files, journalFile: journal.journalFile, problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps), listed };
 }
 
 /** Keeps the first file (in sorted order) of each key, and reports the others, with their stamps taken out too. */

@@ -40,8 +40,8 @@ export interface LoadedContent {
 export interface LoadCache {
   /** Files the cache knows. */
   size: number;
-  /** The cache lined up with the files found: file `i` of `sources` is entry `i`. */
-  align(sources: readonly SourceFile[]): AlignedCache;
+  /** The cache lined up with the files found: file `i` of `sources` is entry `i` (`listed`: discover.ts). */
+  align(sources: readonly SourceFile[], listed: Discovery['listed']): AlignedCache;
 }
 
 export interface AlignedCache {
@@ -106,8 +106,9 @@ export interface LoadOptions {
 
 export async function loadContent(found: Discovery, cache: LoadCache, progress: Progress, options: LoadOptions = {}): Promise<LoadedContent> {
   const { threads, restore = 'records' } = options;
-  const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
-  const cached = cache.align(sources);
+  // concat, not flatMap: a tenth of the time for 250,000 files.
+  const sources = ([] as SourceFile[]).concat(...COLLECTION_NAMES.map((collection) => found.files[collection]));
+  const cached = cache.align(sources, found.listed);
   // Entries of the files loaded again (or touched): every other file is as the cache has it.
   const fresh = new Map<number, RecordEntry>();
   let parsed = 0;

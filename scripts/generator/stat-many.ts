@@ -80,6 +80,8 @@ export function statsOf(values: Float64Array): Stats {
 /** A folder's entries, sorted by UTF-16 code units, each with what `lstat` said of it. */
 export interface FolderListing extends Stats {
   names: readonly string[];
+  /** The names joined by NUL, as a worker sends them: one string to compare a whole listing with (check-index.ts). */
+  joined(): string;
   /** The position of `name` in `names`, if it is there. */
   position(name: string): number | undefined;
 }
@@ -106,7 +108,7 @@ export interface ScanRoot {
  */
 export function scanFolders(roots: readonly ScanRoot[], threads = availableParallelism()): Scan {
   const listings = new Map<string, FolderListing | undefined>();
-  const add = (folder: string, names: string[], values: Float64Array) => listings.set(folder, listingOf(names, values));
+  const add = (folder: string, names: string[], values: Float64Array, joined?: string) => listings.set(folder, listingOf(names, values, joined));
   if (threads <= 0) {
     for (const root of roots) {
       walkFolders(root.path, root.recursive === true, (folder, listing) => {
@@ -122,7 +124,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   // Large folders whose names came first: this thread takes a share of the stamps of the one it
   // waits for (stat-walk.mjs, stampShared), and only then: it has the build's own work to do, and
   // stamping a folder nobody waits for yet would delay the one it needs.
-  const sharing = new Map<string, { names: string[]; values: Float64Array; control: Int32Array; prefix: string }>();
+  const sharing = new Map<string, { names: string[]; joined: string; values: Float64Array; control: Int32Array; prefix: string }>();
   const awaited = new Set<string>();
   const help = (folder: string) => {
     const shared = sharing.get(folder);
@@ -143,15 +145,15 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
         if ('done' in answer) return resolve();
         if ('share' in answer) {
           const { names, ...shared } = answer.share;
-          sharing.set(answer.folder, { names: names.split('\0'), ...shared });
+          sharing.set(answer.folder, { names: names.split('\0'), joined: names, ...shared });
           if (awaited.has(answer.folder)) help(answer.folder);
           return;
         }
         if ('stamped' in answer) {
           const listed = sharing.get(answer.folder)!;
           sharing.delete(answer.folder);
-          add(answer.folder, listed.names, listed.values);
-        } else if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values);
+          add(answer.folder, listed.names, listed.values, listed.joined);
+        } else if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values, answer.names);
         else listings.set(answer.folder, undefined);
         for (const wake of waiting.get(answer.folder) ?? []) wake();
         waiting.delete(answer.folder);
@@ -185,9 +187,10 @@ type WorkerAnswer =
   | { folder: string; share: { names: string; values: Float64Array; control: Int32Array; prefix: string } }
   | { folder: string; stamped: true };
 
-function listingOf(names: string[], values: Float64Array): FolderListing {
+function listingOf(names: string[], values: Float64Array, joined?: string): FolderListing {
   return {
     names,
+    joined: () => (joined ??= names.join('\0')),
     ...statsOf(values),
     // The names are sorted by code units (as `<` compares): a binary search, no map of 100,000 names.
     position(name) {
