@@ -1,13 +1,14 @@
 /**
  * The check index (issue 4: `check` after one edit at 100,000 manuscripts, from 7.8 s to about 3 s,
- * then about 2 s once it was compared by columns and the files stamped in one pass, content-scan.ts).
- * Builds restore their unchanged records from it too.
+ * then about 2 s once it was compared by columns and the files stamped in one pass, content-scan.ts,
+ * then about 1 s once `check` read the references of unchanged manuscripts from the columns rather
+ * than from records made of them). Builds restore their unchanged records from it too.
  *
  * Of an unchanged file, `check` needs its stamp and content hash and the few fields that other
  * records' checks read (a manuscript's id, volume, authors, section and PDF; an author only
  * exists); a build also reads an author's name, surname, institution and order and a manuscript's
  * title, date and order, and reads a manuscript's long fields from its file when it renders it
- * again (reread.ts). This index holds those fields in columns (about 80 MB at 100,000 manuscripts);
+ * again (reread.ts). This index holds those fields in columns (about 60 MB at 100,000 manuscripts);
  * the whole records it replaced were 320 MB, 1.3 s to read and 2 s of garbage collection. Files
  * that do not fit the columns (volumes, invalid files, files with problems, manuscripts with
  * authors kept as published or a remote PDF) are kept whole: there are few.

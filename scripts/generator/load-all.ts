@@ -231,9 +231,11 @@ function checkedOf(sources: readonly SourceFile[], loadedAt: (index: number) => 
     if (source.collection === 'authors') {
       authorKeys.push(record.origin.key);
       authorExists[index] = 1;
+    } else if (source.collection === 'volumes') {
+      volumes.push(record as VolumeRecord);
+    } else {
+      positions.push(-1 - (manuscripts.push(record as ManuscriptRecord) - 1));
     }
-    else if (source.collection === 'volumes') volumes.push(record as VolumeRecord);
-    else positions.push(-1 - (manuscripts.push(record as ManuscriptRecord) - 1));
   });
   const authors = authorKeys.length;
   const from = <T>(fromRecord: (record: ManuscriptRecord) => T, fromColumns: (index: number) => T) => (i: number): T => {
