@@ -79,6 +79,9 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
     namedBy.push(i);
   }
 
+  const { folders, folderOf } = foldersOf(refPaths, mediaDir);
+  // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
+  const absoluteOf = (i: number) => folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
   const problems: Problem[] = [];
   const copies = new Map<string, MediaCopy>();
   const passing = new Set<string>();
@@ -86,9 +89,6 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
     if (options.copies === false) passing.add(refPaths[i]!);
     else copies.set(refPaths[i]!, { from: absoluteOf(i), to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
   };
-  const { folders, folderOf } = foldersOf(refPaths, mediaDir);
-  // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
-  const absoluteOf = (i: number) => folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
   const stats = scan ? await statListed(refPaths, folders, folderOf, scan, absoluteOf) : await statMany(refPaths.map((_, i) => absoluteOf(i)));
   const values = stats.values;
