@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanFolders, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
-import { SHARED_FOLDER } from '../scripts/generator/stat-walk.mjs';
+import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/stat-walk.mjs';
 
 let dir: string;
 const paths: string[] = [];
@@ -39,6 +39,20 @@ describe('statMany', () => {
       });
     });
   }
+});
+
+describe('the stamp of one path', () => {
+  it("from Node's binding, where it is trusted, is the stamp lstatSync gives", () => {
+    const byBinding = stampByBinding();
+    // Node 20 on Linux, macOS or Windows has the binding; without it, lstatSync alone stamps.
+    expect(byBinding).toBeDefined();
+    for (const file of [...paths, dir, path.join(dir, 'absent')]) {
+      const [fast, slow] = [new Float64Array(STAT_FIELDS), new Float64Array(STAT_FIELDS)];
+      byBinding!(fast, 0, file);
+      stampByLstat(slow, 0, file);
+      expect([...fast], file).toEqual([...slow]);
+    }
+  });
 });
 
 describe('scanFolders', () => {

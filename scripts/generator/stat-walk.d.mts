@@ -2,6 +2,9 @@
 export declare const STAT_FIELDS: 4;
 export declare const SHARED_FOLDER: number;
 export declare function stampInto(values: Float64Array, prefix: string, names: readonly string[], start?: number, end?: number): void;
+export type Stamp = (values: Float64Array, at: number, path: string) => void;
+export declare const stampByLstat: Stamp;
+export declare function stampByBinding(): Stamp | undefined;
 export declare function stampShared(values: Float64Array, prefix: string, names: readonly string[], control: Int32Array): void;
 /** A large folder as it is listed, before its stamps are all taken: `values` and `control` are in shared memory. */
 export interface SharedFolder {
