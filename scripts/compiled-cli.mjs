@@ -14,21 +14,37 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } f
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STAGING = '.staging';
 /** Compiled copies kept: a command still running from an older one may yet load one of its chunks. */
 const KEPT = 3;
 
+/** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
+const ENTRIES = { cli: 'cli.ts', 'load-worker': 'generator/load-worker.ts' };
+
 /**
- * The URL of the compiled entry module (scripts/cli.ts) for the code of `root` as it is now,
+ * The URL of the compiled command line (scripts/cli.ts) for the code of `root` as it is now,
  * compiled first if need be; undefined if it cannot be.
  */
-export async function compiledCli(root = fileURLToPath(new URL('..', import.meta.url))) {
+export function compiledCli(root = ROOT) {
+  return compiledEntry('cli', { root, compile: true });
+}
+
+/**
+ * The URL of one compiled entry (ENTRIES) for the code as it is now. A load worker asks with
+ * `compile: false`: the command line that started it compiled the code; under anything else (the
+ * tests), the worker runs its sources through the TypeScript loader.
+ */
+export async function compiledEntry(name, { root = ROOT, compile: compileIfMissing = false } = {}) {
   try {
     const scripts = path.join(root, 'scripts');
     const cache = path.join(root, 'node_modules', '.cache', 'journal-cli');
     const dir = path.join(cache, codeKey(root, scripts));
-    const entry = path.join(dir, 'cli.mjs');
-    if (!existsSync(entry)) await compile(path.join(scripts, 'cli.ts'), dir, cache);
+    const entry = path.join(dir, `${name}.mjs`);
+    if (!existsSync(entry)) {
+      if (!compileIfMissing) return undefined;
+      await compile(scripts, dir, cache);
+    }
     return pathToFileURL(entry).href;
   } catch {
     return undefined;
@@ -46,12 +62,12 @@ function codeKey(root, scripts) {
   return hash.digest('base64url').slice(0, 20);
 }
 
-async function compile(entry, dir, cache) {
+async function compile(scripts, dir, cache) {
   const { build } = await import('esbuild');
   const staging = `${dir}.${process.pid}${STAGING}`;
   try {
     await build({
-      entryPoints: { cli: entry },
+      entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(scripts, file)])),
       outdir: staging,
       outExtension: { '.js': '.mjs' },
       bundle: true,

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledCli } from '../scripts/compiled-cli.mjs';
+import { compiledCli, compiledEntry } from '../scripts/compiled-cli.mjs';
 import { REPO_ROOT } from './helpers/workspace.ts';
 
 const run = promisify(execFile);
@@ -27,6 +27,7 @@ async function checkout(value: string, packages = true): Promise<string> {
   await mkdir(path.join(dir, 'scripts', 'generator'), { recursive: true });
   await writeFile(path.join(dir, 'scripts', 'cli.ts'), "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n");
   await writeFile(path.join(dir, 'scripts', 'generator', 'value.ts'), `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`);
+  await writeFile(path.join(dir, 'scripts', 'generator', 'load-worker.ts'), "import { value } from './value.ts';\nconsole.log(JSON.stringify({ value, here: 'load worker' }));\n");
   await mkdir(path.join(dir, 'node_modules'));
   if (packages) await symlink(path.join(REPO_ROOT, 'node_modules', 'esbuild'), path.join(dir, 'node_modules', 'esbuild'));
   return dir;
@@ -53,6 +54,15 @@ describe('the compiled command line', () => {
     root = await checkout('any');
     const { here } = await runCompiled((await compiledCli(root))!);
     expect(here).toBe(pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href);
+  });
+
+  it('compiles the load worker with the command line; a worker never compiles', async () => {
+    root = await checkout('worker');
+    expect(await compiledEntry('load-worker', { root })).toBeUndefined();
+    await compiledCli(root);
+    const worker = await compiledEntry('load-worker', { root });
+    expect(worker).toBeDefined();
+    expect(await runCompiled(worker!)).toEqual({ value: 'worker', here: 'load worker' });
   });
 
   it('keeps a few compiled copies, not one per edit', async () => {
