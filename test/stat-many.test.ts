@@ -2,14 +2,18 @@
  * statMany (issue 4) answers for each path what `lstat` says, whether the path was taken by this
  * thread or by a worker: a regular file's stamp, a link as a link (never followed), a folder, nothing.
  */
+import { execFile } from 'node:child_process';
 import { lstatSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanFolders, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
 import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/stat-walk.mjs';
 
+const run = promisify(execFile);
 let dir: string;
 const paths: string[] = [];
 const expected: StatKind[] = [];
@@ -52,6 +56,14 @@ describe('the stamp of one path', () => {
       stampByLstat(slow, 0, file);
       expect([...fast], file).toEqual([...slow]);
     }
+  });
+
+  it('is not used when Node is asked to warn of pending deprecations (it would print one)', async () => {
+    const walk = pathToFileURL(path.join(import.meta.dirname, '../scripts/generator/stat-walk.mjs')).href;
+    const script = `import('${walk}').then((walk) => console.log(typeof walk.stampByBinding()))`;
+    const { stdout, stderr } = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: '--pending-deprecation' } });
+    expect(stdout.trim()).toBe('undefined');
+    expect(stderr).toBe('');
   });
 });
 

@@ -34,10 +34,12 @@ export function stampByLstat(values, at, path) {
  * of the CPU of a check after an edit and 40 MB of its garbage (issue 4). The binding answers with
  * the numbers alone (the layout lstatSync reads them in). It is internal: it is used only when it
  * says exactly what lstatSync says of a folder, a file and a missing path on this machine, and
- * not when Node is asked to warn of pending deprecations (process.binding is one).
+ * not when Node is asked to warn of pending deprecations (process.binding is one: on the command
+ * line, in NODE_OPTIONS or in NODE_PENDING_DEPRECATION).
  */
 export function stampByBinding() {
-  if (process.execArgv.includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
+  const pending = /(^|\s)--pending[-_]deprecation\b/;
+  if (process.execArgv.some((flag) => pending.test(flag)) || pending.test(process.env.NODE_OPTIONS ?? '') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
   try {
     const binding = process.binding('fs');
     const stamp = (values, at, path) => {
