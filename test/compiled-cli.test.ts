@@ -56,6 +56,19 @@ describe('the compiled command line', () => {
     expect(here).toBe(pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href);
   });
 
+  it('gives two checkouts of the same code that share node_modules a copy each', async () => {
+    root = await checkout('same');
+    const other = await checkout('same');
+    try {
+      await rm(path.join(other, 'node_modules'), { recursive: true });
+      await symlink(path.join(root, 'node_modules'), path.join(other, 'node_modules'));
+      expect((await runCompiled((await compiledCli(root))!)).here).toBe(pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href);
+      expect((await runCompiled((await compiledCli(other))!)).here).toBe(pathToFileURL(path.join(other, 'scripts', 'generator', 'worker.mjs')).href);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
   it('compiles the load worker with the command line; a worker never compiles', async () => {
     root = await checkout('worker');
     expect(await compiledEntry('load-worker', { root })).toBeUndefined();
