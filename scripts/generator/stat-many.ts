@@ -126,6 +126,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   // stamping a folder nobody waits for yet would delay the one it needs.
   const sharing = new Map<string, { names: string[]; joined: string; values: Float64Array; control: Int32Array; prefix: string }>();
   const awaited = new Set<string>();
+  let failed: unknown;
   const help = (folder: string) => {
     const shared = sharing.get(folder);
     if (!shared) return;
@@ -137,7 +138,6 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   };
   const next = new SharedArrayBuffer(4);
   const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
-  let failed: unknown;
   const all = Promise.all(Array.from({ length: Math.min(threads, roots.length) }, () => {
     const worker = new Worker(STAT_WORKER, { workerData, execArgv: [] });
     return new Promise<void>((resolve, reject) => {
