@@ -10,7 +10,7 @@
 // 0.1 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
 // node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through the loader
 // as before.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -68,7 +68,8 @@ function codeKey(root, scripts) {
 
 async function compile(scripts, dir, cache) {
   const { build } = await import('esbuild');
-  const staging = `${dir}.${process.pid}${STAGING}`;
+  // Its own staging folder: two commands (or two threads of one) may compile the same code at once.
+  const staging = `${dir}.${randomUUID()}${STAGING}`;
   try {
     await build({
       entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(scripts, file)])),
