@@ -43,10 +43,13 @@ interface KeptWhole {
 /** One collection's files, in discovery order. */
 interface IndexFrame {
   collection: CollectionName;
-  /** The files' paths, joined by newlines (a path never holds one: discover.ts, RECORD_KEY). */
-  files: string;
-  /** The folder's names as discovery had them (Discovery.listed), or '' when some were not files. */
-  listed: string;
+  /** The folder the files are in, as the start of their paths (`content/authors/`; '' for no files). */
+  folder: string;
+  /**
+   * The files' names in that folder, NUL-joined as a folder's listing is (Discovery.listed): when the
+   * listing found is this string, the files are the same (one comparison, issue 4).
+   */
+  fileNames: string;
   /** size, mtimeMs, ino per file; NaN where the stamp was too recent to trust. */
   stamps: Float64Array;
   /** The content hashes, HASH_LENGTH characters each (blank for a file kept whole). */
@@ -156,16 +159,16 @@ function manuscriptColumns(frame: IndexFrame) {
  * columns are split on the first call.
  */
 function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean): (row: number) => Loaded | NonNullable<Loaded['record']> {
-  let files: string[] | undefined;
+  let names: string[] | undefined;
   let columns: (ReturnType<typeof manuscriptColumns> & { titles: string[]; date: (row: number) => string }) | undefined;
   let people: { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string } | undefined;
   return (row) => {
     const kept = whole.get(row);
     if (kept) return kept.loaded;
-    files ??= frame.files.split('\n');
+    names ??= frame.fileNames.split('\0');
     if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
     if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
-    const file = files[row]!;
+    const file = frame.folder + names[row]!;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
       file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS,
@@ -213,11 +216,11 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
         // stamps are the index's column as it is.
         for (let i = start; i < end; i++) rowOf[i] = i - start;
         stamps.set(frame.stamps, start * STAMP_FIELDS);
-      } else {
-        const rowByFile = new Map<string, number>();
-        frame.files.split('\n').forEach((file, row) => file && rowByFile.set(file, row));
+      } else if (start < end && folderOf(sources[start]!) === frame.folder) {
+        const rowByName = new Map<string, number>();
+        frame.fileNames.split('\0').forEach((name, row) => name && rowByName.set(name, row));
         for (let i = start; i < end; i++) {
-          const row = rowByFile.get(sources[i]!.file);
+          const row = rowByName.get(sources[i]!.name);
           if (row === undefined) continue;
           rowOf[i] = row;
           stamps.set(frame.stamps.subarray(row * STAMP_FIELDS, (row + 1) * STAMP_FIELDS), i * STAMP_FIELDS);
@@ -276,37 +279,29 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
   };
 }
 
-/**
- * Whether `frame` holds the files of `sources` from `start` to `end`: at once when the folder's
- * listing is the one the index was written from (`listed`, one string comparison), else path by path.
- */
-function sameFiles(frame: IndexFrame, listed: string | undefined, sources: readonly SourceFile[], start: number, end: number): boolean {
-  if (start === end) return frame.files === '';
-  // The same names in the same folder: the frame's paths are that folder's, as its first one shows.
-  const first = sources[start]!;
-  const afterFirst = frame.files.charCodeAt(first.file.length);
-  if (listed !== undefined && frame.listed === listed && frame.files.startsWith(first.file) && (afterFirst === 0x0a || Number.isNaN(afterFirst))) return true;
-  return listsFiles(frame.files, sources, start, end);
+/** The start of a file's path that names its folder (`content/authors/`). */
+function folderOf(source: SourceFile): string {
+  return source.file.slice(0, source.file.length - source.name.length);
 }
 
 /**
- * Whether `joined` (a frame's newline-joined paths) names exactly the files of `sources` from
- * `start` to `end`. Compared in place, by folder and name: the paths themselves are joined strings
- * that comparing would copy (issue 4: 250,000 of them after every edit).
+ * Whether `frame` holds the files of `sources` from `start` to `end`: at once when the folder's
+ * listing was all files (`listed`, one string comparison), else name by name, compared in place
+ * (joining 250,000 names to compare them cost as much as the rest of the load stage's comparison).
  */
-function listsFiles(joined: string, sources: readonly SourceFile[], start: number, end: number): boolean {
-  if (start === end) return joined === '';
+function sameFiles(frame: IndexFrame, listed: string | undefined, sources: readonly SourceFile[], start: number, end: number): boolean {
+  if (start === end) return frame.fileNames === '';
   // One collection's files are all in its folder.
-  const first = sources[start]!;
-  const folder = first.file.slice(0, first.file.length - first.name.length);
+  if (folderOf(sources[start]!) !== frame.folder) return false;
+  if (listed !== undefined) return listed === frame.fileNames;
   let at = 0;
   for (let i = start; i < end; i++) {
-    if (i > start && joined.charCodeAt(at++) !== 0x0a) return false;
+    if (i > start && frame.fileNames.charCodeAt(at++) !== 0) return false;
     const name = sources[i]!.name;
-    if (!joined.startsWith(folder, at) || !joined.startsWith(name, at + folder.length)) return false;
-    at += folder.length + name.length;
+    if (!frame.fileNames.startsWith(name, at)) return false;
+    at += name.length;
   }
-  return at === joined.length;
+  return at === frame.fileNames.length;
 }
 
 /** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
@@ -316,14 +311,15 @@ export function writeCheckIndex(dir: string, fingerprint: string, found: Discove
   let offset = 0;
   for (const collection of COLLECTION_NAMES) {
     const count = found.files[collection].length;
-    frames.push({ ...indexFrame(collection, entries.slice(offset, offset + count), authorRow), listed: found.listed[collection] ?? '' });
+    const sources = found.files[collection];
+    const fileNames = found.listed[collection] ?? sources.map((source) => source.name).join('\0');
+    frames.push({ ...indexFrame(collection, entries.slice(offset, offset + count), authorRow), folder: sources[0] ? folderOf(sources[0]) : '', fileNames });
     offset += count;
   }
   writeFrames(dir, INDEX_FILE, fingerprint, frames);
 }
 
-function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): Omit<IndexFrame, 'listed'> {
-  const files: string[] = [];
+function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): Omit<IndexFrame, 'folder' | 'fileNames'> {
   const hashes: string[] = [];
   const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
   const numbers = new Float64Array(entries.length * 2).fill(Number.NaN);
@@ -340,7 +336,6 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
   const authorRows: number[] = [];
   const authorStarts = new Uint32Array(collection === 'manuscripts' ? entries.length + 1 : 0);
   entries.forEach((entry, i) => {
-    files.push(entry.file);
     if (entry.stamp) stamps.set([entry.stamp.size, entry.stamp.mtimeMs, entry.stamp.ino], i * 3);
     const record = entry.loaded.record;
     const inColumns = entry.hash.length === HASH_LENGTH && record && entry.loaded.problems.length === 0 && !entry.loaded.invalid
@@ -371,7 +366,7 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
   });
   const joined = (column: string[]) => column.join('\n');
   return {
-    collection, files: joined(files), stamps, hashes: hashes.join(''), numbers, sections: sharedColumn(sections), documents: joined(documents), authors: joined(authors),
+    collection, stamps, hashes: hashes.join(''), numbers, sections: sharedColumn(sections), documents: joined(documents), authors: joined(authors),
     authorRows: Int32Array.from(authorRows), authorStarts,
     orders, names: sharedColumn(names), surnames: sharedColumn(surnames), institutions: sharedColumn(institutions), titles: joined(titles), dates: sharedColumn(dates), whole,
   };
