@@ -8,7 +8,7 @@
  * records' checks read (a manuscript's id, volume, authors, section and PDF; an author only
  * exists); a build also reads an author's name, surname, institution and order and a manuscript's
  * title, date and order, and reads a manuscript's long fields from its file when it renders it
- * again (reread.ts). This index holds those fields in columns (about 60 MB at 100,000 manuscripts);
+ * again (reread.ts). This index holds those fields in columns (about 52 MB at 100,000 manuscripts);
  * the whole records it replaced were 320 MB, 1.3 s to read and 2 s of garbage collection. Files
  * that do not fit the columns (volumes, invalid files, files with problems, manuscripts with
  * authors kept as published or a remote PDF) are kept whole: there are few.
