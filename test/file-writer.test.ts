@@ -1,9 +1,9 @@
 /**
- * The file writer (issue 4) writes the pages on a thread of its own: every file arrives with its
- * exact bytes, including bytes that were views on a shared buffer, and a file that cannot be
- * written fails the build instead of going missing.
+ * The file writer (issue 4) writes the pages and copies or links the PDFs on a thread of its own:
+ * every file arrives with its exact bytes, including texts and bytes that were views on a shared
+ * buffer, and a file that cannot be written fails the build instead of going missing.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,32 @@ describe('the file writer', () => {
     }
     await writer.close();
     for (const i of [0, 1, 63, 64, 299]) expect(await readFile(path.join(dir, `${i}.html`), 'utf8')).toBe(`<p>page ${i} “Пакошево” 𝔘</p>`);
+  });
+
+  it('writes a text as UTF-8', async () => {
+    const writer = createFileWriter();
+    await writer.write(path.join(dir, 'text.html'), '<p>“Пакошево” 𝔘 µ</p>');
+    await writer.close();
+    expect(await readFile(path.join(dir, 'text.html'))).toEqual(Buffer.from('<p>“Пакошево” 𝔘 µ</p>', 'utf8'));
+  });
+
+  it('copies a file as a file of its own, and links it when asked', async () => {
+    const source = path.join(dir, 'source.pdf');
+    await writeFile(source, '%PDF-1.4 source');
+    const writer = createFileWriter();
+    await writer.copy(source, path.join(dir, 'copied.pdf'), 'copy');
+    await writer.copy(source, path.join(dir, 'linked.pdf'), 'link');
+    await writer.close();
+    expect(await readFile(path.join(dir, 'copied.pdf'), 'utf8')).toBe('%PDF-1.4 source');
+    expect(await readFile(path.join(dir, 'linked.pdf'), 'utf8')).toBe('%PDF-1.4 source');
+    expect((await stat(path.join(dir, 'copied.pdf'))).ino).not.toBe((await stat(source)).ino);
+    expect((await stat(path.join(dir, 'linked.pdf'))).ino).toBe((await stat(source)).ino);
+  });
+
+  it('reports a file it cannot copy', async () => {
+    const writer = createFileWriter();
+    await writer.copy(path.join(dir, 'missing.pdf'), path.join(dir, 'copy-of-missing.pdf'), 'link');
+    await expect(writer.close()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('reports a file it cannot write', async () => {

@@ -132,6 +132,7 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
     rest.push({
       index: i, source: sources[i]!,
       ...(hash === undefined ? {} : { cached: { hash, ...(known ? { stamp: { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! } } : {}) } }),
+      ...(stats[f] === 0 ? {} : { scanned: { size: stats[f + 1]!, mtimeMs: stats[f + 2]!, ino: stats[f + 3]! } }),
     });
   }
   stage.advance(sources.length - rest.length);

@@ -18,6 +18,12 @@ export interface LoadJob {
   source: Pick<SourceFile, 'collection' | 'key' | 'file' | 'absolutePath'>;
   /** What the cache knows about this path, if anything. */
   cached?: { stamp?: FileStamp; hash: string };
+  /**
+   * The file's stamp as discovery took it, before this job reads it: recorded as it is (a file
+   * changed since has another stamp next time), so the file is not stamped a second time
+   * (issue 4: 250,000 `lstat` calls, 1.3 s of a cold build's CPU).
+   */
+  scanned?: FileStamp;
 }
 
 export type LoadResult =
@@ -65,7 +71,7 @@ export function stampOf(absolutePath: string, now: number): FileStamp | undefine
 
 export function runLoadJob(job: LoadJob, now: number): LoadResult {
   const { source, cached, index } = job;
-  const stamp = stampOf(source.absolutePath, now);
+  const stamp = job.scanned ? trustedStamp(job.scanned, now) : stampOf(source.absolutePath, now);
   if (stamp && cached?.stamp && sameStamp(stamp, cached.stamp)) return { index, kind: 'unchanged', stamp };
 
   let bytes: Uint8Array;

@@ -79,8 +79,13 @@ function volumesNewestFirst(volumes: readonly VolumeRecord[]): VolumeRecord[] {
 
 /** Google Scholar's tags, in the order its inclusion guidelines list them; `undefined` values are left out. */
 export function citationTags(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: ReadonlyMap<string, AuthorRecord>): [string, string][] {
+  return tagsOf(journal, m, volume, pageAuthors(m, authors));
+}
+
+/** citationTags with the manuscript's authors found already (the page lists them too). */
+function tagsOf(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: readonly PageAuthor[]): [string, string][] {
   const tags: [string, string | undefined][] = [['citation_title', m.citation_title]];
-  for (const author of pageAuthors(m, authors)) {
+  for (const author of authors) {
     tags.push(['citation_author', author.citation]);
     // Scholar reads an institution as belonging to the author tag just before it.
     tags.push(['citation_author_institution', author.institution]);
@@ -205,14 +210,15 @@ function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: Volu
   const pdf = mediaUrl(m.document, journal);
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
-  const authorItems = pageAuthors(m, authors).map((a) =>
+  const named = pageAuthors(m, authors);
+  const authorItems = named.map((a) =>
     `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`);
   return page(journal, {
     title: `${m.citation_title} | ${journal.title}`,
     path: manuscriptPagePath(m),
     head: [
       `<meta name="description" content="${e(summary(m.abstract))}">`,
-      ...citationTags(journal, m, volume, authors).map(([name, content]) => `<meta name="${name}" content="${e(content)}">`),
+      ...tagsOf(journal, m, volume, named).map(([name, content]) => `<meta name="${name}" content="${e(content)}">`),
     ],
     body: [
       '<article>',

@@ -11,8 +11,8 @@
  * being written again: a folder of such files as a whole, others by hard link. The previous
  * output's files are only ever replaced, never modified, so a link to one is a copy.
  */
-import { closeSync, constants as fsConstants, createWriteStream, fstatSync, lstatSync, openSync, readSync, type WriteStream } from 'node:fs';
-import { copyFile, link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { closeSync, createWriteStream, fstatSync, lstatSync, openSync, readSync, type WriteStream } from 'node:fs';
+import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -56,7 +56,7 @@ export interface WriteStats {
 
 export interface WriteOptions {
   progress?: Progress;
-  /** Hard-link PDFs from `content/media/` instead of copying them (see publishMedia). */
+  /** Hard-link PDFs from `content/media/` instead of copying them (file-writer.ts, CopyMode). */
   linkMedia?: boolean;
   /** The tables of the lists the previous build wrote (list-items.ts), from the build cache. */
   previousLists?: ReadonlyMap<string, ListTable>;
@@ -74,27 +74,6 @@ export interface WriteOptions {
    */
   previousOutput?: Scan;
 }
-
-/**
- * A PDF enters the output as a copy, as a copy-on-write clone where the file system can (Btrfs,
- * XFS, APFS): an editor overwriting a PDF in place must not change the output before a build has
- * checked it. With `linkMedia` (a build whose output is deployed and thrown away, as in CI, from a
- * fresh checkout) it is a hard link to the checked file instead: on ext4 a link costs about 15 µs
- * and a copy about 90 µs, 7 s of a cold build at 100,000 PDFs (issue 4). Where a link cannot be
- * made (another file system, one without links) the PDF is copied.
- */
-async function publishMedia(from: string, to: string, linkMedia: boolean): Promise<void> {
-  if (linkMedia) {
-    try {
-      await link(from, to);
-      return;
-    } catch (error) {
-      if (!LINK_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    }
-  }
-  await copyFile(from, to, fsConstants.COPYFILE_FICLONE);
-}
-const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
 
 /**
  * An output path (forward slashes, relative, checked by the renderers and findOutputConflicts) inside
@@ -244,7 +223,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   };
 
   const moves: [string, string][] = [];
+  // The pages and the PDFs go to different folders: a thread each (file-writer.ts).
   const writer = createFileWriter();
+  const mediaWriter = createFileWriter();
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
   /** Aborted when the write is abandoned: the lists stop where they are. */
@@ -304,7 +285,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (settled) return;
     settled = true;
     stopping.abort();
-    await writer.abort(); // the pages' thread stops at once; its waiting batches fail
+    // The writers' threads stop at once; their waiting batches fail.
+    await Promise.all([writer.abort(), mediaWriter.abort()]);
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
     await Promise.allSettled([...listRuns, ...compressions, ...running]);
@@ -329,7 +311,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       for (const [relative, entry] of rest) reusable.set(relative, entry);
       // Pages and PDFs at the same time: they go to different folders, and creating files in one
       // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
-      // The small files are rendered here, one after the other, and written by the file writer's thread.
+      // The small files are rendered here, one after the other, and made by the file writers' threads.
       const pages = (async () => {
         for (const output of whole) {
           const relatives = relativesOf(output);
@@ -344,16 +326,20 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         }
         await writer.close();
       })();
-      const media = forEachLimited(copies, WRITE_CONCURRENCY, async (copy) => {
-        if (!reuse([copy.to])) {
-          const file = target(copy.to);
-          await ensureFolder(file);
-          await publishMedia(copy.from, file, options.linkMedia === true);
-          written++;
-          remember([copy.to], mediaKey(copy));
+      const media = (async () => {
+        const mode = options.linkMedia === true ? 'link' : 'copy';
+        for (const copy of copies) {
+          if (!reuse([copy.to])) {
+            const file = target(copy.to);
+            await ensureFolder(file);
+            await mediaWriter.copy(copy.from, file, mode);
+            written++;
+            remember([copy.to], mediaKey(copy));
+          }
+          stage.advance();
         }
-        stage.advance();
-      });
+        await mediaWriter.close();
+      })();
       running.push(pages, media);
       await Promise.all([pages, media, listsWritten]);
       // The reused files are placed while brotli may still be compressing the lists (issue 4: after
@@ -627,13 +613,12 @@ function* chunksOf(body: OutputFile['body']): Iterable<Buffer> {
   else yield typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-/** The bytes of a body, in a buffer of their own (transferable to the file writer's thread). */
-function materialize(body: OutputFile['body']): Uint8Array {
-  if (typeof body === 'string') return new TextEncoder().encode(body);
+/** A body as one text, or its bytes: what the file writer's thread takes (file-writer.ts). */
+function materialize(body: OutputFile['body']): Uint8Array | string {
   if (typeof body !== 'function') return body;
   let text = '';
   for (const chunk of body()) text += chunk;
-  return new TextEncoder().encode(text);
+  return text;
 }
 
 /**
