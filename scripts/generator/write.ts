@@ -613,12 +613,13 @@ function* chunksOf(body: OutputFile['body']): Iterable<Buffer> {
   else yield typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-/** A body as one text, or its bytes: what the file writer's thread takes (file-writer.ts). */
-function materialize(body: OutputFile['body']): Uint8Array | string {
+/** The bytes of a body, in a buffer of their own (transferable to the file writer's thread). */
+function materialize(body: OutputFile['body']): Uint8Array {
+  if (typeof body === 'string') return new TextEncoder().encode(body);
   if (typeof body !== 'function') return body;
   let text = '';
   for (const chunk of body()) text += chunk;
-  return text;
+  return new TextEncoder().encode(text);
 }
 
 /**
