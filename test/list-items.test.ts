@@ -8,6 +8,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { ITEMS_PER_CHUNK, renderedChunks, splicedChunks, type ListItems, type ListTable, type PreviousList } from '../scripts/generator/list-items.ts';
+import type { ManuscriptRecord } from '../scripts/generator/load.ts';
+import { createUnpacker, packManuscript } from '../scripts/generator/packed-manuscript.ts';
+import { publishedManuscript, renderApi, toJson } from '../scripts/generator/render-api.ts';
+import type { JournalInput } from '../scripts/generator/schema.ts';
+import { listFile } from '../scripts/shared/contract.ts';
 import { projectPaths } from '../scripts/project.ts';
 import { age } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
@@ -138,6 +143,60 @@ async function expectListsAsCold(ws: Workspace) {
     }
   }
 }
+
+describe('items given in pieces', () => {
+  it('make the chunks and lengths their joined text makes, whether a piece is text or bytes', () => {
+    const next = random(7);
+    const items = Array.from({ length: ITEMS_PER_CHUNK * 2 + 3 }, (_, i) => item(next, i));
+    const list = listOf(items);
+    // Each item cut at random places (never inside a character), its pieces alternately text and UTF-8 bytes.
+    const pieces: ListItems = {
+      ...list,
+      render: (i) => {
+        const chars = [...items[i]!.json];
+        const cuts = [0, ...Array.from({ length: 4 }, () => Math.floor(next() * chars.length)).sort((a, b) => a - b), chars.length];
+        return cuts.slice(1).map((end, k) => {
+          const text = chars.slice(cuts[k], end).join('');
+          return k % 2 ? Buffer.from(text, 'utf8') : text;
+        });
+      },
+    };
+    const record = { lengths: new Uint32Array(items.length), rendered: 0 };
+    expect(texts([...splicedChunks(pieces, undefined, record)])).toEqual(fresh(items));
+    expect([...record.lengths]).toEqual(items.map((i) => Buffer.byteLength(i.json)));
+  });
+
+  it("publish a packed manuscript's long fields as publishedManuscript serializes them, byte for byte", () => {
+    const journal = {
+      title: 'Journal', base_url: 'https://journal.example', media_url: 'https://media.example', citation_issn: '1857 - 9639', citation_language: 'English',
+    } as JournalInput;
+    const base = {
+      citation_volume: 2, citation_title: 'Title “quoted” \u2028 𝔘', citation_date: '2021-01-02', section: 'Zoology',
+      abstract: '<p>Line\u2028separator\u2029 “Пакошево” \\ "quoted" &amp; 12&nbsp;°C 𝔘</p>', keywords: 'larvae, "temperature", 𝔘.',
+      document: { kind: 'local', path: 'pdfs/a.pdf' }, authors: ['ana', { as_published: 'Hristina Ilievska' }],
+    };
+    const plain = [
+      { ...base, id: 1 },
+      { ...base, id: 2, citation_language: '', udc: '', citation_issn: '' },
+      { ...base, id: 3, citation_language: 'Македонски', udc: '57 59', citation_issn: '1234 - 5678', document: { kind: 'remote', url: 'https://elsewhere.example/a.pdf' } },
+    ].map((m, i) => ({ ...m, origin: { file: `content/manuscripts/m${i}.yaml`, key: `m${i}`, at: {} } }) as unknown as ManuscriptRecord);
+    const unpack = createUnpacker(() => {
+      throw new Error('a packed record is never read from its file');
+    });
+    const packed = plain.map((m) => {
+      const { slim, packed: bytes } = packManuscript(m);
+      return unpack(slim, bytes);
+    });
+    const authorNames = new Map([['ana', 'Ana Petrovska']]);
+    const list = renderApi({ journal, authors: [], volumes: [], manuscripts: packed, authorNames }).find((output) => output.path === listFile('manuscripts'))!;
+    const text = [...(list.body as () => Iterable<string>)()].join('');
+    expect(text).toBe(`[${plain.map((m) => toJson(publishedManuscript(m, journal, authorNames))).join(',')}]`);
+    expect(text).toContain('\\u2028separator');
+    // The unpacked record reads the same long fields as the plain one.
+    expect(packed.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn]))
+      .toEqual(plain.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn]));
+  });
+});
 
 describe('the lists after an edit, in a real build', () => {
   it('render only the edited manuscript; the other items come from the previous lists', async () => {

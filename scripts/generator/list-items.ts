@@ -71,7 +71,7 @@ export function* splicedChunks(items: ListItems, previous: PreviousList | undefi
   yield Buffer.from('[');
   for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
     const end = Math.min(start + ITEMS_PER_CHUNK, items.count);
-    const parts: Buffer[] = [];
+    const parts: Uint8Array[] = [];
     let text = start === 0 ? '' : ',';
     // A run of consecutive previous items, [first, last]: one read, commas included.
     let first = -1;
@@ -104,12 +104,30 @@ export function* splicedChunks(items: ListItems, previous: PreviousList | undefi
       endRun();
       const json = items.render(i);
       record.rendered++;
-      lengths[i] = Buffer.byteLength(json, 'utf8');
-      text += separator + json;
+      text += separator;
+      if (typeof json === 'string') {
+        lengths[i] = Buffer.byteLength(json, 'utf8');
+        text += json;
+        continue;
+      }
+      // Pieces: texts join the text, bytes (JSON already) go in as they are.
+      let length = 0;
+      for (const piece of json) {
+        if (typeof piece === 'string') {
+          length += Buffer.byteLength(piece, 'utf8');
+          text += piece;
+          continue;
+        }
+        if (text) parts.push(Buffer.from(text, 'utf8'));
+        text = '';
+        parts.push(piece);
+        length += piece.byteLength;
+      }
+      lengths[i] = length;
     }
     endRun();
     if (text) parts.push(Buffer.from(text, 'utf8'));
-    yield parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    yield parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts);
   }
   yield Buffer.from(']');
 }

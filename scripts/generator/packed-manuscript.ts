@@ -13,9 +13,10 @@
  */
 import type { SourceFile } from './discover.ts';
 import type { ManuscriptRecord } from './load.ts';
+import { toJson } from './json-text.ts';
 
 export const PACKED_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
-type PackedField = (typeof PACKED_FIELDS)[number];
+export type PackedField = (typeof PACKED_FIELDS)[number];
 export type PackedValues = Pick<ManuscriptRecord, PackedField>;
 
 /** A manuscript file whose content hash the build cache knows: its long fields are read from it when asked. */
@@ -39,12 +40,51 @@ export function splitManuscript(record: ManuscriptRecord): { slim: SlimManuscrip
   return { slim: slim as SlimManuscript, values: values as PackedValues };
 }
 
-/** Splits a record into its plain part and the UTF-8 JSON of its packed fields. */
+/**
+ * The packed buffer: the UTF-8 JSON object of the packed fields, each value written by toJson
+ * (as the lists publish it), then where each value's JSON starts and ends in it, PACKED_FIELDS
+ * order, two little-endian 32-bit numbers each (0 and 0 for a field the record leaves out). The
+ * manuscripts list takes a value's bytes from there as they are (render-api.ts).
+ */
+const TRAILER_BYTES = PACKED_FIELDS.length * 8;
+
+/** Splits a record into its plain part and its packed buffer. */
 export function packManuscript(record: ManuscriptRecord): { slim: SlimManuscript; packed: Uint8Array } {
   const { slim, values } = splitManuscript(record);
-  // TextEncoder gives a buffer of its own: a small Buffer.from() is a view on a shared 8 KiB pool,
-  // and a view sent to another thread (or kept) carries its whole pool with it.
-  return { slim, packed: new TextEncoder().encode(JSON.stringify(values)) };
+  const ranges: number[] = [];
+  let text = '{';
+  let bytes = 1;
+  for (const field of PACKED_FIELDS) {
+    const value = values[field];
+    if (value === undefined) {
+      ranges.push(0, 0);
+      continue;
+    }
+    const head = `${text === '{' ? '' : ','}${JSON.stringify(field)}:`;
+    const json = toJson(value);
+    const start = bytes + Buffer.byteLength(head, 'utf8');
+    bytes = start + Buffer.byteLength(json, 'utf8');
+    ranges.push(start, bytes);
+    text += head + json;
+  }
+  text += '}';
+  bytes++;
+  // A buffer of its own: a small Buffer.from() is a view on a shared 8 KiB pool, and a view sent
+  // to another thread (or kept) carries its whole pool with it.
+  const packed = new Uint8Array(bytes + TRAILER_BYTES);
+  new TextEncoder().encodeInto(text, packed);
+  const trailer = new DataView(packed.buffer, bytes, TRAILER_BYTES);
+  ranges.forEach((offset, k) => trailer.setUint32(k * 4, offset, true));
+  return { slim, packed };
+}
+
+/** The UTF-8 JSON of one packed field's value, as toJson writes it; undefined when the record leaves it out. */
+export function packedValueJson(packed: Uint8Array, field: PackedField): Uint8Array | undefined {
+  const trailer = new DataView(packed.buffer, packed.byteOffset + packed.byteLength - TRAILER_BYTES, TRAILER_BYTES);
+  const k = PACKED_FIELDS.indexOf(field);
+  const start = trailer.getUint32(k * 8, true);
+  const end = trailer.getUint32(k * 8 + 4, true);
+  return end === 0 ? undefined : packed.subarray(start, end);
 }
 
 /**
@@ -56,7 +96,7 @@ export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (s
   const unpack = (packed: PackedSource): PackedValues => {
     if (slot.packed !== packed) {
       slot.values = packed instanceof Uint8Array
-        ? JSON.parse(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength).toString('utf8')) as PackedValues
+        ? JSON.parse(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength - TRAILER_BYTES).toString('utf8')) as PackedValues
         : reread(packed);
       slot.packed = packed;
     }
@@ -65,7 +105,16 @@ export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (s
   return (slim, packed) => new PackedManuscript(slim, packed, unpack) as unknown as ManuscriptRecord;
 }
 
+/** Where a record's long fields are (its buffer or its file); undefined for a plain record, which holds them. */
+export function packedSourceOf(record: object): PackedSource | undefined {
+  return record instanceof PackedManuscript ? PackedManuscript.sourceOf(record) : undefined;
+}
+
 class PackedManuscript {
+  static sourceOf(record: PackedManuscript): PackedSource {
+    return record.#packed;
+  }
+
   readonly #packed: PackedSource;
   readonly #unpack: (packed: PackedSource) => PackedValues;
 

@@ -10,15 +10,11 @@ import { listFile } from '../shared/contract.ts';
 import { renderedChunks, type ListItems } from './list-items.ts';
 import type { ResolvedJournal } from './resolve.ts';
 import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
+import { toJson } from './json-text.ts';
+import { packedSourceOf, packedValueJson } from './packed-manuscript.ts';
 
 
-/**
- * JSON as Django REST Framework's JSONRenderer writes it: compact separators, UTF-8 characters
- * unescaped, and U+2028/U+2029 escaped (DRF does so to keep the output a JavaScript subset).
- */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
-}
+export { toJson };
 
 /** SPEC 2.1, in the contract's key order. */
 export function publishedAuthor(a: AuthorRecord) {
@@ -72,11 +68,37 @@ export function renderApi(site: ResolvedJournal): OutputFile[] {
   return [
     jsonArray(listFile('authors'), site.authors, publishedAuthor),
     jsonArray(listFile('volumes'), site.volumes, (v) => publishedVolume(v, journal)),
-    jsonArray(listFile('manuscripts'), site.manuscripts, (m) => publishedManuscript(m, journal, authorNames)),
+    list(listFile('manuscripts'), site.manuscripts, (m) => manuscriptItem(m, journal, authorNames)),
   ];
 }
 
 function jsonArray<T>(path: string, records: readonly T[], publish: (record: T) => unknown): OutputFile {
-  const items: ListItems = { count: records.length, render: (i) => toJson(publish(records[i]!)) };
+  return list(path, records, (record) => toJson(publish(record)));
+}
+
+function list<T>(path: string, records: readonly T[], render: (record: T) => ReturnType<ListItems['render']>): OutputFile {
+  const items: ListItems = { count: records.length, render: (i) => render(records[i]!) };
   return { path, precompress: true, items, body: () => renderedChunks(items) };
+}
+
+/**
+ * A manuscript's item, toJson(publishedManuscript(...)) byte for byte, in pieces: its long fields
+ * (packed-manuscript.ts) are taken as the UTF-8 JSON the load workers wrote, not parsed, serialized
+ * and encoded again (issue 4: the abstracts are most of the 216 MB list at 100,000 manuscripts; this
+ * cost the main thread about 3 s of a cold build, and their garbage). Keys in publishedManuscript's
+ * order; test/list-items.test.ts holds the two to the same bytes.
+ */
+function manuscriptItem(m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>): ReturnType<ListItems['render']> {
+  const packed = packedSourceOf(m);
+  const abstract = packed instanceof Uint8Array ? packedValueJson(packed, 'abstract') : undefined;
+  const keywords = packed instanceof Uint8Array ? packedValueJson(packed, 'keywords') : undefined;
+  if (!(packed instanceof Uint8Array) || !abstract || !keywords) return toJson(publishedManuscript(m, journal, authorNames));
+  return [
+    `{"id":${toJson(m.id)},"citation_language":`, packedValueJson(packed, 'citation_language') ?? toJson(journal.citation_language),
+    ',"udc":', packedValueJson(packed, 'udc') ?? '""',
+    ',"abstract":', abstract,
+    ',"citation_issn":', packedValueJson(packed, 'citation_issn') ?? toJson(journal.citation_issn),
+    `,"citation_title":${toJson(m.citation_title)},"citation_date":${toJson(m.citation_date)},"citation_volume":${toJson(m.citation_volume)},"keywords":`, keywords,
+    `,"document":${toJson(mediaUrl(m.document, journal))},"authors":${toJson(m.authors.map((ref) => publishedAuthorName(ref, authorNames)))},"section":${toJson(m.section)}}`,
+  ];
 }

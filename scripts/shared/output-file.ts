@@ -21,8 +21,8 @@ export interface OutputFile {
 /** A JSON array, item by item (render-api.ts); `keys` are attached later (output-keys.ts). */
 export interface ListItems {
   count: number;
-  /** The item's JSON text. */
-  render(i: number): string;
+  /** The item's JSON text, or its pieces: texts, and bytes that are UTF-8 JSON already. */
+  render(i: number): string | readonly (string | Uint8Array)[];
   /**
    * Each item's key: everything its bytes depend on, apart from what the build cache's fingerprint
    * covers (the build code and the journal settings). Equal keys mean equal bytes.
