@@ -45,6 +45,15 @@ describe('the file writer', () => {
     await expect(writer.close()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('writes texts as UTF-8, many to a batch, and one larger than a batch', async () => {
+    const writer = createFileWriter();
+    const texts = Array.from({ length: 200 }, (_, i) => `<p>page ${i} “Пакошево” 𝔘 ${'µ'.repeat(i * 40)}</p>`);
+    texts.push(`<p>${'Пакошево '.repeat(60_000)}</p>`);
+    for (const [i, text] of texts.entries()) await writer.writeText(path.join(dir, `text-${i}.html`), text);
+    await writer.close();
+    for (const [i, text] of texts.entries()) expect(await readFile(path.join(dir, `text-${i}.html`), 'utf8'), `text-${i}`).toBe(text);
+  });
+
   it('reports a file it cannot write', async () => {
     const writer = createFileWriter();
     await writer.write(path.join(dir, 'no-such-folder', 'page.html'), new TextEncoder().encode('x'));

@@ -318,7 +318,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
           if (!reuse(relatives)) {
             const file = target(output.path);
             await ensureFolder(file);
-            await writer.write(file, materialize(output.body));
+            const body = textOf(output.body);
+            await (typeof body === 'string' ? writer.writeText(file, body) : writer.write(file, body));
             written += relatives.length;
             remember(relatives, output.key);
           }
@@ -613,13 +614,12 @@ function* chunksOf(body: OutputFile['body']): Iterable<Buffer> {
   else yield typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
-/** The bytes of a body, in a buffer of their own (transferable to the file writer's thread). */
-function materialize(body: OutputFile['body']): Uint8Array {
-  if (typeof body === 'string') return new TextEncoder().encode(body);
+/** A body as one text, or its bytes. */
+function textOf(body: OutputFile['body']): string | Uint8Array {
   if (typeof body !== 'function') return body;
   let text = '';
   for (const chunk of body()) text += chunk;
-  return new TextEncoder().encode(text);
+  return text;
 }
 
 /**
