@@ -39,6 +39,21 @@ describe('the file writer', () => {
     expect((await stat(path.join(dir, 'linked.pdf'))).ino).toBe((await stat(source)).ino);
   });
 
+  it('copies empty, small and large files byte for byte (a small file is read and written, a large one copied by the kernel)', async () => {
+    const sizes = [0, 1, 5_000, (1 << 20) - 1, 1 << 20, (3 << 20) + 17];
+    const writer = createFileWriter();
+    for (const size of sizes) {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 31 + size) & 0xff;
+      await writeFile(path.join(dir, `source-${size}.pdf`), bytes);
+      await writer.copy(path.join(dir, `source-${size}.pdf`), path.join(dir, `copy-${size}.pdf`), 'copy');
+    }
+    await writer.close();
+    for (const size of sizes) {
+      expect((await readFile(path.join(dir, `copy-${size}.pdf`))).equals(await readFile(path.join(dir, `source-${size}.pdf`))), `${size} bytes`).toBe(true);
+    }
+  });
+
   it('reports a file it cannot copy', async () => {
     const writer = createFileWriter();
     await writer.copy(path.join(dir, 'missing.pdf'), path.join(dir, 'copy-of-missing.pdf'), 'link');
