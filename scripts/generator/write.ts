@@ -6,8 +6,9 @@
  * 100,000 pages). The lists come first (startSite), as soon as the records are loaded: each is
  * streamed through the segmented gzip, with the items unchanged since the previous build taken from
  * its list (list-items.ts), and followed by brotli on a thread of its own (brotli-file.ts). Then
- * (finish) the other files go to the file writer's thread, and PDFs are copied or linked. A file whose inputs are unchanged since the previous build (same key, see
- * OutputFile.key, or for a PDF the same source stamp) is taken from the previous output instead of
+ * (finish) the pages are rendered here and written by a file writer's thread, and the PDFs copied
+ * or linked by two more (file-writer.ts). A file whose inputs are unchanged since the previous
+ * build (same key, see OutputFile.key, or for a PDF the same source stamp) is taken from the previous output instead of
  * being written again: a folder of such files as a whole, others by hard link. The previous
  * output's files are only ever replaced, never modified, so a link to one is a copy.
  */
