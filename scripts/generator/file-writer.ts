@@ -6,7 +6,7 @@
  * the links alone). Here the main thread hands over batches and goes on rendering; the writer
  * thread makes the system calls one after the other, which costs nothing in parallelism: files
  * created in one folder are serialized by the file system anyway. A build keeps one writer for
- * the pages and one for the PDFs, since they go to different folders.
+ * the pages and two for the PDFs (write.ts), since they go to different folders.
  *
  * A page's text is encoded into its batch's one buffer, transferred with the batch: an encoding
  * per page into a buffer of its own took twice as long (0.7 against 0.3 s for 100,000 pages of

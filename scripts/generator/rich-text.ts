@@ -96,8 +96,9 @@ export function richTextToPlain(text: string): string {
  * The opening ends just before the first `<` from `from` on, and is used only where nothing can
  * read differently for the cut: every `<` in it is closed by a `>` in it once line breaks and
  * paragraph ends are spaces (so each tag is removed as in the whole text), and every `&` left once
- * the tags are removed has a `;` after it (so no reference runs on past the cut). A run of white space at the cut is one space either way, and the
- * trailing one is trimmed. test/pages.test.ts compares the two on seeded random markup.
+ * the tags are removed has a `;` after it (so no reference runs on past the cut). A run of white
+ * space at the cut is one space either way, and the trailing one is trimmed. test/pages.test.ts
+ * compares the two on seeded random markup.
  */
 export function richTextOpeningToPlain(text: string, from: number, atLeast: number): string {
   const cut = text.indexOf('<', from);
