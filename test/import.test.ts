@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
-import { toJson } from '../scripts/generator/render-api.ts';
+import { toJson } from '../scripts/generator/json-text.ts';
 import { contentJsonSchemas } from '../scripts/generator/schema.ts';
 import type { Dump } from '../scripts/import/dump.ts';
 import { exportJournal } from '../scripts/import/export.ts';

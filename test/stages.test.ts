@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isCalendarDate, isCanonicalRoman, romanToNumber, absoluteMediaPath } from '../scripts/generator/formats.ts';
 import { parseFile } from '../scripts/generator/parse.ts';
 import { formatProblem, formatReport, nearest, type Problem } from '../scripts/generator/problems.ts';
-import { toJson } from '../scripts/generator/render-api.ts';
+import { toJson } from '../scripts/generator/json-text.ts';
 import { findUnsafeMarkup, richTextToPlain } from '../scripts/generator/rich-text.ts';
 import { fieldName } from '../scripts/generator/validate.ts';
 

@@ -11,10 +11,9 @@ import { renderedChunks, type ListItems } from './list-items.ts';
 import type { ResolvedJournal } from './resolve.ts';
 import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
 import { toJson } from './json-text.ts';
-import { packedSourceOf, packedValueJson } from './packed-manuscript.ts';
+import { packedSourceOf, packedValueJson, type PackedField } from './packed-manuscript.ts';
 
 
-export { toJson };
 
 /** SPEC 2.1, in the contract's key order. */
 export function publishedAuthor(a: AuthorRecord) {
@@ -35,22 +34,40 @@ export function publishedVolume(v: VolumeRecord, journal: JournalInput) {
   };
 }
 
+/**
+ * SPEC 2.3's fields, in the contract's key order, once for both ways of publishing a manuscript
+ * (publishedManuscript, manuscriptItem). A field kept packed (packed-manuscript.ts) names its packed
+ * field and what it is when the record leaves it out (nothing: the key is left out, as
+ * JSON.stringify leaves out an undefined value).
+ */
+type ManuscriptField = { key: string } & (
+  | { packed: PackedField; otherwise?: (journal: JournalInput) => string }
+  | { value: (m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>) => unknown }
+);
+const MANUSCRIPT_FIELDS: readonly ManuscriptField[] = [
+  { key: 'id', value: (m) => m.id },
+  { key: 'citation_language', packed: 'citation_language', otherwise: (journal) => journal.citation_language },
+  { key: 'udc', packed: 'udc', otherwise: () => '' },
+  { key: 'abstract', packed: 'abstract' },
+  { key: 'citation_issn', packed: 'citation_issn', otherwise: (journal) => journal.citation_issn },
+  { key: 'citation_title', value: (m) => m.citation_title },
+  { key: 'citation_date', value: (m) => m.citation_date },
+  { key: 'citation_volume', value: (m) => m.citation_volume },
+  { key: 'keywords', packed: 'keywords' },
+  { key: 'document', value: (m, journal) => mediaUrl(m.document, journal) },
+  { key: 'authors', value: (m, _, authorNames) => m.authors.map((ref) => publishedAuthorName(ref, authorNames)) },
+  { key: 'section', value: (m) => m.section },
+];
+/** Each field's key as it opens the field in an item: `"id":`. */
+const FIELD_KEYS = MANUSCRIPT_FIELDS.map((field) => `${JSON.stringify(field.key)}:`);
+
 /** SPEC 2.3, in the contract's key order. */
-export function publishedManuscript(m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>) {
-  return {
-    id: m.id,
-    citation_language: m.citation_language ?? journal.citation_language,
-    udc: m.udc ?? '',
-    abstract: m.abstract,
-    citation_issn: m.citation_issn ?? journal.citation_issn,
-    citation_title: m.citation_title,
-    citation_date: m.citation_date,
-    citation_volume: m.citation_volume,
-    keywords: m.keywords,
-    document: mediaUrl(m.document, journal),
-    authors: m.authors.map((ref) => publishedAuthorName(ref, authorNames)),
-    section: m.section,
-  };
+export function publishedManuscript(m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>): Record<string, unknown> {
+  const published: Record<string, unknown> = {};
+  for (const field of MANUSCRIPT_FIELDS) {
+    published[field.key] = 'packed' in field ? m[field.packed] ?? field.otherwise?.(journal) : field.value(m, journal, authorNames);
+  }
+  return published;
 }
 
 /** SPEC 2.3: `"<name> <surname>"` of the referenced record, or the string kept as published (issue 3). */
@@ -85,20 +102,32 @@ function list<T>(path: string, records: readonly T[], render: (record: T) => Ret
  * A manuscript's item, toJson(publishedManuscript(...)) byte for byte, in pieces: its long fields
  * (packed-manuscript.ts) are taken as the UTF-8 JSON the load workers wrote, not parsed, serialized
  * and encoded again (issue 4: the abstracts are most of the 216 MB list at 100,000 manuscripts; this
- * cost the main thread about 3 s of a cold build, and their garbage). Keys in publishedManuscript's
- * order; test/list-items.test.ts holds the two to the same bytes.
+ * cost the main thread about 3 s of a cold build, and their garbage). test/list-items.test.ts holds
+ * the two to the same bytes.
  */
 function manuscriptItem(m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>): ReturnType<ListItems['render']> {
   const packed = packedSourceOf(m);
-  const abstract = packed instanceof Uint8Array ? packedValueJson(packed, 'abstract') : undefined;
-  const keywords = packed instanceof Uint8Array ? packedValueJson(packed, 'keywords') : undefined;
-  if (!(packed instanceof Uint8Array) || !abstract || !keywords) return toJson(publishedManuscript(m, journal, authorNames));
-  return [
-    `{"id":${toJson(m.id)},"citation_language":`, packedValueJson(packed, 'citation_language') ?? toJson(journal.citation_language),
-    ',"udc":', packedValueJson(packed, 'udc') ?? '""',
-    ',"abstract":', abstract,
-    ',"citation_issn":', packedValueJson(packed, 'citation_issn') ?? toJson(journal.citation_issn),
-    `,"citation_title":${toJson(m.citation_title)},"citation_date":${toJson(m.citation_date)},"citation_volume":${toJson(m.citation_volume)},"keywords":`, keywords,
-    `,"document":${toJson(mediaUrl(m.document, journal))},"authors":${toJson(m.authors.map((ref) => publishedAuthorName(ref, authorNames)))},"section":${toJson(m.section)}}`,
-  ];
+  if (!(packed instanceof Uint8Array)) return toJson(publishedManuscript(m, journal, authorNames));
+  const pieces: (string | Uint8Array)[] = [];
+  let text = '';
+  MANUSCRIPT_FIELDS.forEach((field, k) => {
+    let json: string | Uint8Array | undefined;
+    if ('packed' in field) {
+      json = packedValueJson(packed, field.packed);
+      if (json === undefined && field.otherwise) json = toJson(field.otherwise(journal));
+    } else {
+      const value = field.value(m, journal, authorNames);
+      if (value !== undefined) json = toJson(value);
+    }
+    if (json === undefined) return;
+    text += (text === '' && pieces.length === 0 ? '{' : ',') + FIELD_KEYS[k]!;
+    if (typeof json === 'string') {
+      text += json;
+      return;
+    }
+    pieces.push(text, json);
+    text = '';
+  });
+  pieces.push(`${text === '' && pieces.length === 0 ? '{' : text}}`);
+  return pieces;
 }

@@ -8,7 +8,7 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../generator/problems.ts';
-import { toJson } from '../generator/render-api.ts';
+import { toJson } from '../generator/json-text.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
 import { contentJsonSchemas } from '../generator/schema.ts';
 import type { ProjectPaths } from '../project.ts';

@@ -7,7 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from '../generator/build.ts';
 import type { Problem } from '../generator/problems.ts';
-import { toJson } from '../generator/render-api.ts';
+import { toJson } from '../generator/json-text.ts';
 import { API_LISTS, listFile, type ApiList } from '../shared/contract.ts';
 import { projectPaths } from '../project.ts';
 
