@@ -17,17 +17,7 @@ import { listFile } from '../scripts/shared/contract.ts';
 import { projectPaths } from '../scripts/project.ts';
 import { age } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
-
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 
 interface Item {
   key: string;
@@ -86,7 +76,7 @@ const texts = (chunks: Buffer[]) => chunks.map((chunk) => chunk.toString('utf8')
 describe('a list taken from the previous build where its items did not change', () => {
   it('without a previous file, renders the list in its chunks, as bytes and as text, with each item\'s length', () => {
     for (const count of [0, 1, ITEMS_PER_CHUNK - 1, ITEMS_PER_CHUNK, ITEMS_PER_CHUNK * 3 + 7]) {
-      const next = random(count + 1);
+      const next = seededRandom(count + 1);
       const items = Array.from({ length: count }, (_, i) => item(next, i));
       const file = written(items);
       expect(texts(file.chunks)).toEqual(fresh(items));
@@ -99,7 +89,7 @@ describe('a list taken from the previous build where its items did not change', 
 
   it('after edits, deletions, insertions, moves and repeated keys, equals the list rendered afresh and renders only new keys', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       let serial = 0;
       const before = Array.from({ length: Math.floor(next() * ITEMS_PER_CHUNK * 4) }, () => item(next, serial++));
       const after = [...before];
@@ -147,7 +137,7 @@ async function expectListsAsCold(ws: Workspace) {
 
 describe('items given in pieces', () => {
   it('make the chunks and lengths their joined text makes, whether a piece is text or bytes', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const items = Array.from({ length: ITEMS_PER_CHUNK * 2 + 3 }, (_, i) => item(next, i));
     const list = listOf(items);
     // Each item cut at random places (never inside a character), its pieces alternately text and UTF-8 bytes.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { citationTags, keywordList, languageCode, renderPages, summary } from '../scripts/generator/render-pages.ts';
 import { richTextToPlain } from '../scripts/generator/rich-text.ts';
+import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 
 const ana = author('ana-petrovska', 'Ана', 'Петровска', 'Институт за биологија, Архимедова 3, 1000 Скопје.');
@@ -144,19 +145,12 @@ describe("a landing page's description", () => {
     const space = cut.lastIndexOf(' ');
     return `${(space > 200 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
   };
-  /** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-  const random = (seed: number) => () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
   // Tags, references, runs of white space and stray brackets, in abstracts long and short.
   const PIECES = ['<p>', '</p>', '<em>', '</em>', '<br>', '<br/>', '<sub>', '</sub>', '&amp;', '&#38;lt;', '&nbsp;', '&lt;', '&#x3a;', '&amp',
     ' ', '  \n ', '\u00a0', ',', '.', ';', '<', '>', 'a < b', 'x > y', 'Salamandra', 'Пакошево', '°C', '𝔘', 'word', 'longerword'];
 
   it('is the summary of the whole abstract, whatever the markup where the opening ends', () => {
-    const next = random(2024);
+    const next = seededRandom(2024);
     for (let n = 0; n < 20_000; n++) {
       const length = Math.floor(next() * 700);
       const abstract = Array.from({ length }, () => PIECES[Math.floor(next() * PIECES.length)]).join('');

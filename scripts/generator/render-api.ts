@@ -13,8 +13,6 @@ import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
 import { toJson } from './json-text.ts';
 import { packedSourceOf, packedValueJson, type PackedField } from './packed-manuscript.ts';
 
-
-
 /** SPEC 2.1, in the contract's key order. */
 export function publishedAuthor(a: AuthorRecord) {
   return { name: a.name, surname: a.surname, institution: a.institution };
