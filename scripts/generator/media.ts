@@ -123,17 +123,18 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
     for (let f = 0; f < STAMP; f++) passed[k + f] = values[v + 1 + f]!;
     pass(i, options.copies === false ? undefined : stats.stamp(i));
   });
-  await forEachLimited(unknown, CONCURRENCY, async (i) => {
+  for (const i of unknown) {
     const refPath = refPaths[i]!;
-    if (!(await startsWith(absoluteOf(i), PDF_MAGIC))) {
-      return fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
+    if (!startsWith(absoluteOf(i), PDF_MAGIC)) {
+      fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
+      continue;
     }
     // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
     const trusted = trustedStamp(stats.stamp(i)!, Date.now());
     pass(i, trusted);
     if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
     changed = true;
-  });
+  }
   const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
   const pdfs = options.copies === false ? passing.size : sorted.length;
   const kept: number[] = [];
@@ -226,7 +227,7 @@ async function statListed(refPaths: readonly string[], folders: readonly MediaFo
 }
 
 /** Synchronous on purpose: three tiny system calls cost less than three trips through the thread pool (issue 4). */
-async function startsWith(file: string, magic: string): Promise<boolean> {
+function startsWith(file: string, magic: string): boolean {
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(magic.length);
