@@ -70,20 +70,20 @@ async function main(): Promise<void> {
   const floorOut = path.join(root, 'floor-output');
   // What a step must not find (the previous output, the cache) is set aside by renaming, and
   // deleted only once every step has run. On ext4 without a journal (this benchmark's machine),
-  // files created within seconds of a mass deletion cost ten times the system time: the inode
-  // allocator steps over every inode deleted in the last 5 to 35 seconds. A cold build right
+  // files created shortly after a mass deletion cost ten times the system time: the inode
+  // allocator steps over every inode deleted in the last seconds to minutes. A cold build right
   // after deleting 300,000 files measured that deletion, not the build (docs/performance.md).
   const setAside = path.join(root, '.bench-set-aside');
   let asides = 0;
   const putAside = async (...names: string[]) => {
+    await mkdir(setAside, { recursive: true });
     for (const name of names) {
-      await mkdir(setAside, { recursive: true });
       await rename(path.join(root, name), path.join(setAside, `${process.pid}-${asides++}`)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       });
     }
   };
-  await putAside('floor-output');
+  await putAside(path.basename(floorOut));
   await run('floor', ['--import', TSX, path.join(REPO, 'scripts/bench/floor.ts'), journal.content, floorOut]);
   await putAside('dist', '.cache');
   await run('cold build', cli('build'));
