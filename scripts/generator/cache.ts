@@ -23,10 +23,10 @@ import type { Loaded } from './load.ts';
 import type { VerifiedMedia } from './media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 5;
+const CACHE_FORMAT = 6;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
-const GZIP_SEGMENTS_FILE = 'gzip-segments.bin';
+const SEGMENTS_FILE = 'segments.bin';
 const LIST_TABLES_FILE = 'lists.bin';
 
 export interface RecordEntry {
@@ -230,14 +230,14 @@ export function writeVerifiedMedia(dir: string, fingerprint: string, verified: V
   writeFrames(dir, MEDIA_FILE, fingerprint, [verified]);
 }
 
-/** The lists' compressed gzip segments, by the SHA-1 of their bytes (segmented-gzip.ts). */
-export function readGzipSegments(dir: string, fingerprint: string): Map<string, Uint8Array> {
-  return readMap(dir, GZIP_SEGMENTS_FILE, fingerprint);
+/** The compressed segments of the lists' twins, by their keys (segmented-twins.ts). */
+export function readCompressedSegments(dir: string, fingerprint: string): Map<string, Uint8Array> {
+  return readMap(dir, SEGMENTS_FILE, fingerprint);
 }
 
-export function writeGzipSegments(dir: string, fingerprint: string, segments: ReadonlyMap<string, Uint8Array>): void {
-  // About 2 MB a segment: a few per frame keep each frame's buffers small.
-  writeMap(dir, GZIP_SEGMENTS_FILE, fingerprint, segments, 16);
+export function writeCompressedSegments(dir: string, fingerprint: string, segments: ReadonlyMap<string, Uint8Array>): void {
+  // About 400 KB a segment: a few per frame keep each frame's buffers small.
+  writeMap(dir, SEGMENTS_FILE, fingerprint, segments, 16);
 }
 
 /** The lists' item tables (list-items.ts), by output path. */

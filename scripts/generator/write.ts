@@ -27,7 +27,8 @@ import type { Progress } from './progress.ts';
 import { STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
 import { keyed, splicedChunks, tableBytes, type ListTable, type PreviousList } from './list-items.ts';
-import { segmentedGzip, type GzipSegments } from './segmented-gzip.ts';
+import { brotliSegments, gzipSegments, segmentedTwins, type CompressedSegments, type SegmentCodec } from './segmented-twins.ts';
+import { stitchedBrotli } from './stitched-brotli.ts';
 import { brotliFile } from './brotli-file.ts';
 import { silentProgress } from './progress.ts';
 
@@ -61,13 +62,13 @@ export interface WriteOptions {
   linkMedia?: boolean;
   /** The tables of the lists the previous build wrote (list-items.ts), from the build cache. */
   previousLists?: ReadonlyMap<string, ListTable>;
-  /** The previous build's compressed gzip segments (segmented-gzip.ts), from the build cache. */
-  gzipSegments?: ReadonlyMap<string, Uint8Array>;
+  /** The previous build's compressed segments of the lists' twins (segmented-twins.ts), from the build cache. */
+  compressedSegments?: ReadonlyMap<string, Uint8Array>;
   /**
    * Called with the segments of the lists as soon as they are written (not when every file is), so
    * that they are not held while the pages are written. Not called when the lists were reused whole.
    */
-  saveGzipSegments?: (segments: ReadonlyMap<string, Uint8Array>) => void;
+  saveCompressedSegments?: (segments: ReadonlyMap<string, Uint8Array>) => void;
   /**
    * The listing of the output folder as it was when the build started (content-scan.ts): the
    * stamps that decide which previous files are intact (findReusable). Without it, or for a
@@ -175,7 +176,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const previousDir = path.join(parent, `.${base}-previous-${process.pid}`);
   const trash = path.join(parent, `.${base}-replaced-${process.pid}`);
   const manifest: OutputManifest = { out: outDir, files: new Map() };
-  const segments: GzipSegments = { previous: options.gzipSegments ?? new Map(), next: new Map() };
+  const segments: CompressedSegments = { previous: options.compressedSegments ?? new Map(), next: new Map() };
+  // Brotli in segments too when this runtime can join them (stitched-brotli.ts); else on a thread of its own.
+  const codecs = twinCodecs();
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
   const tables = new Map<string, Omit<ListTable, 'stamps'> & { relatives: string[] }>();
@@ -253,10 +256,10 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     try {
       const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
       const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
-      // Brotli follows the list as it is written, on a thread of its own (brotli-file.ts).
-      const brotli = output.precompress ? brotliFile(file, `${file}.br`, BROTLI_OPTIONS, stopping.signal) : undefined;
+      // Without segments, brotli follows the list as it is written, on a thread of its own (brotli-file.ts).
+      const brotli = output.precompress && !codecs.has('.br') ? brotliFile(file, `${file}.br`, BROTLI_OPTIONS, stopping.signal) : undefined;
       try {
-        Object.assign(bytes, await streamOutput(file, output, chunks, segments, stopping.signal, (written) => brotli?.written(written)));
+        Object.assign(bytes, await streamOutput(file, output, chunks, { codecs, segments }, stopping.signal, (written) => brotli?.written(written)));
       } catch (error) {
         brotli?.stop();
         await brotli?.result.catch(() => {});
@@ -278,7 +281,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   });
   const listsWritten = Promise.all(listRuns);
   const listsSaved = listsWritten.then(async () => {
-    if (segments.next.size > 0) options.saveGzipSegments?.(segments.next);
+    if (segments.next.size > 0) options.saveCompressedSegments?.(segments.next);
     segments.next = new Map();
     await Promise.all(compressions);
   });
@@ -349,7 +352,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       await Promise.all([pages, media, listsWritten]);
       // The reused files are placed while brotli may still be compressing the lists (issue 4: after
       // an edit, the longest task); a failure after this puts back what was moved (abandon).
-      const compressing = new Set(streamed.filter((output) => output.precompress).map((output) => `${output.path}.br`));
+      const compressing = new Set(codecs.has('.br') ? [] : streamed.filter((output) => output.precompress).map((output) => `${output.path}.br`));
       await placeReused({ outDir, staging, reusable, written: writtenFiles, busy: compressing, previous: previousOutput, manifest, moves, trash, ensureFolder });
       await listsSaved;
       streamed.forEach(() => stage.advance());
@@ -626,14 +629,22 @@ function textOf(body: OutputFile['body']): string | Uint8Array {
   return text;
 }
 
+/** The twins compressed in segments: gzip always, brotli when this runtime can join its segments. */
+function twinCodecs(): Map<string, SegmentCodec> {
+  const codecs = new Map<string, SegmentCodec>([['.gz', gzipSegments(GZIP_LEVEL)]]);
+  const brotli = stitchedBrotli(BROTLI_OPTIONS);
+  if (brotli) codecs.set('.br', brotliSegments(brotli));
+  return codecs;
+}
+
 /**
- * Streams the chunks to the file and, in the same pass, through the segmented gzip (segmented-gzip.ts,
- * its segments compressed on the thread pool). `onWritten` learns how much of the file is written:
- * the brotli twin follows the file on a thread of its own (brotli-file.ts), since brotli streams
- * cannot be joined like the gzip segments, and through the thread pool it needed this thread for
- * every 16 KB it wrote.
+ * Streams the chunks to the file and, in the same pass, through the segmented twins
+ * (segmented-twins.ts, their segments compressed on the thread pool). `onWritten` learns how much of
+ * the file is written: where brotli cannot be made in segments, the brotli twin follows the file on
+ * a thread of its own (brotli-file.ts); through the thread pool, it needed this thread for every
+ * 16 KB it wrote.
  */
-async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, segments: GzipSegments, stopping: AbortSignal, onWritten: (bytes: number) => void): Promise<Record<string, number>> {
+async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, twins: { codecs: ReadonlyMap<string, SegmentCodec>; segments: CompressedSegments }, stopping: AbortSignal, onWritten: (bytes: number) => void): Promise<Record<string, number>> {
   const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
   const sinks: { write(buffer: Buffer): Promise<void>; end(): Promise<void> | void }[] = [];
   const toFile = (file: Writable) => ({
@@ -644,9 +655,9 @@ async function streamOutput(target: string, output: OutputFile, chunks: Iterable
   });
   sinks.push(toFile(files[0]!.file));
   if (output.precompress) {
-    const gz = createWriteStream(`${target}.gz`);
-    files.push({ suffix: '.gz', file: gz });
-    sinks.push(segmentedGzip(gz, GZIP_LEVEL, segments));
+    const compressed = [...twins.codecs].map(([suffix, codec]) => ({ suffix, codec, file: createWriteStream(`${target}${suffix}`) }));
+    files.push(...compressed);
+    sinks.push(segmentedTwins(compressed, twins.segments));
   }
   const finished = Promise.all(files.map(({ file }) => once(file, 'close')));
   const failed = new Promise<never>((_, reject) => {
