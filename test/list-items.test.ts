@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
-import { ITEMS_PER_CHUNK, renderedChunks, splicedChunks, type ListItems, type ListTable, type PreviousList } from '../scripts/generator/list-items.ts';
+import { chunkKeys, ITEMS_PER_CHUNK, renderedChunks, splicedChunks, type ListItems, type ListTable, type PreviousList } from '../scripts/generator/list-items.ts';
 import type { ManuscriptRecord } from '../scripts/generator/load.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/json-text.ts';
@@ -33,7 +33,7 @@ function item(next: () => number, serial: number): Item {
 }
 
 /** The list's items as the renderers give them, counting the items rendered. */
-function listOf(items: readonly Item[]): ListItems & { rendered: number[] } {
+function listOf(items: readonly Item[]): ListItems & { keys: readonly string[]; rendered: number[] } {
   const rendered: number[] = [];
   return {
     count: items.length,
@@ -88,6 +88,7 @@ describe('a list taken from the previous build where its items did not change', 
   });
 
   it('after edits, deletions, insertions, moves and repeated keys, equals the list rendered afresh and renders only new keys', () => {
+    let sameKeys = 0;
     for (let seed = 1; seed <= 40; seed++) {
       const next = seededRandom(seed);
       let serial = 0;
@@ -112,7 +113,17 @@ describe('a list taken from the previous build where its items did not change', 
       const known = new Set(before.map((i) => i.key));
       expect(list.rendered.map((i) => after[i]!.key).sort()).toEqual(after.filter((i) => !known.has(i.key)).map((i) => i.key).sort());
       expect(record.rendered).toBe(list.rendered.length);
+      // One key per chunk, and a chunk whose key the previous list had holds that chunk's bytes.
+      const keys = [...chunkKeys(list)];
+      expect(keys.length, `seed ${seed}`).toBe(chunks.length);
+      const earlier = new Map([...chunkKeys(listOf(before))].map((key, i) => [key, previous.chunks[i]!]));
+      keys.forEach((key, i) => {
+        if (earlier.has(key)) expect(chunks[i]!.equals(earlier.get(key)!), `seed ${seed}, chunk ${i}`).toBe(true);
+      });
+      sameKeys += keys.filter((key) => key.startsWith('items') && earlier.has(key)).length;
     }
+    // Chunks of items left alone keep their keys: the check above is not empty.
+    expect(sameKeys).toBeGreaterThan(5);
   });
 });
 

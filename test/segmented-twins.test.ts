@@ -37,11 +37,11 @@ function codecs(brotli: zlib.BrotliOptions = SMALL_WINDOW) {
   return [['gz', gzipSegments(6)], ['br', brotliSegments(stitched)]] as const;
 }
 
-async function compress(name: string, parts: Buffer[], previous: ReadonlyMap<string, Uint8Array>, brotli?: zlib.BrotliOptions) {
+async function compress(name: string, parts: Buffer[], previous: ReadonlyMap<string, Uint8Array>, brotli?: zlib.BrotliOptions, keys?: string[]) {
   const segments: CompressedSegments = { previous, next: new Map() };
   const twins = codecs(brotli).map(([suffix, codec]) => ({ codec, file: createWriteStream(path.join(dir, `${name}.${suffix}`)) }));
   const sink = segmentedTwins(twins, segments);
-  for (const part of parts) await sink.write(part);
+  for (const [i, part] of parts.entries()) await sink.write(part, keys?.[i]);
   await sink.end();
   await Promise.all(twins.map(({ file }) => once(file, 'close')));
   return { gz: await readFile(path.join(dir, `${name}.gz`)), br: await readFile(path.join(dir, `${name}.br`)), segments };
@@ -90,6 +90,19 @@ describe('segmented twins', () => {
     // window: the edit moved it, and the compressed bytes do not depend on where it starts.
     expect(reused('gz ').length).toBe(2);
     expect(reused('br ').length).toBe(2);
+  });
+
+  it('keyed by their chunks\' keys, give the same bytes, and reuse the segments whose chunks kept their keys', async () => {
+    const keys = (edited = false) => chunks().map((_, i) => `chunk ${i}${edited && i === 5 ? ' edited' : ''}`);
+    const first = await compress('e', chunks(), new Map(), undefined, keys());
+    const warm = await compress('f', chunks(true), first.segments.next, undefined, keys(true));
+    const unkeyed = await compress('g', chunks(true), new Map());
+    expect(warm.gz).toEqual(unkeyed.gz);
+    expect(warm.br).toEqual(unkeyed.br);
+    const reused = keysOf(warm.segments, '').filter((key) => first.segments.next.get(key) === warm.segments.next.get(key));
+    expect(reused.length).toBe(4);
+    // Keys and bytes are digested apart: a segment keyed by its chunks is never taken for one keyed by its bytes.
+    expect(keysOf(first.segments, '').some((key) => unkeyed.segments.next.has(key))).toBe(false);
   });
 
   it('brotli: a segment past the window compresses to the same bytes wherever it starts (what its key assumes)', async () => {

@@ -132,6 +132,19 @@ export function* splicedChunks(items: ListItems, previous: PreviousList | undefi
   yield Buffer.from(']');
 }
 
+/**
+ * A key for each chunk splicedChunks yields, in order: equal keys, equal bytes (the items' keys,
+ * and what surrounds them in the chunk). The segmented twins key their segments by these instead of
+ * hashing the bytes (segmented-twins.ts: 216 MB at 100,000 manuscripts).
+ */
+export function* chunkKeys(items: ListItems & { keys: readonly string[] }): Generator<string> {
+  yield '[';
+  for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
+    yield `items${start === 0 ? '' : ','}\n${items.keys.slice(start, Math.min(start + ITEMS_PER_CHUNK, items.count)).join('\n')}`;
+  }
+  yield ']';
+}
+
 /** The previous table's items: keys, where each starts in the file, and a key → item index. */
 function oldItems(table: ListTable) {
   const keys = table.keys === '' && table.lengths.length === 0 ? [] : table.keys.split('\n');

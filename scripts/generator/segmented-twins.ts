@@ -44,7 +44,7 @@ export interface CompressedSegments {
 export interface SegmentCodec {
   /** The bytes before the first segment. */
   head: Uint8Array;
-  /** The cache key of a segment: the SHA-1 of its bytes and whatever else its compressed bytes depend on. */
+  /** The cache key of a segment: its bytes' digest (see segmentedTwins) and whatever else its compressed bytes depend on. */
   key(hash: string, offset: number): string;
   /** The segment, starting `offset` bytes into the stream, compressed. */
   compress(segment: Buffer, offset: number): Promise<Uint8Array>;
@@ -72,13 +72,17 @@ export function brotliSegments(brotli: StitchedBrotli): SegmentCodec {
 }
 
 /**
- * A sink for a list's chunks that writes each twin (`file` in `codec`'s format): each segment is
- * hashed once for all of them. The caller ends every twin's file stream through `end`.
+ * A sink for a list's chunks that writes each twin (`file` in `codec`'s format). A segment's digest
+ * is the SHA-1 of its chunks' keys when each came with one (list-items.ts, chunkKeys: equal keys,
+ * equal bytes), else of its bytes: made once for all the twins. The caller ends every twin's file
+ * stream through `end`.
  */
 export function segmentedTwins(twins: readonly { file: WriteStream; codec: SegmentCodec }[], segments: CompressedSegments) {
   let crc = 0;
   let length = 0;
   let pending: Buffer[] = [];
+  /** The pending chunks' keys, while every one had a key. */
+  let pendingKeys: string[] | undefined = [];
   /** Each segment's compressed bytes, one promise per twin, in order. */
   const queue: Promise<Uint8Array>[][] = [];
   const write = async (file: WriteStream, bytes: Uint8Array) => {
@@ -97,14 +101,18 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
   const flush = async () => {
     if (pending.length === 0) return;
     const parts = pending;
+    const keys = pendingKeys;
     const offset = length;
     pending = [];
-    const hash = createHash('sha1');
+    pendingKeys = [];
+    const hash = createHash('sha1').update(keys ? 'keys\n' : 'bytes\n');
     for (const part of parts) {
-      hash.update(part);
+      if (!keys) hash.update(part);
       crc = zlib.crc32(part, crc);
       length += part.length;
     }
+    // Each key with its length first: a key may hold any character.
+    if (keys) hash.update(keys.map((key) => `${key.length}:${key}`).join(''));
     const digest = hash.digest('base64url');
     // Joined only to be compressed: after an edit nearly every segment is known (216 MB not copied).
     let joined: Buffer | undefined;
@@ -121,9 +129,12 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
     await writeAll(twins.map(({ codec }) => codec.head));
   };
   return {
-    async write(chunk: Buffer): Promise<void> {
+    /** A chunk, with its key when it has one (see above). */
+    async write(chunk: Buffer, key?: string): Promise<void> {
       await start();
       pending.push(chunk);
+      if (key === undefined) pendingKeys = undefined;
+      else pendingKeys?.push(key);
       if (pending.length === CHUNKS_PER_SEGMENT) await flush();
     },
     async end(): Promise<void> {
