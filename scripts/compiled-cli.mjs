@@ -21,7 +21,7 @@ const STAGING = '.staging';
 const KEPT = 3;
 
 /** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
-const ENTRIES = { cli: 'cli.ts', 'load-worker': 'generator/load-worker.ts' };
+const ENTRIES = { cli: 'cli.ts', 'load-worker': 'generator/load-worker.ts', 'list-writer-worker': 'generator/list-writer-worker.ts' };
 
 /**
  * The URL of the compiled command line (scripts/cli.ts) for the code of `root` as it is now,
@@ -32,7 +32,7 @@ export function compiledCli(root = ROOT) {
 }
 
 /**
- * The URL of one compiled entry (ENTRIES) for the code as it is now. A load worker asks with
+ * The URL of one compiled entry (ENTRIES) for the code as it is now. A worker asks with
  * `compile: false`: the command line that started it compiled the code; under anything else (the
  * tests), the worker runs its sources through the TypeScript loader.
  */

@@ -305,7 +305,7 @@ describe('the cache is safe to damage or delete', () => {
       const salamanders = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
       await writeFile(salamanders, (await readFile(salamanders, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: After the damage'));
       const files = (await readdir(workspace.paths.cache)).filter((f) => f.endsWith('.bin'));
-      expect(files.sort()).toEqual(['check-index.bin', 'lists.bin', 'media.bin', 'outputs.bin', 'segments.bin']);
+      expect(files.sort()).toEqual(['check-index.bin', 'lists.bin', 'media.bin', 'outputs.bin']);
       for (const name of files) {
         const file = path.join(workspace.paths.cache, name);
         const bytes = await readFile(file);

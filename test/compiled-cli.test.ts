@@ -27,7 +27,9 @@ async function checkout(value: string, packages = true): Promise<string> {
   await mkdir(path.join(dir, 'scripts', 'generator'), { recursive: true });
   await writeFile(path.join(dir, 'scripts', 'cli.ts'), "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n");
   await writeFile(path.join(dir, 'scripts', 'generator', 'value.ts'), `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`);
-  await writeFile(path.join(dir, 'scripts', 'generator', 'load-worker.ts'), "import { value } from './value.ts';\nconsole.log(JSON.stringify({ value, here: 'load worker' }));\n");
+  for (const worker of ['load worker', 'list writer worker']) {
+    await writeFile(path.join(dir, 'scripts', 'generator', `${worker.replaceAll(' ', '-')}.ts`), `import { value } from './value.ts';\nconsole.log(JSON.stringify({ value, here: '${worker}' }));\n`);
+  }
   await mkdir(path.join(dir, 'node_modules'));
   if (packages) await symlink(path.join(REPO_ROOT, 'node_modules', 'esbuild'), path.join(dir, 'node_modules', 'esbuild'));
   return dir;
@@ -69,13 +71,15 @@ describe('the compiled command line', () => {
     }
   });
 
-  it('compiles the load worker with the command line; a worker never compiles', async () => {
+  it('compiles the workers with the command line; a worker never compiles', async () => {
     root = await checkout('worker');
     expect(await compiledEntry('load-worker', { root })).toBeUndefined();
     await compiledCli(root);
-    const worker = await compiledEntry('load-worker', { root });
-    expect(worker).toBeDefined();
-    expect(await runCompiled(worker!)).toEqual({ value: 'worker', here: 'load worker' });
+    for (const name of ['load-worker', 'list-writer-worker'] as const) {
+      const worker = await compiledEntry(name, { root });
+      expect(worker, name).toBeDefined();
+      expect(await runCompiled(worker!)).toEqual({ value: 'worker', here: name.replaceAll('-', ' ') });
+    }
   });
 
   it('keeps a few compiled copies, not one per edit', async () => {

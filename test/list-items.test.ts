@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
-import { chunkKeys, ITEMS_PER_CHUNK, renderedChunks, splicedChunks, type ListItems, type ListTable, type PreviousList } from '../scripts/generator/list-items.ts';
+import { chunkKeys, ITEMS_PER_CHUNK, joinChunk, renderedChunks, splicedChunks, type ChunkPart, type ListItems, type ListTable } from '../scripts/generator/list-items.ts';
 import type { ManuscriptRecord } from '../scripts/generator/load.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/json-text.ts';
@@ -46,17 +46,21 @@ function listOf(items: readonly Item[]): ListItems & { keys: readonly string[]; 
   };
 }
 
-/** Writes `items` as the write stage does, and returns the file's bytes and its table. */
-function written(items: readonly Item[], previous?: PreviousList): { bytes: Buffer; chunks: Buffer[]; table: ListTable; rendered: number } {
-  const list = listOf(items);
-  const record = { lengths: new Uint32Array(items.length), rendered: 0 };
-  const chunks = [...splicedChunks(list, previous, record)];
-  const bytes = Buffer.concat(chunks);
-  return { bytes, chunks, rendered: record.rendered, table: { key: 'site', stamps: [{ size: bytes.length, mtimeMs: 0, ino: 0 }], keys: items.map((i) => i.key).join('\n'), lengths: record.lengths } };
+/** Chunks as the list writer makes them, reading their ranges from the previous file. */
+function joined(chunks: Iterable<ChunkPart[]>, previous?: { bytes: Buffer }): Buffer[] {
+  return [...chunks].map((parts) => joinChunk(parts, ({ position, length }) => {
+    if (!previous) throw new Error('a chunk names the previous file, and there is none');
+    return Buffer.from(previous.bytes.subarray(position, position + length));
+  }));
 }
 
-function previousOf(file: { bytes: Buffer; table: ListTable }): PreviousList {
-  return { table: file.table, read: (position, length) => Buffer.from(file.bytes.subarray(position, position + length)) };
+/** Writes `items` as the write stage does, and returns the file's bytes and its table. */
+function written(items: readonly Item[]): { bytes: Buffer; chunks: Buffer[]; table: ListTable; rendered: number } {
+  const list = listOf(items);
+  const record = { lengths: new Uint32Array(items.length), rendered: 0 };
+  const chunks = joined(splicedChunks(list, undefined, record));
+  const bytes = Buffer.concat(chunks);
+  return { bytes, chunks, rendered: record.rendered, table: { key: 'site', stamps: [{ size: bytes.length, mtimeMs: 0, ino: 0 }], keys: items.map((i) => i.key).join('\n'), lengths: record.lengths } };
 }
 
 /**
@@ -107,7 +111,7 @@ describe('a list taken from the previous build where its items did not change', 
       const previous = written(before);
       const list = listOf(after);
       const record = { lengths: new Uint32Array(after.length), rendered: 0 };
-      const chunks = [...splicedChunks(list, previousOf(previous), record)];
+      const chunks = joined(splicedChunks(list, previous.table, record), previous);
       expect(texts(chunks), `seed ${seed}`).toEqual(fresh(after));
       expect([...record.lengths]).toEqual(after.map((i) => Buffer.byteLength(i.json)));
       const known = new Set(before.map((i) => i.key));
@@ -164,7 +168,7 @@ describe('items given in pieces', () => {
       },
     };
     const record = { lengths: new Uint32Array(items.length), rendered: 0 };
-    expect(texts([...splicedChunks(pieces, undefined, record)])).toEqual(fresh(items));
+    expect(texts(joined(splicedChunks(pieces, undefined, record)))).toEqual(fresh(items));
     expect([...record.lengths]).toEqual(items.map((i) => Buffer.byteLength(i.json)));
   });
 
@@ -205,11 +209,15 @@ describe('the lists after an edit, in a real build', () => {
     workspace = await agedWorkspace();
     const first = await workspace.build();
     expect(first.written?.renderedItems).toBe(first.counts.authors + first.counts.volumes + first.counts.manuscripts);
+    // Each list is one segment here, in each of two twins.
+    expect(first.written?.compressedSegments).toBe(6);
     const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
     await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
     const second = await workspace.build();
     expect(second.ok).toBe(true);
     expect(second.written?.renderedItems).toBe(1);
+    // The authors' and volumes' lists are written again (the site changed), their segments taken from their twins.
+    expect(second.written?.compressedSegments).toBe(2);
     await expectListsAsCold(workspace);
   });
 

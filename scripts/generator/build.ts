@@ -12,8 +12,8 @@ import { scanContent } from './content-scan.ts';
 import { discover, discoverJournal } from './discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
-  cacheFingerprint, readCompressedSegments, readListTables, readOutputManifest, readVerifiedMedia, removeOutputManifest,
-  writeCompressedSegments, writeListTables, writeOutputManifest, writeVerifiedMedia,
+  cacheFingerprint, readListTables, readOutputManifest, readVerifiedMedia, removeOutputManifest,
+  writeListTables, writeOutputManifest, writeVerifiedMedia,
 } from './cache.ts';
 import { locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
 import { loadContent, noCache } from './load-all.ts';
@@ -89,9 +89,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   attachKeys(api);
   const writing = site ? await startSite(paths.out, api, {
     progress, previousOutput: scan, ...(options.linkMedia ? { linkMedia: true } : {}),
-    ...(useCache ? { compressedSegments: readCompressedSegments(paths.cache, fingerprint), previousLists: readListTables(paths.cache, fingerprint) } : {}),
-    // Keyed by the bytes they compress, so valid whatever happens to the rest of the build.
-    saveCompressedSegments: (segments) => writeCompressedSegments(paths.cache, fingerprint, segments),
+    ...(useCache ? { previousLists: readListTables(paths.cache, fingerprint) } : {}),
   }) : undefined;
   try {
     problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, checked)));

@@ -23,10 +23,9 @@ import type { Loaded } from './load.ts';
 import type { VerifiedMedia } from './media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 6;
+const CACHE_FORMAT = 7;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
-const SEGMENTS_FILE = 'segments.bin';
 const LIST_TABLES_FILE = 'lists.bin';
 
 export interface RecordEntry {
@@ -228,16 +227,6 @@ export function readVerifiedMedia(dir: string, fingerprint: string): VerifiedMed
 
 export function writeVerifiedMedia(dir: string, fingerprint: string, verified: VerifiedMedia): void {
   writeFrames(dir, MEDIA_FILE, fingerprint, [verified]);
-}
-
-/** The compressed segments of the lists' twins, by their keys (segmented-twins.ts). */
-export function readCompressedSegments(dir: string, fingerprint: string): Map<string, Uint8Array> {
-  return readMap(dir, SEGMENTS_FILE, fingerprint);
-}
-
-export function writeCompressedSegments(dir: string, fingerprint: string, segments: ReadonlyMap<string, Uint8Array>): void {
-  // About 400 KB a segment: a few per frame keep each frame's buffers small.
-  writeMap(dir, SEGMENTS_FILE, fingerprint, segments, 16);
 }
 
 /** The lists' item tables (list-items.ts), by output path. */

@@ -9,6 +9,7 @@
  * the previous file, by byte range (runs of consecutive items in one read), and renders only the rest.
  */
 import type { ListItems } from '../shared/output-file.ts';
+import type { SegmentTable } from './segmented-twins.ts';
 import type { FileStamp } from './stat-many.ts';
 
 export type { ListItems };
@@ -26,21 +27,35 @@ export interface ListTable {
   /** The items' keys, newline-joined (a key never holds one: see keyed). */
   keys: string;
   lengths: Uint32Array;
+  /** Where the compressed segments lie in the twins, by suffix (segmented-twins.ts). */
+  twins?: Record<string, SegmentTable>;
 }
 
-/** The previous build's list file, open, with its table. */
-export interface PreviousList {
-  table: ListTable;
-  /** `length` bytes of the previous file from `position`. */
-  read(position: number, length: number): Buffer;
+/** Bytes of the previous build's list file. */
+export interface ByteRange {
+  position: number;
+  length: number;
 }
+
+/**
+ * A chunk as it is made: bytes, and ranges of the previous file (read by the list writer's thread,
+ * list-writer.ts: after one edit, 216 MB this thread never touches).
+ */
+export type ChunkPart = Uint8Array | ByteRange;
 
 /** Items per chunk: large enough that writing is cheap, small enough to stay off the heap. */
 export const ITEMS_PER_CHUNK = 256;
 
 /** The list as text chunks, every item rendered (what OutputFile.body yields for a list). */
 export function* renderedChunks(items: ListItems): Generator<string> {
-  for (const chunk of splicedChunks(items, undefined)) yield chunk.toString('utf8');
+  // Without a previous file, every part is bytes.
+  for (const parts of splicedChunks(items, undefined)) yield Buffer.concat(parts as Uint8Array[]).toString('utf8');
+}
+
+/** A chunk's bytes, its ranges read with `read`. */
+export function joinChunk(parts: readonly ChunkPart[], read: (range: ByteRange) => Uint8Array): Buffer {
+  const bytes = parts.map((part) => (part instanceof Uint8Array ? part : read(part)));
+  return bytes.length === 1 && Buffer.isBuffer(bytes[0]) ? bytes[0] : Buffer.concat(bytes);
 }
 
 /** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */
@@ -62,16 +77,16 @@ export interface SpliceRecord {
 }
 
 /**
- * The list's chunks as bytes (renderedChunks gives them as text), with each item the previous file
- * holds under the same key taken from it instead of rendered.
+ * The list's chunks (renderedChunks gives them as text), with each item the previous file (described
+ * by `previous`) holds under the same key taken from it, as a range, instead of rendered.
  */
-export function* splicedChunks(items: ListItems, previous: PreviousList | undefined, record: SpliceRecord = { lengths: new Uint32Array(items.count), rendered: 0 }): Generator<Buffer> {
+export function* splicedChunks(items: ListItems, previous: ListTable | undefined, record: SpliceRecord = { lengths: new Uint32Array(items.count), rendered: 0 }): Generator<ChunkPart[]> {
   const { lengths } = record;
-  const old = previous ? oldItems(previous.table) : undefined;
-  yield Buffer.from('[');
+  const old = previous ? oldItems(previous) : undefined;
+  yield [Buffer.from('[')];
   for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
     const end = Math.min(start + ITEMS_PER_CHUNK, items.count);
-    const parts: Uint8Array[] = [];
+    const parts: ChunkPart[] = [];
     let text = start === 0 ? '' : ',';
     // A run of consecutive previous items, [first, last]: one read, commas included.
     let first = -1;
@@ -80,7 +95,7 @@ export function* splicedChunks(items: ListItems, previous: PreviousList | undefi
       if (first < 0) return;
       if (text) parts.push(Buffer.from(text, 'utf8'));
       text = '';
-      parts.push(previous!.read(old!.offsets[first]!, old!.offsets[last]! + old!.lengths[last]! - old!.offsets[first]!));
+      parts.push({ position: old!.offsets[first]!, length: old!.offsets[last]! + old!.lengths[last]! - old!.offsets[first]! });
       first = -1;
     };
     for (let i = start; i < end; i++) {
@@ -127,9 +142,9 @@ export function* splicedChunks(items: ListItems, previous: PreviousList | undefi
     }
     endRun();
     if (text) parts.push(Buffer.from(text, 'utf8'));
-    yield parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts);
+    yield parts;
   }
-  yield Buffer.from(']');
+  yield [Buffer.from(']')];
 }
 
 /**

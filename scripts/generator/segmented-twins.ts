@@ -8,11 +8,12 @@
  *   under one gzip header and closed by an empty final block and the trailer (CRC-32 and length of
  *   the whole).
  * - brotli: each segment is a piece of one stream, made by an encoder told where in the stream it
- *   starts (stitched-brotli.ts). A runtime that cannot make such pieces compresses the whole file
- *   on a thread of its own instead (brotli-file.ts, write.ts).
+ *   starts (stitched-brotli.ts). A runtime that cannot make such pieces compresses each list whole
+ *   instead (list-writer-worker.ts).
  *
- * A segment whose bytes were compressed by the previous build (same SHA-1, and for brotli the same
- * place up to its window) is taken from the build cache instead of being compressed again. Each
+ * The sink records where each segment lies in each twin (SegmentTable): the next build takes a
+ * segment with the same key (same items, and for brotli the same place up to its window) from the
+ * previous build's twin by byte range instead of compressing it again (list-writer-worker.ts). Each
  * segment starts with an empty dictionary: at about a thousand records per segment that costs
  * 0.1% of the gzip's size and 0.9% of the brotli's.
  */
@@ -34,11 +35,17 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00,
 /** An empty final block with fixed codes: what zlib writes when a stream ends right after a flush. */
 const GZIP_FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 
-/** Compressed segments by their keys (SegmentCodec.key): the previous build's, and this build's for the next. */
-export interface CompressedSegments {
-  readonly previous: ReadonlyMap<string, Uint8Array>;
-  next: Map<string, Uint8Array>;
+/** Where a twin's segments lie in its file, in order: each one's key and compressed length. */
+export interface SegmentTable {
+  /** The keys (SegmentCodec.key), newline-joined (a key never holds one). */
+  keys: string;
+  lengths: Uint32Array;
+  /** Where the first segment starts (after the head). */
+  start: number;
 }
+
+/** A previous twin's segment by its key: its compressed bytes, when there is one. */
+export type KnownSegments = (key: string) => Uint8Array | undefined;
 
 /** A format whose stream can be made of segments compressed on their own. */
 export interface SegmentCodec {
@@ -72,12 +79,13 @@ export function brotliSegments(brotli: StitchedBrotli): SegmentCodec {
 }
 
 /**
- * A sink for a list's chunks that writes each twin (`file` in `codec`'s format). A segment's digest
- * is the SHA-1 of its chunks' keys when each came with one (list-items.ts, chunkKeys: equal keys,
- * equal bytes), else of its bytes: made once for all the twins. The caller ends every twin's file
- * stream through `end`.
+ * A sink for a list's chunks that writes each twin (`file` in `codec`'s format), taking the segments
+ * `known` has instead of compressing them. A segment's digest is the SHA-1 of its chunks' keys when
+ * each came with one (list-items.ts, chunkKeys: equal keys, equal bytes), else of its bytes: made
+ * once for all the twins. `end` ends every twin's file stream, and gives each twin's table and how
+ * many segments were compressed (the others were known).
  */
-export function segmentedTwins(twins: readonly { file: WriteStream; codec: SegmentCodec }[], segments: CompressedSegments) {
+export function segmentedTwins(twins: readonly { file: WriteStream; codec: SegmentCodec }[], known: KnownSegments = () => undefined) {
   let crc = 0;
   let length = 0;
   let pending: Buffer[] = [];
@@ -85,18 +93,23 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
   let pendingKeys: string[] | undefined = [];
   /** Each segment's compressed bytes, one promise per twin, in order. */
   const queue: Promise<Uint8Array>[][] = [];
+  const tables = twins.map(({ codec }) => ({ keys: [] as string[], lengths: [] as number[], start: codec.head.length }));
+  let compressed = 0;
   const write = async (file: WriteStream, bytes: Uint8Array) => {
     if (!file.write(bytes)) await once(file, 'drain');
   };
   const writeAll = (pieces: readonly Uint8Array[]) => Promise.all(twins.map(({ file }, i) => write(file, pieces[i]!)));
   /** A segment's compressed bytes: the previous build's when it compressed the same bytes at a place as good. */
-  const compress = (codec: SegmentCodec, segment: () => Buffer, key: string, offset: number): Promise<Uint8Array> => {
-    const known = segments.previous.get(key) ?? segments.next.get(key);
-    const compressed = known ? Promise.resolve(known) : codec.compress(segment(), offset);
-    return compressed.then((bytes) => {
-      segments.next.set(key, bytes);
-      return bytes;
-    });
+  const compress = (twin: number, segment: () => Buffer, key: string, offset: number): Promise<Uint8Array> => {
+    tables[twin]!.keys.push(key);
+    const bytes = known(key);
+    if (bytes) return Promise.resolve(bytes);
+    compressed++;
+    return twins[twin]!.codec.compress(segment(), offset);
+  };
+  const writeSegment = async (pieces: readonly Uint8Array[]) => {
+    pieces.forEach((piece, i) => tables[i]!.lengths.push(piece.length));
+    await writeAll(pieces);
   };
   const flush = async () => {
     if (pending.length === 0) return;
@@ -117,10 +130,10 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
     // Joined only to be compressed: after an edit nearly every segment is known (216 MB not copied).
     let joined: Buffer | undefined;
     const segment = () => (joined ??= Buffer.concat(parts));
-    const compressed = twins.map(({ codec }) => compress(codec, segment, codec.key(digest, offset), offset));
+    const compressed = twins.map(({ codec }, i) => compress(i, segment, codec.key(digest, offset), offset));
     for (const each of compressed) each.catch(() => {}); // awaited in order below; an early failure must not go unhandled meanwhile
     queue.push(compressed);
-    if (queue.length > IN_FLIGHT) await writeAll(await Promise.all(queue.shift()!));
+    if (queue.length > IN_FLIGHT) await writeSegment(await Promise.all(queue.shift()!));
   };
   let started = false;
   const start = async () => {
@@ -137,12 +150,13 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
       else pendingKeys?.push(key);
       if (pending.length === CHUNKS_PER_SEGMENT) await flush();
     },
-    async end(): Promise<void> {
+    async end(): Promise<{ tables: SegmentTable[]; compressed: number }> {
       await start();
       await flush();
-      while (queue.length > 0) await writeAll(await Promise.all(queue.shift()!));
+      while (queue.length > 0) await writeSegment(await Promise.all(queue.shift()!));
       await writeAll(twins.map(({ codec }) => codec.tail(crc, length)));
       for (const { file } of twins) file.end();
+      return { tables: tables.map((table) => ({ keys: table.keys.join('\n'), lengths: Uint32Array.from(table.lengths), start: table.start })), compressed };
     },
   };
 }

@@ -11,7 +11,7 @@
  * Node's zlib checks brotli parameters against a list that stops before that one, so the encoder is
  * driven here through the binding Node's zlib itself uses. Whether the runtime can do it (a newer
  * brotli, the binding as expected) is tried once, by a round trip through Node's own decoder;
- * when it cannot, the lists' brotli is one stream per file again (brotli-file.ts).
+ * when it cannot, each list's brotli is one stream, compressed whole by the list writer's thread.
  */
 import zlib from 'node:zlib';
 

@@ -36,9 +36,9 @@ export async function runLoadJobs(jobs: readonly LoadJob[], options: LoadPoolOpt
 
   const batches: LoadJob[][] = [];
   for (let start = 0; start < jobs.length; start += BATCH_SIZE) batches.push(jobs.slice(start, start + BATCH_SIZE));
-  const boot = new URL('./load-worker-boot.mjs', import.meta.url);
+  const boot = new URL('./worker-boot.mjs', import.meta.url);
   const entry = new URL('./load-worker.ts', import.meta.url).href;
-  const workers = Array.from({ length: Math.min(threads, batches.length) }, () => new Worker(boot, { workerData: { entry } }));
+  const workers = Array.from({ length: Math.min(threads, batches.length) }, () => new Worker(boot, { workerData: { boot: { name: 'load-worker', entry } } }));
   let next = 0;
   try {
     await Promise.all([...workers.map((worker) => new Promise<void>((resolve, reject) => {

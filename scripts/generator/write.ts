@@ -3,20 +3,19 @@
  * A build that fails at any point leaves the previous output exactly as it was.
  *
  * Issue 4: the staging folder is filled in parallel (file creation, not bytes, is what costs at
- * 100,000 pages). The lists come first (startSite), as soon as the records are loaded: each is
- * streamed through the segmented gzip, with the items unchanged since the previous build taken from
- * its list (list-items.ts), and followed by brotli on a thread of its own (brotli-file.ts). Then
- * (finish) the pages are rendered here and written by a file writer's thread, and the PDFs copied
- * or linked by two more (file-writer.ts). A file whose inputs are unchanged since the previous
- * build (same key, see OutputFile.key, or for a PDF the same source stamp) is taken from the previous output instead of
- * being written again: a folder of such files as a whole, others by hard link. The previous
- * output's files are only ever replaced, never modified, so a link to one is a copy.
+ * 100,000 pages). The lists come first (startSite), as soon as the records are loaded: this thread
+ * makes their chunks, with the items unchanged since the previous build named as ranges of its
+ * list (list-items.ts), and the list writer's thread writes them and their twins, compressed in
+ * segments (list-writer.ts, segmented-twins.ts). Then (finish) the pages are rendered here and
+ * written by a file writer's thread, and the PDFs copied or linked by two more (file-writer.ts). A
+ * file whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a
+ * PDF the same source stamp) is taken from the previous output instead of being written again: a
+ * folder of such files as a whole, others by hard link. The previous output's files are only ever
+ * replaced, never modified, so a link to one is a copy.
  */
-import { closeSync, createWriteStream, fstatSync, lstatSync, openSync, readSync, type WriteStream } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { OutputEntry, OutputManifest } from './cache.ts';
 import { sameStamp } from './load-job.ts';
@@ -26,10 +25,8 @@ import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
 import { STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
-import { chunkKeys, keyed, splicedChunks, tableBytes, type ListTable, type PreviousList } from './list-items.ts';
-import { brotliSegments, gzipSegments, segmentedTwins, type CompressedSegments, type SegmentCodec } from './segmented-twins.ts';
-import { stitchedBrotli } from './stitched-brotli.ts';
-import { brotliFile } from './brotli-file.ts';
+import { chunkKeys, keyed, splicedChunks, tableBytes, type ListTable } from './list-items.ts';
+import { createListWriter, type ListWriterSetup, type PreviousListFile } from './list-writer.ts';
 import { silentProgress } from './progress.ts';
 
 /**
@@ -50,6 +47,8 @@ export interface WriteStats {
   reused: number;
   /** Items of the lists rendered; the others were taken from the previous build's lists (list-items.ts). */
   renderedItems: number;
+  /** Segments of the lists' twins compressed; the others were taken from the previous twins (segmented-twins.ts). */
+  compressedSegments: number;
   /** What this build wrote, for the next build to reuse. */
   manifest: OutputManifest;
   /** The tables of the lists in the output (written or reused), for the next build's lists. */
@@ -62,13 +61,6 @@ export interface WriteOptions {
   linkMedia?: boolean;
   /** The tables of the lists the previous build wrote (list-items.ts), from the build cache. */
   previousLists?: ReadonlyMap<string, ListTable>;
-  /** The previous build's compressed segments of the lists' twins (segmented-twins.ts), from the build cache. */
-  compressedSegments?: ReadonlyMap<string, Uint8Array>;
-  /**
-   * Called with the segments of the lists as soon as they are written (not when every file is), so
-   * that they are not held while the pages are written. Not called when the lists were reused whole.
-   */
-  saveCompressedSegments?: (segments: ReadonlyMap<string, Uint8Array>) => void;
   /**
    * The listing of the output folder as it was when the build started (content-scan.ts): the
    * stamps that decide which previous files are intact (findReusable). Without it, or for a
@@ -184,9 +176,6 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const previousDir = path.join(parent, `.${base}-previous-${process.pid}`);
   const trash = path.join(parent, `.${base}-replaced-${process.pid}`);
   const manifest: OutputManifest = { out: outDir, files: new Map() };
-  const segments: CompressedSegments = { previous: options.compressedSegments ?? new Map(), next: new Map() };
-  // Brotli in segments too when this runtime can join them (stitched-brotli.ts); else on a thread of its own.
-  const codecs = twinCodecs();
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
   const tables = new Map<string, Omit<ListTable, 'stamps'> & { relatives: string[] }>();
@@ -194,6 +183,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   let reused = 0;
   let written = 0;
   let renderedItems = 0;
+  let compressedSegments = 0;
   const folders = new Map<string, Promise<unknown>>();
   const target = (relative: string) => under(staging, relative);
   // One mkdir per folder, shared by every file written into it at the same time.
@@ -242,15 +232,12 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const mediaWriters = [createFileWriter(), createFileWriter()];
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
-  /** Aborted when the write is abandoned: the lists stop where they are. */
-  const stopping = new AbortController();
   await removeTree(staging);
   await mkdir(staging, { recursive: true });
-  /** The lists' brotli twins, compressed on threads of their own once each list is written. */
-  const compressions: Promise<unknown>[] = [];
   /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
   const running: Promise<unknown>[] = [];
-  /** Each list and its gzip twin written (brotli may still run). */
+  const lists = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
+  /** Each list and its twins written. */
   const listRuns = streamed.map(async (output) => {
     const relatives = relativesOf(output);
     if (reuse(relatives)) {
@@ -260,51 +247,30 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const file = target(output.path);
     await ensureFolder(file);
     const items = output.items && keyed(output.items) ? output.items : undefined;
-    const previousList = items ? openPreviousList(under(outDir, output.path), options.previousLists?.get(output.path)) : undefined;
-    try {
-      const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
-      const chunks = items ? splicedChunks(items, previousList, record) : chunksOf(output.body);
-      // Without segments, brotli follows the list as it is written, on a thread of its own (brotli-file.ts).
-      const brotli = output.precompress && !codecs.has('.br') ? brotliFile(file, `${file}.br`, BROTLI_OPTIONS, stopping.signal) : undefined;
-      try {
-        const keys = items ? chunkKeys(items) : undefined;
-        Object.assign(bytes, await streamOutput(file, output, chunks, { codecs, segments, keys }, stopping.signal, (written) => brotli?.written(written)));
-      } catch (error) {
-        brotli?.stop();
-        await brotli?.result.catch(() => {});
-        throw error;
-      }
-      if (brotli) {
-        brotli.complete(bytes[output.path]!);
-        const compressed = brotli.result.then((size) => (bytes[`${output.path}.br`] = size));
-        compressed.catch(() => {}); // awaited with the lists, or by abandon
-        compressions.push(compressed);
-      }
-      if (items && output.key !== undefined) tables.set(output.path, { key: output.key, relatives, keys: items.keys.join('\n'), lengths: record.lengths });
-      renderedItems += items ? record.rendered : 0;
-    } finally {
-      previousList?.close();
-    }
+    const previous = items ? previousListFile(under(outDir, output.path), options.previousLists?.get(output.path)) : undefined;
+    const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
+    const chunks = items ? splicedChunks(items, previous?.table, record) : chunksOf(output.body);
+    const request = { file, precompress: output.precompress === true, ...(previous ? { previous: previous.files } : {}) };
+    const list = await lists.write(request, chunks, items ? chunkKeys(items) : undefined);
+    for (const [suffix, size] of Object.entries(list.sizes)) bytes[`${output.path}${suffix}`] = size;
+    if (items && output.key !== undefined) tables.set(output.path, { key: output.key, relatives, keys: items.keys.join('\n'), lengths: record.lengths, twins: list.twins });
+    renderedItems += items ? record.rendered : 0;
+    compressedSegments += list.compressed;
     written += relatives.length;
     remember(relatives, output.key);
   });
   const listsWritten = Promise.all(listRuns);
-  const listsSaved = listsWritten.then(async () => {
-    if (segments.next.size > 0) options.saveCompressedSegments?.(segments.next);
-    segments.next = new Map();
-    await Promise.all(compressions);
-  });
+  const listsSaved = listsWritten.finally(() => lists.close());
   listsSaved.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
 
   const abandon = async () => {
     if (settled) return;
     settled = true;
-    stopping.abort();
-    // The writers' threads stop at once; their waiting batches fail.
-    await Promise.all([writer, ...mediaWriters].map((thread) => thread.abort()));
+    // The writers' threads stop at once; their waiting batches fail, and the lists' files close.
+    await Promise.all([lists.stop(), writer.abort(), ...mediaWriters.map((thread) => thread.abort())]);
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
-    await Promise.allSettled([...listRuns, ...compressions, ...running]);
+    await Promise.allSettled([...listRuns, listsSaved, ...running]);
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -359,10 +325,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       })();
       running.push(pages, media);
       await Promise.all([pages, media, listsWritten]);
-      // The reused files are placed while brotli may still be compressing the lists (issue 4: after
-      // an edit, the longest task); a failure after this puts back what was moved (abandon).
-      const compressing = new Set(codecs.has('.br') ? [] : streamed.filter((output) => output.precompress).map((output) => `${output.path}.br`));
-      await placeReused({ outDir, staging, reusable, written: writtenFiles, busy: compressing, previous: previousOutput, manifest, moves, trash, ensureFolder });
+      // A failure after this puts back what was moved (abandon).
+      await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: previousOutput, manifest, moves, trash, ensureFolder });
       await listsSaved;
       streamed.forEach(() => stage.advance());
       // In slices: 200,000 absolute paths at once were a peak of memory of their own.
@@ -388,19 +352,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       throw error;
     }
     manifest.folders = await folderStamps(outDir, manifest.files.keys());
-    return { files: written + reused, bytes, reused, renderedItems, manifest, lists: listTables };
+    return { files: written + reused, bytes, reused, renderedItems, compressedSegments, manifest, lists: listTables };
   };
-  // After an edit the lists are mostly taken from the previous ones: written at once, before the
-  // build goes on, so that their brotli twins (the longest task left) start as early as possible.
-  // Rendered afresh (a cold build) they are written while the build goes on.
-  if (streamed.length > 0 && streamed.every((output) => options.previousLists?.has(output.path))) {
-    try {
-      await listsWritten;
-    } catch (error) {
-      await abandon();
-      throw error;
-    }
-  }
   return { finish, abandon };
 }
 
@@ -410,8 +363,6 @@ interface Placement {
   reusable: ReadonlyMap<string, OutputEntry>;
   /** The files this build wrote into the staging folder. */
   written: readonly string[];
-  /** Written files that may still be being written (the lists' brotli twins): their folders stay where they are. */
-  busy: ReadonlySet<string>;
   previous: OutputManifest | undefined;
   manifest: OutputManifest;
   /** [from, to] of every folder or file moved out of (or into) the previous output, to undo on failure. */
@@ -470,7 +421,7 @@ async function placeReused(p: Placement): Promise<void> {
     const mine = newTree.get(folder)!;
     const theirs = oldTree.get(folder);
     const recorded = previousFolders.get(folder);
-    if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0 || mine.files.some((file) => p.busy.has(file))) return false;
+    if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0) return false;
     const kept = mine.files.filter((file) => p.reusable.has(file));
     if (kept.length < ADOPT_MIN_FILES || kept.length * 2 < mine.files.length) return false;
     const stat = await lstat(inPrevious(folder)).catch(() => undefined);
@@ -591,43 +542,30 @@ export async function removeTree(dir: string): Promise<void> {
 }
 
 /**
- * The previous build's file of a list, open for reading, when it still is the file its table
- * describes: same stamp (the previous output's files are only ever replaced, never modified) and
- * the size the table adds up to. Otherwise every item is rendered.
+ * The previous build's files of a list, when they still are the files its table describes: same
+ * stamp (the previous output's files are only ever replaced, never modified), and for the list the
+ * size the table adds up to. Otherwise every item is rendered (and a twin's every segment
+ * compressed). The list writer checks the stamps again as it opens them.
  */
-function openPreviousList(file: string, table: ListTable | undefined): (PreviousList & { close(): void }) | undefined {
-  if (!table) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  const stat = fstatSync(fd);
-  if (!stat.isFile() || !sameStamp(stampOfStat(stat), table.stamps[0]!) || stat.size !== tableBytes(table)) {
-    closeSync(fd);
-    return undefined;
-  }
-  return {
-    table,
-    read(position, length) {
-      const buffer = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) {
-        const read = readSync(fd, buffer, done, length - done, position + done);
-        if (read === 0) throw new Error(`${file} ended before its recorded length`);
-        done += read;
-      }
-      return buffer;
-    },
-    close: () => closeSync(fd),
+function previousListFile(file: string, table: ListTable | undefined): { table: ListTable; files: PreviousListFile } | undefined {
+  const intact = (name: string, stamp: FileStamp | undefined) => {
+    const stat = lstatSync(name, { throwIfNoEntry: false });
+    return stamp !== undefined && stat?.isFile() === true && sameStamp(stampOfStat(stat), stamp);
   };
+  if (!table || !intact(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table)) return undefined;
+  // The twins' stamps follow the list's, in the order of PRECOMPRESSED.
+  const twins = PRECOMPRESSED.flatMap((suffix, i) => {
+    const segments = table.twins?.[suffix];
+    const stamp = table.stamps[i + 1];
+    return segments && intact(`${file}${suffix}`, stamp) ? [{ suffix, file: `${file}${suffix}`, stamp: stamp!, table: segments }] : [];
+  });
+  return { table, files: { file, stamp: table.stamps[0]!, twins } };
 }
 
-/** A body as byte chunks: a list's chunks one by one, any other body as one chunk. */
-function* chunksOf(body: OutputFile['body']): Iterable<Buffer> {
-  if (typeof body === 'function') for (const chunk of body()) yield Buffer.from(chunk, 'utf8');
-  else yield typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+/** A body as chunks of bytes: a list's chunks one by one, any other body as one chunk. */
+function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
+  if (typeof body === 'function') for (const chunk of body()) yield [Buffer.from(chunk, 'utf8')];
+  else yield [typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
 
 /** A body as one text, or its bytes. */
@@ -636,59 +574,4 @@ function textOf(body: OutputFile['body']): string | Uint8Array {
   let text = '';
   for (const chunk of body()) text += chunk;
   return text;
-}
-
-/** The twins compressed in segments: gzip always, brotli when this runtime can join its segments. */
-function twinCodecs(): Map<string, SegmentCodec> {
-  const codecs = new Map<string, SegmentCodec>([['.gz', gzipSegments(GZIP_LEVEL)]]);
-  const brotli = stitchedBrotli(BROTLI_OPTIONS);
-  if (brotli) codecs.set('.br', brotliSegments(brotli));
-  return codecs;
-}
-
-/**
- * Streams the chunks to the file and, in the same pass, through the segmented twins
- * (segmented-twins.ts, their segments compressed on the thread pool). `onWritten` learns how much of
- * the file is written: where brotli cannot be made in segments, the brotli twin follows the file on
- * a thread of its own (brotli-file.ts); through the thread pool, it needed this thread for every
- * 16 KB it wrote. `twins.keys` gives the chunks' keys, one per chunk, when they have them (chunkKeys).
- */
-async function streamOutput(target: string, output: OutputFile, chunks: Iterable<Buffer>, twins: { codecs: ReadonlyMap<string, SegmentCodec>; segments: CompressedSegments; keys?: Iterator<string> }, stopping: AbortSignal, onWritten: (bytes: number) => void): Promise<Record<string, number>> {
-  const files: { suffix: string; file: WriteStream }[] = [{ suffix: '', file: createWriteStream(target) }];
-  const sinks: { write(buffer: Buffer, key?: string): Promise<void>; end(): Promise<void> | void }[] = [];
-  const toFile = (file: Writable) => ({
-    write: async (buffer: Buffer) => {
-      if (!file.write(buffer)) await once(file, 'drain');
-    },
-    end: () => void file.end(),
-  });
-  sinks.push(toFile(files[0]!.file));
-  if (output.precompress) {
-    const compressed = [...twins.codecs].map(([suffix, codec]) => ({ suffix, codec, file: createWriteStream(`${target}${suffix}`) }));
-    files.push(...compressed);
-    sinks.push(segmentedTwins(compressed, twins.segments));
-  }
-  const finished = Promise.all(files.map(({ file }) => once(file, 'close')));
-  const failed = new Promise<never>((_, reject) => {
-    for (const { file } of files) file.on('error', reject);
-  });
-  failed.catch(() => {}); // raced below; an error after the race is over has nothing left to fail
-  try {
-    for (const buffer of chunks) {
-      const key = twins.keys?.next().value;
-      if (stopping.aborted) throw new Error(`writing ${output.path} was abandoned`);
-      await Promise.race([Promise.all(sinks.map((sink) => sink.write(buffer, key))), failed]);
-      onWritten(files[0]!.file.bytesWritten);
-    }
-    await Promise.race([Promise.all(sinks.map((sink) => sink.end())), failed]);
-    await Promise.race([finished, failed]);
-  } catch (error) {
-    // Closed before the staging folder can go: nothing may write into it afterwards.
-    for (const { file } of files) file.destroy();
-    await Promise.all(files.map(({ file }) => (file.closed ? undefined : once(file, 'close').catch(() => {}))));
-    throw error;
-  }
-  const sizes: Record<string, number> = {};
-  for (const { suffix, file } of files) sizes[`${output.path}${suffix}`] = file.bytesWritten;
-  return sizes;
 }

@@ -1,0 +1,136 @@
+/**
+ * The API lists are written by a thread of their own (issue 4). This thread makes each list's
+ * chunks (list-items.ts): items rendered, and ranges of the previous build's list for the items
+ * that did not change; the list writer's thread (list-writer-worker.ts) reads those ranges, writes
+ * the list, and compresses its twins in segments (segmented-twins.ts).
+ *
+ * After one edit at 100,000 manuscripts nearly every chunk is a range: this thread sends a few
+ * hundred small messages and goes on, while the other writes 216 MB and its twins. Written from
+ * here, each chunk needed this thread for a moment, and the steps of the build that follow hold it
+ * for hundreds of milliseconds at a time: the lists had to be written before the build went on.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ChunkPart } from './list-items.ts';
+import type { ListWriterRequest, ListWriterResponse, ListWriterSetup, PreviousListFile } from './list-writer-worker.ts';
+import type { SegmentTable } from './segmented-twins.ts';
+
+export type { ListWriterSetup, PreviousListFile };
+
+/** A list written: the sizes of its files and the tables of its twins, by suffix ('', '.gz', '.br'). */
+export interface WrittenList {
+  sizes: Record<string, number>;
+  twins: Record<string, SegmentTable>;
+  /** Segments compressed; the others were taken from the previous twins. */
+  compressed: number;
+}
+
+/** Bytes of a list's chunks sent and not yet written: enough to keep the thread busy, few enough to bound memory. */
+const BYTES_IN_FLIGHT = 16 << 20;
+
+export interface ListRequest {
+  file: string;
+  /** Also write the `.gz` and `.br` twins. */
+  precompress: boolean;
+  /** The previous build's files of the list: the chunks' ranges and known segments are read from them. */
+  previous?: PreviousListFile;
+}
+
+export interface ListWriter {
+  /** Writes one list from its chunks (with their keys, when they have them: segmented-twins.ts). */
+  write(request: ListRequest, chunks: Iterable<ChunkPart[]>, keys: Iterator<string> | undefined): Promise<WrittenList>;
+  /** Stops every list where it is, its files closed: for a write that is abandoned. */
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createListWriter(setup: ListWriterSetup): ListWriter {
+  const boot = { name: 'list-writer-worker', entry: new URL('./list-writer-worker.ts', import.meta.url).href };
+  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot, setup } });
+  let lists = 0;
+  /** Per list: its end (or failure), and a wake-up for each chunk written. */
+  const open = new Map<number, { done(written: WrittenList): void; failed(error: Error): void; taken(): void }>();
+  const waiting: { stopped?: () => void } = {};
+  let broken: Error | undefined;
+  const breakAll = (error: Error) => {
+    broken ??= error;
+    for (const list of open.values()) list.failed(error);
+    open.clear();
+    waiting.stopped?.();
+  };
+  worker.on('message', (response: ListWriterResponse) => {
+    if ('stopped' in response) return waiting.stopped?.();
+    const list = open.get(response.list);
+    if (!list) return;
+    if ('taken' in response) return list.taken();
+    open.delete(response.list);
+    if ('sizes' in response) list.done({ sizes: response.sizes, twins: response.twins, compressed: response.compressed });
+    else list.failed(Object.assign(new Error(response.error.message), { code: response.error.code }));
+  });
+  worker.on('error', breakAll);
+  worker.on('exit', (code) => breakAll(new Error(`the list writer stopped (exit code ${code})`)));
+  const send = (request: ListWriterRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(request, transfer);
+  /** Answered once: one stop at a time. */
+  const ask = (request: ListWriterRequest, key: keyof typeof waiting) => new Promise<void>((resolve) => {
+    if (broken) return resolve();
+    waiting[key] = () => {
+      delete waiting[key];
+      resolve();
+    };
+    send(request);
+  });
+
+  return {
+    async write(request, chunks, keys) {
+      if (broken) throw broken;
+      const list = lists++;
+      /** The bytes of each chunk sent and not yet written, oldest first. */
+      const inFlight: number[] = [];
+      let bytesInFlight = 0;
+      let wake = () => {};
+      let failure: Error | undefined;
+      const result = new Promise<WrittenList>((resolve, reject) => {
+        open.set(list, {
+          done: resolve,
+          failed: (error) => {
+            failure = error;
+            reject(error);
+            wake();
+          },
+          taken: () => {
+            bytesInFlight -= inFlight.shift() ?? 0;
+            wake();
+          },
+        });
+      });
+      result.catch(() => {}); // awaited below, after the last chunk is sent
+      send({ list, open: request });
+      for (const chunk of chunks) {
+        if (failure) break;
+        const key = keys?.next().value;
+        let bytes = 0;
+        const transfer: ArrayBuffer[] = [];
+        for (const part of chunk) {
+          if (!(part instanceof Uint8Array)) continue;
+          bytes += part.byteLength;
+          // A buffer of its own moves to the other thread; a slice of a shared one is copied.
+          if (part.byteOffset === 0 && part.byteLength === part.buffer.byteLength && part.buffer instanceof ArrayBuffer && !transfer.includes(part.buffer)) transfer.push(part.buffer);
+        }
+        send({ list, chunk, ...(key !== undefined ? { key } : {}) }, transfer);
+        inFlight.push(bytes);
+        bytesInFlight += bytes;
+        while (bytesInFlight > BYTES_IN_FLIGHT && !failure) await new Promise<void>((resolve) => (wake = resolve));
+      }
+      if (!failure) send({ list, end: true });
+      return result;
+    },
+    stop: async () => {
+      await ask({ stop: true }, 'stopped');
+      const stopped = new Error('writing the lists was stopped');
+      for (const list of open.values()) list.failed(stopped);
+      open.clear();
+    },
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The list writer's thread (issue 4): it writes a list from chunks of bytes and ranges of the
+ * previous build's list, and its twins from segments compressed or taken from the previous twins.
+ * The files decode to the exact list, with brotli in segments or (as on a runtime that cannot join
+ * them) as one stream; a previous file that changed meanwhile is refused; a stop closes everything.
+ */
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChunkPart } from '../scripts/generator/list-items.ts';
+import { createListWriter, type ListWriterSetup, type PreviousListFile, type WrittenList } from '../scripts/generator/list-writer.ts';
+import { stampOfStat } from '../scripts/generator/stat-many.ts';
+import { BROTLI_OPTIONS, GZIP_LEVEL } from '../scripts/generator/write.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'list-writer-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Nine chunks of about 40 KB: three segments of four chunks, the last short. */
+const texts = (edited = false) => Array.from({ length: 9 }, (_, i) =>
+  `${i === 0 ? '[' : ','}${Array.from({ length: 400 }, (_, k) => JSON.stringify({ id: i * 1000 + k, title: `Record ${k} “Пакошево” ${edited && i === 6 ? 'edited' : ''}` })).join(',')}${i === 8 ? ']' : ''}`);
+const keys = (edited = false) => texts(edited).map((_, i) => `chunk ${i}${edited && i === 6 ? ' edited' : ''}`);
+
+async function write(name: string, chunks: ChunkPart[][], chunkKeys: string[], setup: Partial<ListWriterSetup> = {}, previous?: PreviousListFile): Promise<WrittenList & { file: string }> {
+  const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS, ...setup });
+  try {
+    const file = path.join(dir, name);
+    const written = await writer.write({ file, precompress: true, ...(previous ? { previous } : {}) }, chunks, chunkKeys.values());
+    return { ...written, file };
+  } finally {
+    await writer.close();
+  }
+}
+
+/** The files a list was written as, as the next build finds them. */
+async function previousOf(list: WrittenList & { file: string }): Promise<PreviousListFile> {
+  const stampOf = async (file: string) => stampOfStat(await stat(file));
+  return {
+    file: list.file,
+    stamp: await stampOf(list.file),
+    twins: await Promise.all(Object.entries(list.twins).map(async ([suffix, table]) => ({ suffix, file: `${list.file}${suffix}`, stamp: await stampOf(`${list.file}${suffix}`), table }))),
+  };
+}
+
+async function expectDecoded(file: string, text: string) {
+  expect((await readFile(file)).toString('utf8')).toBe(text);
+  expect(zlib.gunzipSync(await readFile(`${file}.gz`)).toString('utf8')).toBe(text);
+  expect(zlib.brotliDecompressSync(await readFile(`${file}.br`)).toString('utf8')).toBe(text);
+}
+
+describe('the list writer', () => {
+  it('writes a list and its twins from chunks of bytes, with brotli in segments or as one stream', async () => {
+    const chunks = texts().map((text) => [Buffer.from(text)]);
+    const segmented = await write('a.json', chunks, keys());
+    const whole = await write('b.json', texts().map((text) => [Buffer.from(text)]), keys(), { stitchBrotli: false });
+    for (const file of [segmented.file, whole.file]) await expectDecoded(file, texts().join(''));
+    expect(Object.keys(segmented.twins).sort()).toEqual(['.br', '.gz']);
+    expect(Object.keys(whole.twins)).toEqual(['.gz']);
+    expect(segmented.compressed).toBe(6);
+    expect(segmented.sizes['']).toBe(Buffer.byteLength(texts().join('')));
+  });
+
+  it('reads ranges of the previous list and takes the segments the edit left alone from the previous twins', async () => {
+    // Brotli with a 64 KB window: the last segment starts past it, so the edit that moves it leaves its key alone.
+    const smallWindow = { brotli: { params: { ...BROTLI_OPTIONS.params, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 } } };
+    const first = await write('c.json', texts().map((text) => [Buffer.from(text)]), keys(), smallWindow);
+    const bytes = await readFile(first.file);
+    // Every chunk but the edited one named as its range of the previous list.
+    let position = 0;
+    const chunks = texts(true).map((text, i): ChunkPart[] => {
+      const length = Buffer.byteLength(texts()[i]!);
+      const range = { position, length };
+      position += length;
+      return i === 6 ? [Buffer.from(text)] : [range];
+    });
+    expect(position).toBe(bytes.length);
+    const second = await write('d.json', chunks, keys(true), smallWindow, await previousOf(first));
+    await expectDecoded(second.file, texts(true).join(''));
+    // The edited chunk's segment, once per twin; the other two segments are taken.
+    expect(second.compressed).toBe(2);
+    const cold = await write('e.json', texts(true).map((text) => [Buffer.from(text)]), keys(true), smallWindow);
+    for (const suffix of ['.gz', '.br']) expect((await readFile(`${second.file}${suffix}`)).equals(await readFile(`${cold.file}${suffix}`)), suffix).toBe(true);
+  });
+
+  it('refuses a previous file that changed after the build found it', async () => {
+    const first = await write('f.json', texts().map((text) => [Buffer.from(text)]), keys());
+    const previous = await previousOf(first);
+    await writeFile(first.file, (await readFile(first.file)).toString('utf8').replace('Record', 'Recorx'));
+    await expect(write('g.json', [[{ position: 0, length: 10 }]], ['x'], {}, previous)).rejects.toThrow('changed while the build was running');
+  });
+
+  it('stops where it is when the write is abandoned, and says so', async () => {
+    const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
+    try {
+      // Chunks that never end, sent as the thread takes them.
+      function* endless(): Generator<ChunkPart[]> {
+        for (let i = 0; ; i++) yield [Buffer.from(`${i === 0 ? '[' : ','}${'"x",'.repeat(250_000)}0`)];
+      }
+      const writing = writer.write({ file: path.join(dir, 'h.json'), precompress: true }, endless(), undefined);
+      setTimeout(() => void writer.stop(), 200);
+      await expect(writing).rejects.toThrow('was stopped');
+    } finally {
+      await writer.close();
+    }
+  });
+});
