@@ -46,7 +46,11 @@ export interface FileWriter {
 }
 
 export function createFileWriter(): FileWriter {
-  const worker = new Worker(new URL('./file-writer-worker.mjs', import.meta.url));
+  // Started with the first batch: a thread costs about 0.1 s of CPU and 10 MB to start, and after
+  // one edit the PDFs' writers have nothing to write. At the start of a cold build's write stage
+  // memory is at its peak.
+  let started: Worker | undefined;
+  const thread = () => (started ??= start());
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   const inFlight: Promise<void>[] = [];
   let failure: Error | undefined;
@@ -59,18 +63,22 @@ export function createFileWriter(): FileWriter {
   let texts = new Uint8Array(BATCH_BYTES);
   let used = 0;
   const encoder = new TextEncoder();
-  worker.on('message', ({ batch, error }: { batch: number; error?: { message: string; code?: string } }) => {
-    const settle = waiting.get(batch)!;
-    waiting.delete(batch);
-    if (!error) return settle.resolve();
-    failure ??= Object.assign(new Error(error.message), { code: error.code });
-    settle.reject(failure);
-  });
-  worker.on('error', (error) => {
-    failure ??= error;
-    for (const settle of waiting.values()) settle.reject(error);
-    waiting.clear();
-  });
+  const start = () => {
+    const worker = new Worker(new URL('./file-writer-worker.mjs', import.meta.url));
+    worker.on('message', ({ batch, error }: { batch: number; error?: { message: string; code?: string } }) => {
+      const settle = waiting.get(batch)!;
+      waiting.delete(batch);
+      if (!error) return settle.resolve();
+      failure ??= Object.assign(new Error(error.message), { code: error.code });
+      settle.reject(failure);
+    });
+    worker.on('error', (error) => {
+      failure ??= error;
+      for (const settle of waiting.values()) settle.reject(error);
+      waiting.clear();
+    });
+    return worker;
+  };
   const send = async () => {
     if (paths.length === 0) return;
     const batch = next++;
@@ -78,7 +86,7 @@ export function createFileWriter(): FileWriter {
     done.catch(() => {}); // awaited below, or by close
     // Each buffer once: the texts' views share one.
     const transfer = [...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer))];
-    worker.postMessage({ batch, paths, bodies, sources }, transfer);
+    thread().postMessage({ batch, paths, bodies, sources }, transfer);
     paths = [];
     bodies = [];
     sources = [];
@@ -117,12 +125,12 @@ export function createFileWriter(): FileWriter {
         await Promise.all(inFlight);
         if (failure) throw failure;
       } finally {
-        await worker.terminate();
+        await started?.terminate();
       }
     },
     async abort() {
       failure ??= new Error('writing the pages was stopped');
-      await worker.terminate();
+      await started?.terminate();
       // Whatever waits for a batch learns that it will never be written, rather than waiting forever.
       for (const settle of waiting.values()) settle.reject(failure);
       waiting.clear();

@@ -52,10 +52,12 @@ export function* renderedChunks(items: ListItems): Generator<string> {
   for (const parts of splicedChunks(items, undefined)) yield Buffer.concat(parts as Uint8Array[]).toString('utf8');
 }
 
-/** A chunk's bytes, its ranges read with `read`. */
+/** A chunk's bytes, its ranges read with `read`: one part is taken as it is, not copied. */
 export function joinChunk(parts: readonly ChunkPart[], read: (range: ByteRange) => Uint8Array): Buffer {
   const bytes = parts.map((part) => (part instanceof Uint8Array ? part : read(part)));
-  return bytes.length === 1 && Buffer.isBuffer(bytes[0]) ? bytes[0] : Buffer.concat(bytes);
+  if (bytes.length !== 1) return Buffer.concat(bytes);
+  const [only] = bytes as [Uint8Array];
+  return Buffer.isBuffer(only) ? only : Buffer.from(only.buffer, only.byteOffset, only.byteLength);
 }
 
 /** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */

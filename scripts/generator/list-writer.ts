@@ -25,7 +25,12 @@ export interface WrittenList {
 }
 
 /** Bytes of a list's chunks sent and not yet written: enough to keep the thread busy, few enough to bound memory. */
-const BYTES_IN_FLIGHT = 16 << 20;
+const BYTES_IN_FLIGHT = 4 << 20;
+/**
+ * The thread's young generation, in MB. It holds the chunks' wrappers and keys, never many at once;
+ * it would otherwise take the command line's (semi-spaces of 32 MB, cli.mjs), sized for the records.
+ */
+const YOUNG_GENERATION_MB = 16;
 
 export interface ListRequest {
   file: string;
@@ -45,7 +50,7 @@ export interface ListWriter {
 
 export function createListWriter(setup: ListWriterSetup): ListWriter {
   const boot = { name: 'list-writer-worker', entry: new URL('./list-writer-worker.ts', import.meta.url).href };
-  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot, setup } });
+  const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot, setup }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   let lists = 0;
   /** Per list: its end (or failure), and a wake-up for each chunk written. */
   const open = new Map<number, { done(written: WrittenList): void; failed(error: Error): void; taken(): void }>();
@@ -104,9 +109,12 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
       });
       result.catch(() => {}); // awaited below, after the last chunk is sent
       send({ list, open: request });
-      for (const chunk of chunks) {
+      for (const made of chunks) {
         if (failure) break;
         const key = keys?.next().value;
+        // Bytes only (a chunk rendered here): joined, so that they move to the other thread in one
+        // buffer rather than being copied there part by part (a manuscript is many).
+        const chunk = made.length > 1 && made.every((part) => part instanceof Uint8Array) ? [Buffer.concat(made as Uint8Array[])] : made;
         let bytes = 0;
         const transfer: ArrayBuffer[] = [];
         for (const part of chunk) {
