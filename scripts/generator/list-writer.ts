@@ -54,16 +54,17 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
   let lists = 0;
   /** Per list: its end (or failure), and a wake-up for each chunk written. */
   const open = new Map<number, { done(written: WrittenList): void; failed(error: Error): void; taken(): void }>();
-  const waiting: { stopped?: () => void } = {};
+  /** Called when the thread has stopped (ListWriter.stop). */
+  let stopped: (() => void) | undefined;
   let broken: Error | undefined;
   const breakAll = (error: Error) => {
     broken ??= error;
     for (const list of open.values()) list.failed(error);
     open.clear();
-    waiting.stopped?.();
+    stopped?.();
   };
   worker.on('message', (response: ListWriterResponse) => {
-    if ('stopped' in response) return waiting.stopped?.();
+    if ('stopped' in response) return stopped?.();
     const list = open.get(response.list);
     if (!list) return;
     if ('taken' in response) return list.taken();
@@ -74,15 +75,6 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
   worker.on('error', breakAll);
   worker.on('exit', (code) => breakAll(new Error(`the list writer stopped (exit code ${code})`)));
   const send = (request: ListWriterRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(request, transfer);
-  /** Answered once: one stop at a time. */
-  const ask = (request: ListWriterRequest, key: keyof typeof waiting) => new Promise<void>((resolve) => {
-    if (broken) return resolve();
-    waiting[key] = () => {
-      delete waiting[key];
-      resolve();
-    };
-    send(request);
-  });
 
   return {
     async write(request, chunks, keys) {
@@ -112,18 +104,19 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
       for (const made of chunks) {
         if (failure) break;
         const key = keys?.next().value;
-        // Bytes only (a chunk rendered here): joined, so that they move to the other thread in one
-        // buffer rather than being copied there part by part (a manuscript is many).
-        const chunk = made.length > 1 && made.every((part) => part instanceof Uint8Array) ? [Buffer.concat(made as Uint8Array[])] : made;
+        const keyed = key !== undefined ? { key } : {};
         let bytes = 0;
-        const transfer: ArrayBuffer[] = [];
-        for (const part of chunk) {
-          if (!(part instanceof Uint8Array)) continue;
-          bytes += part.byteLength;
-          // A buffer of its own moves to the other thread; a slice of a shared one is copied.
-          if (part.byteOffset === 0 && part.byteLength === part.buffer.byteLength && part.buffer instanceof ArrayBuffer && !transfer.includes(part.buffer)) transfer.push(part.buffer);
+        for (const part of made) if (part instanceof Uint8Array) bytes += part.byteLength;
+        if (made.every((part) => part instanceof Uint8Array)) {
+          // A chunk rendered here (a cold build): copied into one buffer of its own, which moves to
+          // the other thread. Its parts may be views on buffers the build still holds (a packed
+          // manuscript's fields), which must not move; a manuscript is many parts.
+          const joined = Buffer.concat(made as Uint8Array[]);
+          send({ list, chunk: [joined], ...keyed }, joined.byteOffset === 0 && joined.byteLength === joined.buffer.byteLength ? [joined.buffer as ArrayBuffer] : []);
+        } else {
+          // Ranges of the previous list (after an edit), and the few bytes between them: copied with the message.
+          send({ list, chunk: made, ...keyed });
         }
-        send({ list, chunk, ...(key !== undefined ? { key } : {}) }, transfer);
         inFlight.push(bytes);
         bytesInFlight += bytes;
         while (bytesInFlight > BYTES_IN_FLIGHT && !failure) await new Promise<void>((resolve) => (wake = resolve));
@@ -132,9 +125,14 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
       return result;
     },
     stop: async () => {
-      await ask({ stop: true }, 'stopped');
-      const stopped = new Error('writing the lists was stopped');
-      for (const list of open.values()) list.failed(stopped);
+      if (!broken) {
+        await new Promise<void>((resolve) => {
+          stopped = resolve;
+          send({ stop: true });
+        });
+      }
+      const error = new Error('writing the lists was stopped');
+      for (const list of open.values()) list.failed(error);
       open.clear();
     },
     close: async () => {
