@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanFolders, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
+import { scanFolders, startsWithMany, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
 import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/stat-walk.mjs';
 
 const run = promisify(execFile);
@@ -40,6 +40,22 @@ describe('statMany', () => {
         expect(stats.kind(i), file).toBe(expected[i]);
         const stat = lstatSync(file, { throwIfNoEntry: false });
         expect(stats.stamp(i)).toEqual(stat ? { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino } : undefined);
+      });
+    });
+  }
+});
+
+describe('startsWithMany', () => {
+  for (const [label, perWorker] of [['on this thread', 1_000_000], ['split with workers', 10]] as const) {
+    it(`tells which files start with the bytes, and which cannot be read, ${label}`, async () => {
+      const magic = Buffer.from('xxxx');
+      // Files of 0 to 59 x's: those of 4 or more start with the magic; links are followed, as open does.
+      const answers = await startsWithMany(paths, magic, perWorker);
+      paths.forEach((file, i) => {
+        const kind = expected[i];
+        const readable = kind === 'file' || kind === 'symlink';
+        const length = kind === 'symlink' ? 0 : i; // the links point at f0, which is empty
+        expect(answers[i], file).toBe(!readable ? 2 : length >= 4 ? 1 : 0);
       });
     });
   }

@@ -14,7 +14,7 @@ import { positionOf } from './load.ts';
 import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { Problem } from './problems.ts';
-import { STAT_FIELDS, statMany, statsOf, type FolderListing, type Scan, type Stats } from './stat-many.ts';
+import { STAT_FIELDS, startsWithMany, statMany, statsOf, type FolderListing, type Scan, type Stats } from './stat-many.ts';
 
 export interface MediaCopy {
   /** Absolute source path. */
@@ -40,6 +40,7 @@ export interface VerifiedMedia {
 const STAMP = 3;
 
 const PDF_MAGIC = '%PDF-';
+const PDF_MAGIC_BYTES = Buffer.from(PDF_MAGIC, 'latin1');
 const CONCURRENCY = 64;
 
 /** What checkMedia found: the PDFs to publish (when asked), how many there are, and the problems. */
@@ -123,9 +124,12 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
     for (let f = 0; f < STAMP; f++) passed[k + f] = values[v + 1 + f]!;
     pass(i, options.copies === false ? undefined : stats.stamp(i));
   });
-  for (const i of unknown) {
+  const magic = await startsWithMany(unknown.map(absoluteOf), PDF_MAGIC_BYTES);
+  for (const [u, i] of unknown.entries()) {
     const refPath = refPaths[i]!;
-    if (!startsWith(absoluteOf(i), PDF_MAGIC)) {
+    // Unreadable (removed or replaced since it was stamped): read again here, which says why.
+    const isPdf = magic[u] === 2 ? startsWith(absoluteOf(i), PDF_MAGIC) : magic[u] === 1;
+    if (!isPdf) {
       fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
       continue;
     }

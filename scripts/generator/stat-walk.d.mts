@@ -1,6 +1,7 @@
 /** Types of stat-walk.mjs (plain JavaScript, shared with the stat workers). */
 export declare const STAT_FIELDS: 4;
 export declare const SHARED_FOLDER: number;
+export declare function startsWithInto(out: Uint8Array, paths: readonly string[], magic: Uint8Array, start?: number, end?: number): void;
 export declare function stampInto(values: Float64Array, prefix: string, names: readonly string[], start?: number, end?: number): void;
 export type Stamp = (values: Float64Array, at: number, path: string) => void;
 export declare const stampByLstat: Stamp;

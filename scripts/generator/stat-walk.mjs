@@ -1,7 +1,7 @@
 // Stamping and walking folders (issue 4, stat-many.ts), in plain JavaScript: the stat workers
 // (stat-worker.mjs) start in milliseconds without the TypeScript loader, and a scan without
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
-import { lstatSync, readdirSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 
 /** Numbers per path: kind (0 missing, 1 file, 2 symbolic link, 3 other, 4 folder), size, mtimeMs, ino. */
@@ -12,6 +12,25 @@ const FOLDER = 4;
 export const SHARED_FOLDER = 16_384;
 /** About 5 ms of `lstat` calls. */
 const CHUNK = 2_048;
+
+/**
+ * Whether each of `paths` from `start` to `end` starts with the bytes `magic`, into `out`: 1 it does,
+ * 0 it does not, 2 it could not be read (media.ts reads that one again, to say why).
+ */
+export function startsWithInto(out, paths, magic, start = 0, end = paths.length) {
+  const buffer = Buffer.alloc(magic.length);
+  for (let i = start; i < end; i++) {
+    let fd;
+    try {
+      fd = openSync(paths[i], 'r');
+      out[i] = readSync(fd, buffer, 0, magic.length, 0) === magic.length && buffer.equals(magic) ? 1 : 0;
+    } catch {
+      out[i] = 2;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+}
 
 /** Stamps `names` from `start` to `end`, under `prefix`, into `values`. */
 export function stampInto(values, prefix, names, start = 0, end = names.length) {

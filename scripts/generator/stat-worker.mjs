@@ -1,14 +1,20 @@
 // A stat worker (issue 4, stat-many.ts): `lstat` of many files, answered as numbers in transferable
 // arrays. Plain JavaScript, so that it starts in milliseconds without the TypeScript loader; the
-// layout of the answers is documented (and typed) in stat-many.ts. Two kinds of work:
+// layout of the answers is documented (and typed) in stat-many.ts. Three kinds of work:
 // - `paths`: a slice of paths (statMany), answered in one array;
+// - `magic`: a slice of paths whose first bytes are compared (startsWithMany), answered in one array;
 // - `folders`: whole folders listed and stamped (scanFolders), claimed one at a time from a counter
 //   shared with the other workers, each answered as soon as it is done; a large folder is answered
 //   twice, with its names as soon as they are listed (`share`), then once it is stamped (`stamped`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { STAT_FIELDS, stampInto, walkFolders } from './stat-walk.mjs';
+import { STAT_FIELDS, stampInto, startsWithInto, walkFolders } from './stat-walk.mjs';
 
-if (workerData.paths !== undefined) {
+if (workerData.magic !== undefined) {
+  const paths = workerData.magic.paths.split('\0');
+  const out = new Uint8Array(paths.length);
+  startsWithInto(out, paths, workerData.magic.bytes);
+  parentPort.postMessage(out, [out.buffer]);
+} else if (workerData.paths !== undefined) {
   const paths = workerData.paths.split('\0'); // no path holds a NUL
   const out = new Float64Array(paths.length * STAT_FIELDS);
   stampInto(out, '', paths);
