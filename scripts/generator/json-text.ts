@@ -5,5 +5,10 @@
  * (packed-manuscript.ts), and the lists publish those bytes as they are (render-api.ts).
  */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+  const json = JSON.stringify(value);
+  // Tested first: the separators are rare, and a replace that finds none still scans and calls
+  // (a third of the time of 700,000 short values, a cold build's list items).
+  return LINE_SEPARATORS.test(json) ? json.replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json;
 }
+
+const LINE_SEPARATORS = /[\u2028\u2029]/;
