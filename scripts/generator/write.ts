@@ -26,7 +26,7 @@ import type { Progress } from './progress.ts';
 import { STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
 import { chunkKeys, keyed, splicedChunks, tableBytes, type ListTable } from './list-items.ts';
-import { createListWriter, type ListWriterSetup, type PreviousListFile } from './list-writer.ts';
+import { createListWriter, type PreviousListFile } from './list-writer.ts';
 import { silentProgress } from './progress.ts';
 
 /**
@@ -260,8 +260,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     remember(relatives, output.key);
   });
   const listsWritten = Promise.all(listRuns);
-  const listsSaved = listsWritten.finally(() => lists.close());
-  listsSaved.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
+  /** The lists written (or failed), and their thread stopped. */
+  const listWriterClosed = listsWritten.finally(() => lists.close());
+  listWriterClosed.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
 
   const abandon = async () => {
     if (settled) return;
@@ -270,7 +271,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     await Promise.all([lists.stop(), writer.abort(), ...mediaWriters.map((thread) => thread.abort())]);
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
-    await Promise.allSettled([...listRuns, listsSaved, ...running]);
+    await Promise.allSettled([...listRuns, listWriterClosed, ...running]);
     // What was moved out of the previous output goes back before anything else, last move first.
     for (const [from, to] of moves.reverse()) {
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
@@ -327,7 +328,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       await Promise.all([pages, media, listsWritten]);
       // A failure after this puts back what was moved (abandon).
       await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: previousOutput, manifest, moves, trash, ensureFolder });
-      await listsSaved;
+      await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // In slices: 200,000 absolute paths at once were a peak of memory of their own.
       for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
