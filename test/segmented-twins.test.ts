@@ -8,7 +8,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliSegments, gzipSegments, segmentedTwins, type SegmentTable } from '../scripts/generator/segmented-twins.ts';
@@ -129,6 +130,15 @@ describe('segmented twins', () => {
     expect(warm.taken.length).toBe(4);
     // Keys and bytes are digested apart: a segment keyed by its chunks is never taken for one keyed by its bytes.
     expect(keysOf(first, '').some((key) => keysOf(unkeyed, '').includes(key))).toBe(false);
+  });
+
+  it('brotli: not made in segments when Node is asked to warn of pending deprecations (its binding would print one)', async () => {
+    const module = path.join(import.meta.dirname, '../scripts/generator/stitched-brotli.ts');
+    const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.stitchedBrotli({}) === undefined))`;
+    const env = { ...process.env, NODE_OPTIONS: '--pending-deprecation' };
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { env });
+    expect(stdout.trim()).toBe('true');
+    expect(stderr).toBe('');
   });
 
   it('brotli: a segment past the window compresses to the same bytes wherever it starts (what its key assumes)', async () => {

@@ -3,6 +3,7 @@
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
 import { closeSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
+import { nodeBinding } from './node-binding.mjs';
 
 /** Numbers per path: kind (0 missing, 1 file, 2 symbolic link, 3 other, 4 folder), size, mtimeMs, ino. */
 export const STAT_FIELDS = 4;
@@ -53,14 +54,12 @@ export function stampByLstat(values, at, path) {
  * of the CPU of a check after an edit and 40 MB of its garbage (issue 4). The binding answers with
  * the numbers alone (the layout lstatSync reads them in). It is internal: it is used only when it
  * says exactly what lstatSync says of a folder, a file and a missing path on this machine, and
- * not when Node is asked to warn of pending deprecations (process.binding is one: on the command
- * line, in NODE_OPTIONS or in NODE_PENDING_DEPRECATION).
+ * not when Node is asked to warn of pending deprecations (node-binding.mjs).
  */
 export function stampByBinding() {
-  const pending = /(^|\s)--pending[-_]deprecation\b/;
-  if (process.execArgv.some((flag) => pending.test(flag)) || pending.test(process.env.NODE_OPTIONS ?? '') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
+  const binding = nodeBinding('fs');
+  if (!binding) return undefined;
   try {
-    const binding = process.binding('fs');
     const stamp = (values, at, path) => {
       const numbers = binding.lstat(path, false, undefined, false);
       if (numbers === undefined) return;

@@ -9,11 +9,13 @@
  * last meta-block, are one ordinary brotli stream that every decoder reads.
  *
  * Node's zlib checks brotli parameters against a list that stops before that one, so the encoder is
- * driven here through the binding Node's zlib itself uses. Whether the runtime can do it (a newer
- * brotli, the binding as expected) is tried once, by a round trip through Node's own decoder;
- * when it cannot, each list's brotli is one stream, compressed whole by the list writer's thread.
+ * driven here through the binding Node's zlib itself uses (node-binding.mjs). Whether the runtime
+ * can do it (a newer brotli, the binding as expected) is tried once, by a round trip through Node's
+ * own decoder; when it cannot, each list's brotli is one stream, compressed whole by the list
+ * writer's thread.
  */
 import zlib from 'node:zlib';
+import { nodeBinding } from './node-binding.mjs';
 
 /** Not in Node's zlib.constants (brotli's encode.h, since 1.1.0). */
 const BROTLI_PARAM_STREAM_OFFSET = 9;
@@ -91,7 +93,8 @@ interface Encoder {
 }
 
 function encoder(params: Record<number, number | boolean>, offset: number): Encoder {
-  const binding = (process as unknown as { binding(name: 'zlib'): { BrotliEncoder: new (mode: number) => EncoderHandle } }).binding('zlib');
+  const binding = nodeBinding('zlib') as { BrotliEncoder: new (mode: number) => EncoderHandle } | undefined;
+  if (!binding) throw new Error("Node's zlib binding is not to be used here");
   const handle = new binding.BrotliEncoder(zlib.constants.BROTLI_ENCODE);
   const values = new Uint32Array(BROTLI_PARAM_STREAM_OFFSET + 1).fill(0xffffffff); // unset
   for (const [key, value] of Object.entries(params)) values[Number(key)] = Number(value);

@@ -1,0 +1,2 @@
+/** Types of node-binding.mjs (plain JavaScript, shared with the stat workers). */
+export declare function nodeBinding(name: 'fs' | 'zlib'): any;
