@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { chunkKeys, ITEMS_PER_CHUNK, joinChunk, renderedChunks, splicedChunks, type ChunkPart, type ListItems, type ListTable } from '../scripts/generator/list-items.ts';
-import type { ManuscriptRecord } from '../scripts/generator/load.ts';
+import type { AuthorRecord, ManuscriptRecord } from '../scripts/generator/load.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/json-text.ts';
 import { publishedManuscript, renderApi } from '../scripts/generator/render-api.ts';
@@ -193,10 +193,12 @@ describe('items given in pieces', () => {
       const { slim, packed: bytes } = packManuscript(m);
       return unpack(slim, bytes);
     });
-    const authorNames = new Map([['ana', 'Ana Petrovska']]);
-    const list = renderApi({ journal, authors: [], volumes: [], manuscripts: packed, authorNames }).find((output) => output.path === listFile('manuscripts'))!;
+    const ana = { name: 'Ana', surname: 'Petrovska', origin: { key: 'ana' } } as AuthorRecord;
+    const found = [ana, undefined];
+    const list = renderApi({ journal, authors: [ana], volumes: [], manuscripts: packed, manuscriptAuthors: packed.map(() => found) }).find((output) => output.path === listFile('manuscripts'))!;
     const text = [...(list.body as () => Iterable<string>)()].join('');
-    expect(text).toBe(`[${plain.map((m) => toJson(publishedManuscript(m, journal, authorNames))).join(',')}]`);
+    expect(text).toBe(`[${plain.map((m) => toJson(publishedManuscript(m, journal, found))).join(',')}]`);
+    expect(text).toContain('"authors":["Ana Petrovska","Hristina Ilievska"]');
     expect(text).toContain('\\u2028separator');
     // The unpacked record reads the same long fields as the plain one.
     expect(packed.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn]))

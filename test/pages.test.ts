@@ -57,13 +57,13 @@ describe('landing page of a manuscript', () => {
 
   it('leaves out what is not known: pages, an empty language, a publisher the journal does not name', () => {
     const m = manuscript(8, { citation_language: '', citation_issn: '' });
-    const tags = citationTags({ ...journal.journal, publisher: undefined }, m, volumeV, new Map()).map(([name]) => name);
+    const tags = citationTags({ ...journal.journal, publisher: undefined }, m, volumeV, []).map(([name]) => name);
     expect(tags).not.toContain('citation_firstpage');
     expect(tags).not.toContain('citation_lastpage');
     expect(tags).not.toContain('citation_language');
     expect(tags).not.toContain('citation_publisher');
     // An empty ISSN on the record: the journal's ISSN still identifies the journal.
-    expect(citationTags(journal.journal, m, volumeV, new Map())).toContainEqual(['citation_issn', '1857-9639']);
+    expect(citationTags(journal.journal, m, volumeV, [])).toContainEqual(['citation_issn', '1857-9639']);
   });
 
   it('has a canonical link, a title naming the manuscript, and the readable record', () => {

@@ -27,16 +27,16 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
   // One call over the joined hashes: an update per record cost a quarter of a second at 250,000.
   const siteKey = `site:${all.length}:${hash('sha1', `${all.map((record) => record.origin.hash).join('\n')}\n`, 'base64url')}`;
 
-  const authors = new Map(site.authors.map((a) => [a.origin.key, a.origin.hash!]));
   const volumes = new Map(site.volumes.map((v) => [v.id, v.origin.hash!]));
   // The manuscripts list's items are keyed by their pages' keys, so these come first: the lists
   // start as soon as they are known (issue 4: after an edit, the list's brotli twin is the longest task).
   const inputs: string[] = [];
-  const manuscriptKeys = site.manuscripts.map((m) => {
+  const manuscriptKeys = site.manuscripts.map((m, i) => {
     // Joined once, not built by `+=`: hashing a string of many pieces flattens it first.
     inputs.length = 0;
     inputs.push(m.origin.hash!, volumes.get(m.citation_volume) ?? '');
-    for (const ref of m.authors) inputs.push(typeof ref === 'string' ? authors.get(ref) ?? '' : JSON.stringify(ref));
+    const found = site.manuscriptAuthors[i]!;
+    m.authors.forEach((ref, k) => inputs.push(typeof ref === 'string' ? found[k]?.origin.hash ?? '' : JSON.stringify(ref)));
     inputs.push('');
     // One call per page: a Hash object each cost more than the hashing (100,000 pages).
     return `page:${hash('sha1', inputs.join('\n'), 'base64url')}`;

@@ -8,7 +8,7 @@ import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import { listFile } from '../shared/contract.ts';
 import { renderedChunks, type ListItems } from './list-items.ts';
-import type { ResolvedJournal } from './resolve.ts';
+import type { FoundAuthors, ResolvedJournal } from './resolve.ts';
 import type { AuthorRef, JournalInput, MediaRef } from './schema.ts';
 import { toJson } from './json-text.ts';
 import { packedSourceOf, packedValueJson, type PackedField } from './packed-manuscript.ts';
@@ -40,7 +40,7 @@ export function publishedVolume(v: VolumeRecord, journal: JournalInput) {
  */
 type ManuscriptField = { key: string } & (
   | { packed: PackedField; otherwise?: (journal: JournalInput) => string }
-  | { value: (m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>) => unknown }
+  | { value: (m: ManuscriptRecord, journal: JournalInput, authors: FoundAuthors) => unknown }
 );
 const MANUSCRIPT_FIELDS: readonly ManuscriptField[] = [
   { key: 'id', value: (m) => m.id },
@@ -53,24 +53,26 @@ const MANUSCRIPT_FIELDS: readonly ManuscriptField[] = [
   { key: 'citation_volume', value: (m) => m.citation_volume },
   { key: 'keywords', packed: 'keywords' },
   { key: 'document', value: (m, journal) => mediaUrl(m.document, journal) },
-  { key: 'authors', value: (m, _, authorNames) => m.authors.map((ref) => publishedAuthorName(ref, authorNames)) },
+  { key: 'authors', value: (m, _, authors) => m.authors.map((ref, k) => publishedAuthorName(ref, authors[k])) },
   { key: 'section', value: (m) => m.section },
 ];
 /** Each field's key as it opens the field in an item: `"id":`. */
 const FIELD_KEYS = MANUSCRIPT_FIELDS.map((field) => `${JSON.stringify(field.key)}:`);
 
-/** SPEC 2.3, in the contract's key order. */
-export function publishedManuscript(m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>): Record<string, unknown> {
+/** SPEC 2.3, in the contract's key order; `authors`: the records its authors' keys name. */
+export function publishedManuscript(m: ManuscriptRecord, journal: JournalInput, authors: FoundAuthors): Record<string, unknown> {
   const published: Record<string, unknown> = {};
   for (const field of MANUSCRIPT_FIELDS) {
-    published[field.key] = 'packed' in field ? m[field.packed] ?? field.otherwise?.(journal) : field.value(m, journal, authorNames);
+    published[field.key] = 'packed' in field ? m[field.packed] ?? field.otherwise?.(journal) : field.value(m, journal, authors);
   }
   return published;
 }
 
-/** SPEC 2.3: `"<name> <surname>"` of the referenced record, or the string kept as published (issue 3). */
-export function publishedAuthorName(ref: AuthorRef, authorNames: ReadonlyMap<string, string>): string {
-  return typeof ref === 'string' ? authorNames.get(ref) ?? ref : ref.as_published;
+/** SPEC 2.3: `"<name> <surname>"` of the referenced record (`found`), or the string kept as published (issue 3). */
+export function publishedAuthorName(ref: AuthorRef, found: AuthorRecord | undefined): string {
+  if (typeof ref !== 'string') return ref.as_published;
+  // A key no author has is reported by the reference checks, and nothing is published.
+  return found ? `${found.name} ${found.surname}` : ref;
 }
 
 /** A local file is published under the media URL at the same path it has below `content/media/`. */
@@ -79,11 +81,11 @@ export function mediaUrl(ref: MediaRef, journal: JournalInput): string {
 }
 
 export function renderApi(site: ResolvedJournal): OutputFile[] {
-  const { journal, authorNames } = site;
+  const { journal, manuscriptAuthors } = site;
   return [
     jsonArray(listFile('authors'), site.authors, publishedAuthor),
     jsonArray(listFile('volumes'), site.volumes, (v) => publishedVolume(v, journal)),
-    list(listFile('manuscripts'), site.manuscripts, (m) => manuscriptItem(m, journal, authorNames)),
+    list(listFile('manuscripts'), site.manuscripts, (m, i) => manuscriptItem(m, journal, manuscriptAuthors[i]!)),
   ];
 }
 
@@ -91,8 +93,8 @@ function jsonArray<T>(path: string, records: readonly T[], publish: (record: T) 
   return list(path, records, (record) => toJson(publish(record)));
 }
 
-function list<T>(path: string, records: readonly T[], render: (record: T) => ReturnType<ListItems['render']>): OutputFile {
-  const items: ListItems = { count: records.length, render: (i) => render(records[i]!) };
+function list<T>(path: string, records: readonly T[], render: (record: T, i: number) => ReturnType<ListItems['render']>): OutputFile {
+  const items: ListItems = { count: records.length, render: (i) => render(records[i]!, i) };
   return { path, precompress: true, items, body: () => renderedChunks(items) };
 }
 
@@ -103,9 +105,9 @@ function list<T>(path: string, records: readonly T[], render: (record: T) => Ret
  * cost the main thread about 3 s of a cold build, and their garbage). test/list-items.test.ts holds
  * the two to the same bytes.
  */
-function manuscriptItem(m: ManuscriptRecord, journal: JournalInput, authorNames: ReadonlyMap<string, string>): ReturnType<ListItems['render']> {
+function manuscriptItem(m: ManuscriptRecord, journal: JournalInput, authors: FoundAuthors): ReturnType<ListItems['render']> {
   const packed = packedSourceOf(m);
-  if (!(packed instanceof Uint8Array)) return toJson(publishedManuscript(m, journal, authorNames));
+  if (!(packed instanceof Uint8Array)) return toJson(publishedManuscript(m, journal, authors));
   const pieces: (string | Uint8Array)[] = [];
   let text = '';
   MANUSCRIPT_FIELDS.forEach((field, k) => {
@@ -114,7 +116,7 @@ function manuscriptItem(m: ManuscriptRecord, journal: JournalInput, authorNames:
       json = packedValueJson(packed, field.packed);
       if (json === undefined && field.otherwise) json = toJson(field.otherwise(journal));
     } else {
-      const value = field.value(m, journal, authorNames);
+      const value = field.value(m, journal, authors);
       if (value !== undefined) json = toJson(value);
     }
     if (json === undefined) return;

@@ -12,10 +12,10 @@
  * answers them with the `.html` file (scripts/hosts/rules.ts, docs/indexing.md).
  * Pure: records in, files out; each page is rendered when it is written.
  */
-import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from './load.ts';
+import type { ManuscriptRecord, VolumeRecord } from './load.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import { mediaUrl } from './render-api.ts';
-import type { ResolvedJournal } from './resolve.ts';
+import type { FoundAuthors, ResolvedJournal } from './resolve.ts';
 import { richTextOpeningToPlain } from './rich-text.ts';
 import { escapeHtml as e } from './html-references.ts';
 import { sanitizeAbstractHtml } from './sanitize-html.ts';
@@ -52,24 +52,24 @@ export function* sitePages(site: ResolvedJournal): Generator<SitePage> {
 }
 
 export function renderPages(site: ResolvedJournal): OutputFile[] {
-  const authors = new Map<string, AuthorRecord>(site.authors.map((a) => [a.origin.key, a]));
   const volumes = new Map<number, VolumeRecord>(site.volumes.map((v) => [v.id, v]));
-  const byVolume = new Map<number, ManuscriptRecord[]>();
-  for (const m of site.manuscripts) {
+  /** Each volume's manuscripts, as positions in site.manuscripts (their authors are found by position). */
+  const byVolume = new Map<number, number[]>();
+  site.manuscripts.forEach((m, i) => {
     const list = byVolume.get(m.citation_volume);
-    if (list) list.push(m);
-    else byVolume.set(m.citation_volume, [m]);
-  }
+    if (list) list.push(i);
+    else byVolume.set(m.citation_volume, [i]);
+  });
   const outputs: OutputFile[] = [
     { path: pageFile(homePagePath), body: () => [homePage(site, byVolume)] },
   ];
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => [volumePage(site, volume, byVolume.get(volume.id) ?? [], authors)] });
+    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => [volumePage(site, volume, byVolume.get(volume.id) ?? [])] });
   }
-  for (const manuscript of site.manuscripts) {
+  site.manuscripts.forEach((manuscript, i) => {
     const volume = volumes.get(manuscript.citation_volume)!;
-    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => [manuscriptPage(site.journal, manuscript, volume, authors)] });
-  }
+    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => [manuscriptPage(site.journal, manuscript, volume, site.manuscriptAuthors[i]!)] });
+  });
   return outputs;
 }
 
@@ -78,7 +78,7 @@ function volumesNewestFirst(volumes: readonly VolumeRecord[]): VolumeRecord[] {
 }
 
 /** Google Scholar's tags, in the order its inclusion guidelines list them; `undefined` values are left out. */
-export function citationTags(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: ReadonlyMap<string, AuthorRecord>): [string, string][] {
+export function citationTags(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): [string, string][] {
   return tagsOf(journal, m, volume, pageAuthors(m, authors));
 }
 
@@ -125,17 +125,17 @@ interface PageAuthor {
  * The manuscript's authors in order. An author kept as published (issue 3) names no record: it is
  * shown and cited as written (Scholar accepts "First Last" too), without an institution.
  */
-function pageAuthors(m: ManuscriptRecord, authors: ReadonlyMap<string, AuthorRecord>): PageAuthor[] {
+function pageAuthors(m: ManuscriptRecord, authors: FoundAuthors): PageAuthor[] {
   // A loop, not flatMap: an array per author cost about a second of a cold build (100,000 landing and volume pages' lists).
   const found: PageAuthor[] = [];
-  for (const ref of m.authors) {
+  m.authors.forEach((ref, k) => {
     if (typeof ref !== 'string') {
       found.push({ display: ref.as_published, citation: ref.as_published });
-      continue;
+      return;
     }
-    const a = authors.get(ref);
+    const a = authors[k];
     if (a) found.push({ display: `${a.name} ${a.surname}`, citation: `${a.surname}, ${a.name}`, institution: a.institution });
-  }
+  });
   return found;
 }
 
@@ -217,7 +217,7 @@ function page(journal: JournalInput, options: { title: string; path: string; hea
   ].join('\n');
 }
 
-function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: ReadonlyMap<string, AuthorRecord>): string {
+function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): string {
   const pdf = mediaUrl(m.document, journal);
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
@@ -251,16 +251,17 @@ function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: Volu
   });
 }
 
-function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: readonly ManuscriptRecord[], authors: ReadonlyMap<string, AuthorRecord>): string {
+function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: readonly number[]): string {
   const { journal } = site;
   // Sections in the journal's listed order, then any others in the order they first appear.
   const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
-  const sections = new Map<string, ManuscriptRecord[]>();
-  for (const m of manuscripts) {
-    if (!order.has(m.section)) order.set(m.section, order.size);
-    const list = sections.get(m.section);
-    if (list) list.push(m);
-    else sections.set(m.section, [m]);
+  const sections = new Map<string, number[]>();
+  for (const i of manuscripts) {
+    const { section } = site.manuscripts[i]!;
+    if (!order.has(section)) order.set(section, order.size);
+    const list = sections.get(section);
+    if (list) list.push(i);
+    else sections.set(section, [i]);
   }
   const sorted = [...sections].sort((a, b) => order.get(a[0])! - order.get(b[0])!);
   const body = [
@@ -274,8 +275,9 @@ function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: re
   ];
   for (const [section, list] of sorted) {
     body.push(`<h2>${e(section)}</h2>`, '<ul>');
-    for (const m of list) {
-      const names = pageAuthors(m, authors).map((a) => a.display).join(', ');
+    for (const i of list) {
+      const m = site.manuscripts[i]!;
+      const names = pageAuthors(m, site.manuscriptAuthors[i]!).map((a) => a.display).join(', ');
       body.push(`<li><a href="${e(manuscriptPagePath(m))}">${e(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`);
     }
     body.push('</ul>');
@@ -284,7 +286,7 @@ function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: re
   return page(journal, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body });
 }
 
-function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly ManuscriptRecord[]>): string {
+function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly number[]>): string {
   const { journal } = site;
   const items = volumesNewestFirst(site.volumes).map((v) => {
     const count = byVolume.get(v.id)?.length ?? 0;

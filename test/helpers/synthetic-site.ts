@@ -3,7 +3,7 @@
  * tests can state every record literally (or generate a hundred thousand) without touching disk.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../scripts/generator/load.ts';
-import type { ResolvedJournal } from '../../scripts/generator/resolve.ts';
+import { resolveAuthors, type ResolvedJournal } from '../../scripts/generator/resolve.ts';
 import type { JournalInput } from '../../scripts/generator/schema.ts';
 import type { OutputFile } from '../../scripts/shared/output-file.ts';
 
@@ -43,12 +43,13 @@ export function manuscript(id: number, fields: Partial<ManuscriptRecord> = {}): 
 
 export function site(parts: { authors?: AuthorRecord[]; volumes?: VolumeRecord[]; manuscripts?: ManuscriptRecord[]; journal?: Partial<JournalInput> }): ResolvedJournal {
   const authors = parts.authors ?? [];
+  const manuscripts = parts.manuscripts ?? [];
   return {
     journal: { ...JOURNAL, ...parts.journal } as JournalInput,
     authors,
     volumes: parts.volumes ?? [],
-    manuscripts: parts.manuscripts ?? [],
-    authorNames: new Map(authors.map((a) => [a.origin.key, `${a.name} ${a.surname}`])),
+    manuscripts,
+    manuscriptAuthors: resolveAuthors(authors, manuscripts),
   };
 }
 
