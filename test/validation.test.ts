@@ -147,6 +147,28 @@ describe('file problems', () => {
     expect(result.problems.map(where)).toEqual(['io/symlink content/authors/linked.yaml:0:0 ']);
   });
 
+  it('the journal settings: one file of three names, a regular file, named when missing or repeated', async () => {
+    workspace = await createWorkspace();
+    const { content, root } = workspace.paths;
+    const found = () => discoverJournal(root, content).then((journal) => ({ file: journal.journalFile?.file, problems: journal.problems.map(where) }));
+    expect(await found()).toEqual({ file: 'content/journal.yaml', problems: [] });
+    await writeFile(path.join(content, 'journal.json'), '{}');
+    await writeFile(path.join(content, 'journal.yml'), 'title: x\n');
+    // The first by code units is the one read; each other one is reported.
+    expect(await found()).toEqual({
+      file: 'content/journal.json',
+      problems: ['ref/duplicate-key content/journal.yaml:0:0 ', 'ref/duplicate-key content/journal.yml:0:0 '],
+    });
+    await workspace.remove('journal.json');
+    await workspace.remove('journal.yml');
+    await workspace.remove('journal.yaml');
+    // A link is not followed, a folder is not a file, and a name in another case is another name.
+    await symlink('/etc/hostname', path.join(content, 'journal.yaml'));
+    await mkdir(path.join(content, 'journal.json'));
+    await writeFile(path.join(content, 'Journal.yml'), 'title: x\n');
+    expect(await found()).toEqual({ file: undefined, problems: ['io/unreadable content/journal.yaml:0:0 '] });
+  });
+
   it('two files with one key, and stray files, are reported', async () => {
     const problems = await problemsFor({ 'authors/jane-doe.yaml': 'name: J\nsurname: D\ninstitution: X\n', 'authors/notes.txt': 'hello' });
     expect(problems.map(where).sort()).toEqual([
