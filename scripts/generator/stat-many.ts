@@ -45,26 +45,12 @@ export interface Stats {
 }
 
 export async function statMany(paths: readonly string[], minPathsPerWorker = MIN_PATHS_PER_WORKER): Promise<Stats> {
-  const workers = Math.max(0, Math.min(availableParallelism() - 1, Math.floor(paths.length / minPathsPerWorker)));
   const values = new Float64Array(paths.length * FIELDS);
-  const share = Math.ceil(paths.length / (workers + 1));
-  const answers: Promise<void>[] = [];
-  for (let w = 1; w <= workers; w++) {
-    const start = w * share;
-    const slice = paths.slice(start, start + share);
-    if (slice.length === 0) continue;
-    const worker = new Worker(STAT_WORKER, { workerData: { paths: slice.join('\0') }, execArgv: [] });
-    answers.push(new Promise<void>((resolve, reject) => {
-      worker.once('message', (answer: Float64Array) => {
-        values.set(answer, start * FIELDS);
-        resolve();
-      });
-      worker.once('error', reject);
-    }).finally(() => worker.terminate()));
-  }
-  // This thread takes the first share while the workers take theirs.
-  stampInto(values, '', paths, 0, Math.min(share, paths.length));
-  await Promise.all(answers);
+  await shareAmongWorkers(paths, minPathsPerWorker, {
+    job: (slice) => ({ paths: slice }),
+    take: (answer: Float64Array, start) => values.set(answer, start * FIELDS),
+    here: (end) => stampInto(values, '', paths, 0, end),
+  });
   return statsOf(values);
 }
 
@@ -77,26 +63,39 @@ const MIN_READS_PER_WORKER = 5_000;
  * worker per other core.
  */
 export async function startsWithMany(paths: readonly string[], magic: Uint8Array, minPathsPerWorker = MIN_READS_PER_WORKER): Promise<Uint8Array> {
-  const workers = Math.max(0, Math.min(availableParallelism() - 1, Math.floor(paths.length / minPathsPerWorker)));
   const out = new Uint8Array(paths.length);
+  await shareAmongWorkers(paths, minPathsPerWorker, {
+    job: (slice) => ({ magic: { paths: slice, bytes: magic } }),
+    take: (answer: Uint8Array, start) => out.set(answer, start),
+    here: (end) => startsWithInto(out, paths, magic, 0, end),
+  });
+  return out;
+}
+
+/**
+ * `paths` in equal shares: this thread takes the first (`here`, up to `end`) while a stat worker
+ * per other core takes each of the others (`job`: its work, the share's paths NUL-joined), whose
+ * answer is `take`n with the position its share starts at.
+ */
+async function shareAmongWorkers<Answer>(paths: readonly string[], minPathsPerWorker: number, work: { job: (slice: string) => object; take: (answer: Answer, start: number) => void; here: (end: number) => void }): Promise<void> {
+  const workers = Math.max(0, Math.min(availableParallelism() - 1, Math.floor(paths.length / minPathsPerWorker)));
   const share = Math.ceil(paths.length / (workers + 1));
   const answers: Promise<void>[] = [];
   for (let w = 1; w <= workers; w++) {
     const start = w * share;
     const slice = paths.slice(start, start + share);
     if (slice.length === 0) continue;
-    const worker = new Worker(STAT_WORKER, { workerData: { magic: { paths: slice.join('\0'), bytes: magic } }, execArgv: [] });
+    const worker = new Worker(STAT_WORKER, { workerData: work.job(slice.join('\0')), execArgv: [] });
     answers.push(new Promise<void>((resolve, reject) => {
-      worker.once('message', (answer: Uint8Array) => {
-        out.set(answer, start);
+      worker.once('message', (answer: Answer) => {
+        work.take(answer, start);
         resolve();
       });
       worker.once('error', reject);
     }).finally(() => worker.terminate()));
   }
-  startsWithInto(out, paths, magic, 0, Math.min(share, paths.length));
+  work.here(Math.min(share, paths.length));
   await Promise.all(answers);
-  return out;
 }
 
 /** `values` (STAT_FIELDS numbers per path, as the workers answer) read as Stats. */
