@@ -71,7 +71,7 @@ function runtimeCanStitch(): boolean {
     const parts = [text.subarray(0, half), text.subarray(half)].map((part, i) => {
       const made = encoder({}, i * half);
       try {
-        return compressSync(made.handle, made.state, part);
+        return compressSync(made, part);
       } finally {
         made.handle.close();
       }
@@ -89,6 +89,7 @@ interface Encoder {
   state: Uint32Array;
   /** Set by `init`'s callback when an asynchronous write is done. */
   processed: () => void;
+  /** Called from the binding on an error: it records the error, never throws into the binding. */
   failed: (error: Error) => void;
 }
 
@@ -103,9 +104,7 @@ function encoder(params: Record<number, number | boolean>, offset: number): Enco
     handle,
     state: new Uint32Array(2),
     processed: () => {},
-    failed: (error) => {
-      throw error;
-    },
+    failed: () => {},
   };
   handle.onerror = (message, errno) => made.failed(Object.assign(new Error(`brotli: ${message}`), { errno }));
   handle.init(values, made.state, () => made.processed());
@@ -117,12 +116,16 @@ function outputRoom(length: number): number {
   return length + (length >> 10) + 1024;
 }
 
-function compressSync(handle: EncoderHandle, state: Uint32Array, input: Uint8Array): Uint8Array {
+function compressSync(made: Encoder, input: Uint8Array): Uint8Array {
+  const { handle, state } = made;
+  let failure: Error | undefined;
+  made.failed = (error) => (failure = error);
   const out: Buffer[] = [];
   let offset = 0;
   for (;;) {
     const room = Buffer.allocUnsafe(outputRoom(input.length - offset));
     handle.writeSync(zlib.constants.BROTLI_OPERATION_FLUSH, input, offset, input.length - offset, room, 0, room.length);
+    if (failure) throw failure;
     out.push(room.subarray(0, room.length - state[0]!));
     offset = input.length - state[1]!;
     if (state[0] !== 0) return Buffer.concat(out);
