@@ -34,7 +34,7 @@ const SMALL_WINDOW: zlib.BrotliOptions = { params: { ...BROTLI_OPTIONS.params, [
 
 function codecs(brotli: zlib.BrotliOptions = SMALL_WINDOW) {
   const stitched = stitchedBrotli(brotli);
-  if (!stitched) throw new Error('this runtime cannot join brotli segments (Node 20.12 or later has brotli 1.1.0)');
+  if (!stitched) throw new Error('this runtime cannot join brotli segments (it needs brotli 1.1.0, which Node 20.20 bundles)');
   return [['gz', gzipSegments(6)], ['br', brotliSegments(stitched)]] as const;
 }
 
