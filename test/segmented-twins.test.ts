@@ -73,7 +73,10 @@ async function compress(name: string, parts: Buffer[], previous?: Twins, brotli?
 
 const keysOf = (twins: Twins, prefix: string) => twins.tables.flatMap((table) => table.keys.split('\n')).filter((key) => key.startsWith(prefix));
 
-describe('segmented twins', () => {
+// Brotli segments need brotli 1.1.0 in Node: where it is older, these are skipped and say so
+// (the list writer's tests cover the other way); under CI, which runs a Node that has it, they fail.
+const canStitch = stitchedBrotli(BROTLI_OPTIONS) !== undefined;
+describe.skipIf(!canStitch && !process.env['CI'])(`segmented twins${canStitch ? '' : ' (skipped: this Node cannot join brotli segments)'}`, () => {
   it('are one gzip member and one brotli stream that zlib decodes to the exact bytes', async () => {
     const parts = chunks();
     const made = await compress('a', parts);
