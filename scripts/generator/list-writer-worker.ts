@@ -5,6 +5,7 @@
  */
 import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { joinChunk, type ByteRange, type ChunkPart } from './list-items.ts';
@@ -78,7 +79,7 @@ const post = (message: ListWriterResponse) => parentPort!.postMessage(message);
 
 function open(list: number, request: { file: string; precompress: boolean; previous?: PreviousListFile }): OpenList {
   const files = [{ suffix: '', file: createWriteStream(request.file) }];
-  const toFile = (file: WriteStream) => ({
+  const toFile = (file: Writable) => ({
     write: async (bytes: Buffer) => {
       if (!file.write(bytes)) await once(file, 'drain');
     },
@@ -114,15 +115,19 @@ function open(list: number, request: { file: string; precompress: boolean; previ
     for (const { file } of files) file.destroy();
     throw error;
   }
+  /** Streams whose failure fails the list: its files, and the brotli stream when there is one. */
+  const streams: { on(event: 'error', listener: (error: Error) => void): unknown }[] = [];
   if (request.precompress && !brotli) {
     const file = createWriteStream(`${request.file}.br`);
     const compress = zlib.createBrotliCompress(setup.brotli);
     compress.pipe(file);
     files.push({ suffix: '.br', file });
-    sinks.push(toFile(compress as unknown as WriteStream));
+    sinks.push(toFile(compress));
+    streams.push(compress);
   }
+  streams.push(...files.map(({ file }) => file));
   const failed = new Promise<never>((_, reject) => {
-    for (const { file } of files) file.on('error', reject);
+    for (const stream of streams) stream.on('error', reject);
   });
   failed.catch(() => {}); // raced with each step
   const closed = Promise.all(files.map(({ file }) => once(file, 'close')));
