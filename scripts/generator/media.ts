@@ -4,7 +4,7 @@
  * link in its path is followed, and start with the PDF magic bytes. Remote URLs are published as
  * they are and not fetched.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FOLDER } from './content-scan.ts';
@@ -127,9 +127,8 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
   const magic = await startsWithMany(unknown.map(absoluteOf), PDF_MAGIC_BYTES);
   for (const [u, i] of unknown.entries()) {
     const refPath = refPaths[i]!;
-    // Unreadable (removed or replaced since it was stamped): read again here, which says why.
-    const isPdf = magic[u] === 2 ? startsWith(absoluteOf(i), PDF_MAGIC) : magic[u] === 1;
-    if (!isPdf) {
+    if (magic[u] === 2) unreadable(absoluteOf(i));
+    if (magic[u] !== 1) {
       fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
       continue;
     }
@@ -230,14 +229,11 @@ async function statListed(refPaths: readonly string[], folders: readonly MediaFo
   return statsOf(values);
 }
 
-/** Synchronous on purpose: three tiny system calls cost less than three trips through the thread pool (issue 4). */
-function startsWith(file: string, magic: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(magic.length);
-    const bytesRead = readSync(fd, buffer, 0, magic.length, 0);
-    return bytesRead === magic.length && buffer.toString('latin1') === magic;
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * A PDF that could not be read when its first bytes were (stat-many.ts, startsWithMany): removed
+ * or replaced since it was stamped, or not readable. Opened once more, so that the error says why.
+ */
+function unreadable(file: string): never {
+  closeSync(openSync(file, 'r'));
+  throw new Error(`${file} could not be read`);
 }

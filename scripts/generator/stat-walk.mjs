@@ -16,7 +16,7 @@ const CHUNK = 2_048;
 
 /**
  * Whether each of `paths` from `start` to `end` starts with the bytes `magic`, into `out`: 1 it does,
- * 0 it does not, 2 it could not be read (media.ts reads that one again, to say why).
+ * 0 it does not, 2 it could not be read (media.ts opens that one again, to say why).
  */
 export function startsWithInto(out, paths, magic, start = 0, end = paths.length) {
   const buffer = Buffer.alloc(magic.length);
