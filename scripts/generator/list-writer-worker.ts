@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { joinChunk, type ByteRange, type ChunkPart } from './list-items.ts';
 import { brotliSegments, gzipSegments, segmentedTwins, type SegmentCodec, type SegmentTable } from './segmented-twins.ts';
 import { stitchedBrotli } from './stitched-brotli.ts';
-import type { FileStamp } from './stat-many.ts';
+import { sameStamp, stampOfStat, type FileStamp } from './stat-many.ts';
 
 export interface ListWriterSetup {
   gzipLevel: number;
@@ -140,8 +140,7 @@ function open(list: number, request: { file: string; precompress: boolean; previ
 /** A previous file, open, if it still is what the main thread found (the build's own output, replaced, never modified). */
 function openPrevious(previous: PreviousFile): number {
   const fd = openSync(previous.file, 'r');
-  const stat = fstatSync(fd);
-  if (stat.size !== previous.stamp.size || stat.mtimeMs !== previous.stamp.mtimeMs || stat.ino !== previous.stamp.ino) {
+  if (!sameStamp(stampOfStat(fstatSync(fd)), previous.stamp)) {
     closeSync(fd);
     throw new Error(`${previous.file} changed while the build was running`);
   }

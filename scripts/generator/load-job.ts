@@ -9,7 +9,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import type { SourceFile } from './discover.ts';
 import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from './load.ts';
 import { packManuscript } from './packed-manuscript.ts';
-import { stampOfStat, type FileStamp } from './stat-many.ts';
+import { sameStamp, stampOfStat, type FileStamp } from './stat-many.ts';
 
 
 export interface LoadJob {
@@ -44,10 +44,6 @@ export function isTrusted(mtimeMs: number, now: number): boolean {
 /** `stamp` when it is old enough to be trusted by the next build, else undefined (see RACY_MS). */
 export function trustedStamp(stamp: FileStamp | undefined, now: number): FileStamp | undefined {
   return stamp && isTrusted(stamp.mtimeMs, now) ? stamp : undefined;
-}
-
-export function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
 /** Both absent (neither trusted), or both present and equal. */

@@ -22,6 +22,10 @@ export function stampOfStat(stat: FileStamp): FileStamp {
   return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
 }
 
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+}
+
 /** Numbers per path in the answer: kind, size, mtimeMs, ino (stat-walk.mjs, shared with the workers). */
 export { STAT_FIELDS };
 const FIELDS = STAT_FIELDS;

@@ -18,12 +18,11 @@ import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { OutputEntry, OutputManifest } from './cache.ts';
-import { sameStamp } from './load-job.ts';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
-import { STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
+import { sameStamp, STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
 import { chunkKeys, keyed, splicedChunks, tableBytes, type ListTable } from './list-items.ts';
 import { createListWriter, type PreviousListFile } from './list-writer.ts';
