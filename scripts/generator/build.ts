@@ -80,9 +80,9 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   if (!journal.journal) return { ok: false, problems, counts, parsed };
   const settings = journal.journal;
 
-  // A build begins writing the lists as soon as every file loaded: their compression (the longest
-  // task after an edit) runs while the references and PDFs are checked and the pages rendered
-  // (write.ts, startSite). Any problem found meanwhile abandons the write.
+  // A build begins writing the lists as soon as every file loaded: a thread of their own writes and
+  // compresses them while the references and PDFs are checked and the pages rendered (write.ts,
+  // startSite). Any problem found meanwhile abandons the write.
   const site = problems.length === 0 && records ? orderJournal(settings, records) : undefined;
   const attachKeys = site ? outputKeys(site) : () => {};
   const api = site ? renderApi(site) : [];

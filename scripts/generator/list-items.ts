@@ -2,7 +2,8 @@
  * The API lists as items (issue 4: a build after one edit at 100,000 manuscripts must not serialize
  * the whole 238 MB manuscripts list again). A list is `[`, its items joined by `,`, and `]`, cut into
  * chunks of ITEMS_PER_CHUNK items: the chunks are what the write stage streams and what the
- * segmented gzip groups into segments, so the layout lives here, once, for both ways of producing it.
+ * segmented twins group into segments (segmented-twins.ts), so the layout lives here, once, for
+ * both ways of producing it.
  *
  * The write stage records, for each list it writes, every item's key (OutputFile.items) and length
  * in bytes: a ListTable. The next build takes an item whose key it finds in the previous table from

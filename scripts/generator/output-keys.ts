@@ -29,7 +29,7 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
 
   const volumes = new Map(site.volumes.map((v) => [v.id, v.origin.hash!]));
   // The manuscripts list's items are keyed by their pages' keys, so these come first: the lists
-  // start as soon as they are known (issue 4: after an edit, the list's brotli twin is the longest task).
+  // start as soon as they are known (issue 4), before the pages' keys by path are made.
   const inputs: string[] = [];
   const manuscriptKeys = site.manuscripts.map((m, i) => {
     // Joined once, not built by `+=`: hashing a string of many pieces flattens it first.
