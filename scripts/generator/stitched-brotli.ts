@@ -147,7 +147,8 @@ function compressAsync(made: Encoder, input: Uint8Array): Promise<Uint8Array> {
       reject(error);
     };
     made.processed = () => {
-      // Copied out of the room: the build keeps every segment for the next build (a room holds a whole input's worth).
+      // Copied out of the room, which holds a whole segment's worth: a segment waits its turn to be
+      // written (segmented-twins.ts), and only its compressed bytes need to wait with it.
       out.push(Buffer.from(room.subarray(0, room.length - made.state[0]!)));
       offset = input.length - made.state[1]!;
       if (made.state[0] === 0) return next();
