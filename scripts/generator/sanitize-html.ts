@@ -29,6 +29,9 @@ const VOID = new Set(['br']);
 const TAG = /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'<>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
 const ATTRIBUTE = /([^\t\n\f\r "'<>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>`]+)))?/g;
 
+/** The characters the scanner decides on; everything else is text copied as it is. */
+const SPECIAL = /[<&>\0]/g;
+
 /** A character reference at the scanner's position. */
 const REFERENCE = new RegExp(REFERENCE_SOURCE, 'y');
 
@@ -61,7 +64,7 @@ export function sanitizeAbstractHtml(input: string): string {
         i++;
         continue;
       }
-      i = TAG.lastIndex;
+      i += tag[0].length;
       if (tag[1]) {
         // A closing tag: closes the element and anything opened inside it; otherwise it has nothing to close.
         const index = VOID.has(name) ? -1 : lastOpen(name);
@@ -99,10 +102,20 @@ export function sanitizeAbstractHtml(input: string): string {
       }
       continue;
     }
-    if (c === '>') out += '&gt;';
-    else if (c === '\0') out += '\ufffd';
-    else out += c;
-    i++;
+    if (c === '>') {
+      out += '&gt;';
+      i++;
+    } else if (c === '\0') {
+      out += '\ufffd';
+      i++;
+    } else {
+      // A run of text up to the next character that needs a decision, copied whole: an abstract
+      // is mostly text, and a character at a time cost 1 s of a cold build at 100,000 pages.
+      SPECIAL.lastIndex = i;
+      const next = SPECIAL.exec(input)?.index ?? input.length;
+      out += input.slice(i, next);
+      i = next;
+    }
   }
   closeThrough(0);
   return out;
