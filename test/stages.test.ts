@@ -63,6 +63,14 @@ describe('rich text', () => {
     expect(findUnsafeMarkup(html)?.message).toContain(word);
   });
 
+  it('reports a tag left open before an earlier refused tag, and reads a quoted attribute as text', () => {
+    expect(findUnsafeMarkup('<script>x</script><p>a</p><b')).toEqual({ offset: 26, message: 'a tag is not closed with ">"' });
+    expect(findUnsafeMarkup('<p>a</p><iframe src="https://x"></iframe> <img src=x>')).toEqual({ offset: 8, message: 'the <iframe> element is not allowed' });
+    // The <script> inside the quotes is part of the span's attribute, not a tag of its own.
+    expect(findUnsafeMarkup('<span title="<script>">t</span>')).toBeUndefined();
+    expect(findUnsafeMarkup('<span title="<b">t</span>')?.message).toContain('not closed');
+  });
+
   it('turns rich text into plain text for meta tags', () => {
     expect(richTextToPlain('<p>The <em>Salamandra</em> &amp; co.</p>\n<p>Second&nbsp;one &#8211; done</p>')).toBe('The Salamandra & co. Second one – done');
     // Each reference is decoded once: an escaped reference stays a reference in the text.

@@ -31,32 +31,52 @@ const URL_ATTRIBUTES = new Set([
 ]);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
 
-/** Returns the first unsafe construct found, or undefined when the text is acceptable. */
+/** The tag at the scanner's position, as TAG matches it. */
+const TAG_HERE = new RegExp(TAG.source, 'y');
+
+/**
+ * Returns the first unsafe construct found, or undefined when the text is acceptable. A tag left
+ * open is reported first wherever it is; otherwise the first tag (in the order a scan from the
+ * start meets them, a tag inside another's quoted attribute skipped) with a refused element or
+ * attribute. One pass over the text (issue 4: every abstract is checked when it is loaded).
+ */
 export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
   const special = /<[!?]/.exec(text);
   if (special) return { offset: special.index, message: 'comments, doctype and processing instructions are not allowed' };
-  // A tag left open would swallow whatever markup a client puts after the abstract (its `>` closes
-  // it), so every `<` that starts a tag must end one here.
-  for (const opening of text.matchAll(/<\/?[A-Za-z]/g)) {
-    TAG.lastIndex = opening.index;
-    const tag = TAG.exec(text);
-    if (!tag || tag.index !== opening.index) return { offset: opening.index, message: 'a tag is not closed with ">"' };
+  let refused: MarkupIssue | undefined;
+  /** Where the scan for refused tags goes on: after the last tag it read. */
+  let scanned = 0;
+  for (let at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
+    if (!startsTag(text, at + 1)) continue;
+    // A tag left open would swallow whatever markup a client puts after the abstract (its `>`
+    // closes it), so every `<` that starts a tag must end one here.
+    TAG_HERE.lastIndex = at;
+    const tag = TAG_HERE.exec(text);
+    if (!tag) return { offset: at, message: 'a tag is not closed with ">"' };
+    if (refused || at < scanned) continue;
+    scanned = TAG_HERE.lastIndex;
+    refused = refusedTag(tag, at);
   }
-  TAG.lastIndex = 0;
-  for (const match of text.matchAll(TAG)) {
-    const name = match[2]!.toLowerCase();
-    if (FORBIDDEN_ELEMENTS.has(name)) {
-      return { offset: match.index, message: `the <${name}> element is not allowed` };
-    }
-    for (const attribute of (match[3] ?? '').matchAll(ATTRIBUTE)) {
-      const attributeName = attribute[1]!.toLowerCase();
-      const value = attribute[2] ?? attribute[3] ?? attribute[4] ?? '';
-      if (attributeName.startsWith('on')) {
-        return { offset: match.index, message: `the ${attributeName} attribute is not allowed` };
-      }
-      const problem = URL_ATTRIBUTES.has(attributeName) ? unsafeUrl(value) : unsafeValue(value);
-      if (problem) return { offset: match.index, message: `a ${attributeName} ${problem} is not allowed` };
-    }
+  return refused;
+}
+
+/** Whether a tag starts at `i` (just after a `<`): a letter, or `/` and a letter. */
+function startsTag(text: string, i: number): boolean {
+  let c = text.charCodeAt(i);
+  if (c === 47 /* / */) c = text.charCodeAt(i + 1);
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function refusedTag(tag: RegExpExecArray, offset: number): MarkupIssue | undefined {
+  const name = tag[2]!.toLowerCase();
+  if (FORBIDDEN_ELEMENTS.has(name)) return { offset, message: `the <${name}> element is not allowed` };
+  if (!tag[3]) return undefined;
+  for (const attribute of tag[3].matchAll(ATTRIBUTE)) {
+    const attributeName = attribute[1]!.toLowerCase();
+    const value = attribute[2] ?? attribute[3] ?? attribute[4] ?? '';
+    if (attributeName.startsWith('on')) return { offset, message: `the ${attributeName} attribute is not allowed` };
+    const problem = URL_ATTRIBUTES.has(attributeName) ? unsafeUrl(value) : unsafeValue(value);
+    if (problem) return { offset, message: `a ${attributeName} ${problem} is not allowed` };
   }
   return undefined;
 }
