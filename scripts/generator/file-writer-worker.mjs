@@ -53,13 +53,14 @@ function copyBytes(from, to) {
   else writeFileSync(to, bytes.subarray(0, length));
 }
 
-parentPort.on('message', ({ batch, paths, bodies, sources }) => {
+parentPort.on('message', ({ batch, paths, bodies, sources, texts }) => {
   try {
     for (let i = 0; i < paths.length; i++) {
       if (sources[i] === null) writeFileSync(paths[i], bodies[i]);
       else copy(sources[i], paths[i], bodies[i]);
     }
-    parentPort.postMessage({ batch });
+    // The buffer the batch's texts were encoded into goes back, to be filled again (file-writer.ts).
+    parentPort.postMessage({ batch, texts }, texts ? [texts] : []);
   } catch (error) {
     parentPort.postMessage({ batch, error: { message: error.message, code: error.code } });
   }
