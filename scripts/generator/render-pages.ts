@@ -61,14 +61,14 @@ export function renderPages(site: ResolvedJournal): OutputFile[] {
     else byVolume.set(m.citation_volume, [i]);
   });
   const outputs: OutputFile[] = [
-    { path: pageFile(homePagePath), body: () => [homePage(site, byVolume)] },
+    { path: pageFile(homePagePath), body: () => homePage(site, byVolume) },
   ];
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => [volumePage(site, volume, byVolume.get(volume.id) ?? [])] });
+    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, volume, byVolume.get(volume.id) ?? []) });
   }
   site.manuscripts.forEach((manuscript, i) => {
     const volume = volumes.get(manuscript.citation_volume)!;
-    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => [manuscriptPage(site.journal, manuscript, volume, site.manuscriptAuthors[i]!)] });
+    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => manuscriptPage(site.journal, manuscript, volume, site.manuscriptAuthors[i]!) });
   });
   return outputs;
 }
@@ -193,65 +193,88 @@ const STYLE = 'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem aut
   + '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}'
   + 'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}';
 
-function page(journal: JournalInput, options: { title: string; path: string; head?: string[]; body: string[] }): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${e(options.title)}</title>`,
-    `<link rel="canonical" href="${e(journal.base_url + options.path)}">`,
-    ...(options.head ?? []),
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    `<header><a href="/">${e(journal.title)}</a></header>`,
-    '<main>',
-    ...options.body,
-    '</main>',
-    `<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+/**
+ * What every page has around its own lines, made once per journal: the start of its head, the end
+ * of the head with the header, and the end with the footer. Each line ends with `\n`.
+ */
+interface PageFrame {
+  start: string;
+  middle: string;
+  end: string;
 }
 
-function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): string {
+const frames = new WeakMap<JournalInput, PageFrame>();
+
+function frameOf(journal: JournalInput): PageFrame {
+  let frame = frames.get(journal);
+  if (!frame) {
+    frame = {
+      start: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+      middle: `<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
+      end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
+    };
+    frames.set(journal, frame);
+  }
+  return frame;
+}
+
+/**
+ * A page as its parts, in order: written one after the other (file-writer.ts) rather than joined
+ * first. Issue 4: a landing page is about 6 KB, held at two bytes per character as soon as one name
+ * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
+ * `head` and `body` are lines, each ended by `\n`.
+ */
+function page(journal: JournalInput, options: { title: string; path: string; head?: string[]; body: string[] }): string[] {
+  const frame = frameOf(journal);
+  return [
+    frame.start,
+    `<title>${e(options.title)}</title>\n<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`,
+    ...(options.head ?? []),
+    frame.middle,
+    ...options.body,
+    frame.end,
+  ];
+}
+
+/** Lines, each ended by `\n`, as page() takes them. */
+function lines(texts: readonly string[]): string[] {
+  return texts.map((text) => `${text}\n`);
+}
+
+function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): string[] {
   const pdf = mediaUrl(m.document, journal);
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
   const named = pageAuthors(m, authors);
-  const authorItems = named.map((a) =>
-    `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`);
-  return page(journal, {
-    title: `${m.citation_title} | ${journal.title}`,
-    path: manuscriptPagePath(m),
-    head: [
-      `<meta name="description" content="${e(summary(m.abstract))}">`,
-      ...tagsOf(journal, m, volume, named).map(([name, content]) => `<meta name="${name}" content="${e(content)}">`),
-    ],
-    body: [
-      '<article>',
-      `<h1>${e(m.citation_title)}</h1>`,
-      `<ul class="authors">${authorItems.join('')}</ul>`,
-      '<dl class="meta">',
-      `<dt>Volume</dt><dd><a href="${e(volumePagePath(volume))}">${e(volume.citation_journal_title)}</a> (${e(volume.full_date.slice(0, 4))})</dd>`,
-      `<dt>Section</dt><dd>${e(m.section)}</dd>`,
-      `<dt>Published</dt><dd><time datetime="${e(m.citation_date)}">${e(readableDate(m.citation_date))}</time></dd>`,
-      ...(language ? [`<dt>Language</dt><dd>${e(language)}</dd>`] : []),
-      ...(m.udc ? [`<dt>UDC</dt><dd>${e(m.udc)}</dd>`] : []),
-      `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>`,
-      '</dl>',
-      '<h2>Abstract</h2>',
-      `<div class="abstract">${sanitizeAbstractHtml(m.abstract)}</div>`,
-      `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>`,
-      '</article>',
-    ],
-  });
+  const head = [`<meta name="description" content="${e(summary(m.abstract))}">\n`];
+  for (const [name, content] of tagsOf(journal, m, volume, named)) head.push(`<meta name="${name}" content="${e(content)}">\n`);
+  let authorItems = '';
+  for (const a of named) {
+    authorItems += `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`;
+  }
+  const body = [
+    '<article>\n',
+    `<h1>${e(m.citation_title)}</h1>\n`,
+    `<ul class="authors">${authorItems}</ul>\n`,
+    '<dl class="meta">\n',
+    `<dt>Volume</dt><dd><a href="${e(volumePagePath(volume))}">${e(volume.citation_journal_title)}</a> (${e(volume.full_date.slice(0, 4))})</dd>\n`,
+    `<dt>Section</dt><dd>${e(m.section)}</dd>\n`,
+    `<dt>Published</dt><dd><time datetime="${e(m.citation_date)}">${e(readableDate(m.citation_date))}</time></dd>\n`,
+  ];
+  if (language) body.push(`<dt>Language</dt><dd>${e(language)}</dd>\n`);
+  if (m.udc) body.push(`<dt>UDC</dt><dd>${e(m.udc)}</dd>\n`);
+  body.push(
+    `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>\n`,
+    '</dl>\n',
+    '<h2>Abstract</h2>\n',
+    `<div class="abstract">${sanitizeAbstractHtml(m.abstract)}</div>\n`,
+    `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
+    '</article>\n',
+  );
+  return page(journal, { title: `${m.citation_title} | ${journal.title}`, path: manuscriptPagePath(m), head, body });
 }
 
-function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: readonly number[]): string {
+function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: readonly number[]): string[] {
   const { journal } = site;
   // Sections in the journal's listed order, then any others in the order they first appear.
   const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
@@ -283,10 +306,10 @@ function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: re
     body.push('</ul>');
   }
   if (manuscripts.length === 0) body.push('<p>No manuscripts are listed for this volume.</p>');
-  return page(journal, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body });
+  return page(journal, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body: lines(body) });
 }
 
-function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly number[]>): string {
+function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly number[]>): string[] {
   const { journal } = site;
   const items = volumesNewestFirst(site.volumes).map((v) => {
     const count = byVolume.get(v.id)?.length ?? 0;
@@ -295,7 +318,7 @@ function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly 
   return page(journal, {
     title: journal.title,
     path: homePagePath,
-    body: [
+    body: lines([
       `<h1>${e(journal.title)}</h1>`,
       `<p class="meta">ISSN ${e(standardIssn(journal.citation_issn))}</p>`,
       '<h2>Volumes</h2>',
@@ -308,6 +331,6 @@ function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly 
       '<li><a href="/api/manuscripts/"><code>/api/manuscripts/</code></a>: manuscripts, with their authors, volume and PDF</li>',
       '</ul>',
       '<p>Responses are <code>application/json</code>, may be fetched from any origin, and accept <code>?format=api</code> (it returns the same JSON).</p>',
-    ],
+    ]),
   });
 }

@@ -299,8 +299,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
           if (!reuse(relatives)) {
             const file = target(output.path);
             await ensureFolder(file);
-            const body = textOf(output.body);
-            await (typeof body === 'string' ? writer.writeText(file, body) : writer.write(file, body));
+            const { body } = output;
+            await (typeof body === 'function' ? writer.writeText(file, [...body()]) : typeof body === 'string' ? writer.writeText(file, body) : writer.write(file, body));
             written += relatives.length;
             remember(relatives, output.key);
           }
@@ -568,10 +568,3 @@ function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
   else yield [typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
 
-/** A body as one text, or its bytes. */
-function textOf(body: OutputFile['body']): string | Uint8Array {
-  if (typeof body !== 'function') return body;
-  let text = '';
-  for (const chunk of body()) text += chunk;
-  return text;
-}
