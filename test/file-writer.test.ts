@@ -3,11 +3,12 @@
  * every file arrives with its exact bytes, including bytes that were views on a shared buffer, and
  * a file that cannot be written fails the build instead of going missing.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileWriter } from '../scripts/generator/file-writer.ts';
+import { stampOfStat, type FileStamp } from '../scripts/generator/stat-many.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -52,6 +53,29 @@ describe('the file writer', () => {
     for (const size of sizes) {
       expect((await readFile(path.join(dir, `copy-${size}.pdf`))).equals(await readFile(path.join(dir, `source-${size}.pdf`))), `${size} bytes`).toBe(true);
     }
+  });
+
+  it('answers with the stamp of each file it makes, as lstat gives it once all are written', async () => {
+    const source = path.join(dir, 'stamped-source.pdf');
+    await writeFile(source, '%PDF-1.4 stamped');
+    await writeFile(path.join(dir, 'big-source.pdf'), Buffer.alloc((1 << 20) + 5, 7));
+    const stamps = new Map<number, FileStamp>();
+    const writer = createFileWriter((tag, stamp) => stamps.set(tag, stamp));
+    const files: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const file = path.join(dir, `stamped-${i}`);
+      files.push(file);
+      if (i % 5 === 0) await writer.write(file, Buffer.from(`bytes ${i}`), i);
+      else if (i % 5 === 1) await writer.writeText(file, ['text ', String(i), ' “Пакошево”'], i);
+      else if (i % 5 === 2) await writer.copy(source, file, 'copy', i);
+      else if (i % 5 === 3) await writer.copy(source, file, 'link', i);
+      else await writer.copy(path.join(dir, 'big-source.pdf'), file, 'copy', i);
+    }
+    await writer.write(path.join(dir, 'not-tagged'), Buffer.from('x'));
+    await writer.close();
+    expect([...stamps.keys()].sort((a, b) => a - b)).toEqual(files.map((_, i) => i));
+    for (const [i, file] of files.entries()) expect(stamps.get(i), file).toEqual(stampOfStat(await lstat(file)));
+    expect(await readFile(files[1]!, 'utf8')).toBe('text 1 “Пакошево”');
   });
 
   it('reports a file it cannot copy', async () => {

@@ -15,6 +15,7 @@
  * Cyrillic names is held at two bytes per character) as the encoding it saved.
  */
 import { Worker } from 'node:worker_threads';
+import type { FileStamp } from './stat-many.ts';
 
 /** Files per message, and messages in flight before `write` waits. */
 const BATCH = 64;
@@ -33,25 +34,29 @@ const BATCH_BYTES = 1 << 20;
  */
 export type CopyMode = 'copy' | 'link';
 
+/**
+ * Each file's `tag` (the caller's number for it) is handed to `stamped` with the file's stamp once
+ * it is made, as `fstat` (or for a link, `lstat`) said it right after; a negative tag is not.
+ */
 export interface FileWriter {
   /** Queues a file; resolves once it is handed over (not written): `close` waits for all. */
-  write(absolutePath: string, bytes: Uint8Array): Promise<void>;
+  write(absolutePath: string, bytes: Uint8Array, tag?: number): Promise<void>;
   /** Queues a file of this text (or of these texts one after the other), as UTF-8; resolves as `write`. */
-  writeText(absolutePath: string, text: string | readonly string[]): Promise<void>;
+  writeText(absolutePath: string, text: string | readonly string[], tag?: number): Promise<void>;
   /** Queues a copy of `from` (see CopyMode); resolves once handed over, as `write`. */
-  copy(from: string, absolutePath: string, mode: CopyMode): Promise<void>;
+  copy(from: string, absolutePath: string, mode: CopyMode, tag?: number): Promise<void>;
   close(): Promise<void>;
   /** Stops the thread at once (after a failure elsewhere). */
   abort(): Promise<void>;
 }
 
-export function createFileWriter(): FileWriter {
+export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => void = () => {}): FileWriter {
   // Started with the first batch: a thread costs about 0.1 s of CPU and 10 MB to start, and after
   // one edit the PDFs' writers have nothing to write. At the start of a cold build's write stage
   // memory is at its peak.
   let started: Worker | undefined;
   const thread = () => (started ??= start());
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; tags: number[] }>();
   const inFlight: Promise<void>[] = [];
   let failure: Error | undefined;
   let next = 0;
@@ -59,6 +64,7 @@ export function createFileWriter(): FileWriter {
   let paths: string[] = [];
   let bodies: (Uint8Array | CopyMode)[] = [];
   let sources: (string | null)[] = [];
+  let tags: number[] = [];
   /** Where the batch's texts are encoded, and how much of it they fill. */
   let texts: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
   let used = 0;
@@ -71,11 +77,16 @@ export function createFileWriter(): FileWriter {
   const encoder = new TextEncoder();
   const start = () => {
     const worker = new Worker(new URL('./file-writer-worker.mjs', import.meta.url));
-    worker.on('message', ({ batch, error, texts: written }: { batch: number; error?: { message: string; code?: string }; texts?: ArrayBuffer }) => {
+    worker.on('message', ({ batch, error, stamps, texts: written }: { batch: number; error?: { message: string; code?: string }; stamps?: Float64Array; texts?: ArrayBuffer }) => {
       if (written) spare.push(Buffer.from(written));
       const settle = waiting.get(batch)!;
       waiting.delete(batch);
-      if (!error) return settle.resolve();
+      if (!error) {
+        settle.tags.forEach((tag, i) => {
+          if (tag >= 0) stamped(tag, { size: stamps![i * 3]!, mtimeMs: stamps![i * 3 + 1]!, ino: stamps![i * 3 + 2]! });
+        });
+        return settle.resolve();
+      }
       failure ??= Object.assign(new Error(error.message), { code: error.code });
       settle.reject(failure);
     });
@@ -89,7 +100,7 @@ export function createFileWriter(): FileWriter {
   const send = async () => {
     if (paths.length === 0) return;
     const batch = next++;
-    const done = new Promise<void>((resolve, reject) => waiting.set(batch, { resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => waiting.set(batch, { resolve, reject, tags }));
     done.catch(() => {}); // awaited below, or by close
     // Each buffer once: the texts' views share one.
     const transfer = [...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer))];
@@ -98,36 +109,38 @@ export function createFileWriter(): FileWriter {
     paths = [];
     bodies = [];
     sources = [];
+    tags = [];
     if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
     used = 0;
     inFlight.push(done);
     if (inFlight.length > IN_FLIGHT) await inFlight.shift();
   };
-  const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null) => {
+  const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null, tag = -1) => {
     if (failure) throw failure;
     paths.push(absolutePath);
     bodies.push(body);
     sources.push(source);
+    tags.push(tag);
     if (paths.length === BATCH) await send();
   };
   return {
-    write(absolutePath, bytes) {
+    write(absolutePath, bytes, tag) {
       // A buffer of its own, so that it can be transferred (a small Buffer is a view on a shared pool).
-      return queue(absolutePath, bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes), null);
+      return queue(absolutePath, bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes), null, tag);
     },
-    async writeText(absolutePath, text) {
+    async writeText(absolutePath, text, tag) {
       const parts = typeof text === 'string' ? [text] : text;
       let length = 0;
       for (const part of parts) length += part.length;
       // UTF-8 takes at most three bytes per UTF-16 code unit.
-      if (length * 3 > BATCH_BYTES) return queue(absolutePath, encoder.encode(parts.join('')), null);
+      if (length * 3 > BATCH_BYTES) return queue(absolutePath, encoder.encode(parts.join('')), null, tag);
       while (used + length * 3 > texts.length) await send();
       const start = used;
       for (const part of parts) used += texts.write(part, used);
-      return queue(absolutePath, texts.subarray(start, used), null);
+      return queue(absolutePath, texts.subarray(start, used), null, tag);
     },
-    copy(from, absolutePath, mode) {
-      return queue(absolutePath, mode, from);
+    copy(from, absolutePath, mode, tag) {
+      return queue(absolutePath, mode, from, tag);
     },
     async close() {
       try {

@@ -213,22 +213,32 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     reused += relatives.length;
     return true;
   };
-  /** Files written, and their keys: their stamps are taken at once when all are written. */
+  /**
+   * Files written, their keys, and their stamps: the file writers' threads answer with the stamp of
+   * each file they make (file-writer.ts); the lists are stamped once all are written.
+   */
   const writtenFiles: string[] = [];
   const writtenKeys: string[] = [];
-  const remember = (relatives: string[], key: string | undefined) => {
+  const writtenStamps: (FileStamp | undefined)[] = [];
+  /** Records the files of an output about to be written; returns the position of the first, its tag for a file writer. */
+  const remember = (relatives: string[], key: string | undefined): number => {
+    const first = writtenFiles.length;
     for (const relative of relatives) {
       writtenFiles.push(relative);
       writtenKeys.push(key ?? '');
     }
+    return first;
+  };
+  const stamped = (tag: number, stamp: FileStamp) => {
+    writtenStamps[tag] = stamp;
   };
 
   const moves: [string, string][] = [];
   // The pages and the PDFs go to different folders: a thread for the pages, two for the PDFs
   // (file-writer.ts). A copy is mostly the kernel's time (about 100 µs on ext4): on one thread the
   // copies were the last thing a cold build waited for, by 2 s at 100,000 PDFs.
-  const writer = createFileWriter();
-  const mediaWriters = [createFileWriter(), createFileWriter()];
+  const writer = createFileWriter(stamped);
+  const mediaWriters = [createFileWriter(stamped), createFileWriter(stamped)];
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
   await removeTree(staging);
@@ -300,9 +310,11 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
             const file = target(output.path);
             await ensureFolder(file);
             const { body } = output;
-            await (typeof body === 'function' ? writer.writeText(file, [...body()]) : typeof body === 'string' ? writer.writeText(file, body) : writer.write(file, body));
+            const first = remember(relatives, output.key);
+            // The writer stamps the one file it writes (an output written here has no twins).
+            const tag = relatives.length === 1 ? first : -1;
+            await (typeof body === 'function' ? writer.writeText(file, [...body()], tag) : typeof body === 'string' ? writer.writeText(file, body, tag) : writer.write(file, body, tag));
             written += relatives.length;
-            remember(relatives, output.key);
           }
           stage.advance();
         }
@@ -315,9 +327,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
           if (!reuse([copy.to])) {
             const file = target(copy.to);
             await ensureFolder(file);
-            await mediaWriters[made++ % mediaWriters.length]!.copy(copy.from, file, mode);
+            const tag = remember([copy.to], mediaKey(copy));
+            await mediaWriters[made++ % mediaWriters.length]!.copy(copy.from, file, mode, tag);
             written++;
-            remember([copy.to], mediaKey(copy));
           }
           stage.advance();
         }
@@ -329,12 +341,16 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: previousOutput, manifest, moves, trash, ensureFolder });
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
-      // In slices: 200,000 absolute paths at once were a peak of memory of their own.
-      for (let start = 0; start < writtenFiles.length; start += STAT_SLICE) {
-        const slice = writtenFiles.slice(start, start + STAT_SLICE);
-        const stats = await statMany(slice.map(target));
-        slice.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[start + i]!, stamp: stats.stamp(i)! }));
+      // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
+      // at once were a peak of memory of their own.
+      const unstamped: number[] = [];
+      for (let i = 0; i < writtenFiles.length; i++) if (writtenStamps[i] === undefined) unstamped.push(i);
+      for (let start = 0; start < unstamped.length; start += STAT_SLICE) {
+        const slice = unstamped.slice(start, start + STAT_SLICE);
+        const stats = await statMany(slice.map((i) => target(writtenFiles[i]!)));
+        slice.forEach((i, k) => (writtenStamps[i] = stats.stamp(k)));
       }
+      writtenFiles.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[i]!, stamp: writtenStamps[i]! }));
       for (const [relative, { relatives, ...table }] of tables) listTables.set(relative, { ...table, stamps: relatives.map((file) => manifest.files.get(file)!.stamp) });
       stage.done();
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
