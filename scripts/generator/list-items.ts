@@ -90,19 +90,19 @@ export function* splicedChunks(items: ListItems, previous: ListTable | undefined
   for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
     const end = Math.min(start + ITEMS_PER_CHUNK, items.count);
     const parts: ChunkPart[] = [];
-    let text = start === 0 ? '' : ',';
+    // What was rendered since the last range: texts and bytes, and their size in bytes.
+    const rendered = new RenderedBytes(parts);
+    if (start > 0) rendered.text(',', 1);
     // A run of consecutive previous items, [first, last]: one read, commas included.
     let first = -1;
     let last = -1;
     const endRun = () => {
       if (first < 0) return;
-      if (text) parts.push(Buffer.from(text, 'utf8'));
-      text = '';
+      rendered.flush();
       parts.push({ position: old!.offsets[first]!, length: old!.offsets[last]! + old!.lengths[last]! - old!.offsets[first]! });
       first = -1;
     };
     for (let i = start; i < end; i++) {
-      const separator = i > start ? ',' : '';
       const key = items.keys?.[i];
       if (old && key !== undefined) {
         // The item after the run first, so that a run survives keys that occur twice (identical records).
@@ -114,7 +114,7 @@ export function* splicedChunks(items: ListItems, previous: ListTable | undefined
             continue;
           }
           endRun();
-          text += separator;
+          if (i > start) rendered.text(',', 1);
           first = last = j;
           continue;
         }
@@ -122,32 +122,67 @@ export function* splicedChunks(items: ListItems, previous: ListTable | undefined
       endRun();
       const json = items.render(i);
       record.rendered++;
-      text += separator;
+      if (i > start) rendered.text(',', 1);
       if (typeof json === 'string') {
-        lengths[i] = Buffer.byteLength(json, 'utf8');
-        text += json;
+        lengths[i] = rendered.text(json);
         continue;
       }
-      // Pieces: texts join the text, bytes (JSON already) go in as they are.
+      // Pieces: texts are encoded, bytes (JSON already) copied as they are.
       let length = 0;
-      for (const piece of json) {
-        if (typeof piece === 'string') {
-          length += Buffer.byteLength(piece, 'utf8');
-          text += piece;
-          continue;
-        }
-        if (text) parts.push(Buffer.from(text, 'utf8'));
-        text = '';
-        parts.push(piece);
-        length += piece.byteLength;
-      }
+      for (const piece of json) length += typeof piece === 'string' ? rendered.text(piece) : rendered.bytes(piece);
       lengths[i] = length;
     }
     endRun();
-    if (text) parts.push(Buffer.from(text, 'utf8'));
+    rendered.flush();
     yield parts;
   }
   yield [Buffer.from(']')];
+}
+
+/**
+ * Rendered texts and bytes, written into one buffer of their own, of their exact size, when a range
+ * or the chunk's end comes (flush): a cold build's chunk is then one buffer, which moves to the
+ * list writer's thread as it is (list-writer.ts). Issue 4: a buffer per text between a
+ * manuscript's packed fields, then one more to join them, cost the main thread about a second at
+ * 100,000 manuscripts.
+ */
+class RenderedBytes {
+  #pieces: (string | Uint8Array)[] = [];
+  #size = 0;
+  readonly #parts: ChunkPart[];
+
+  constructor(parts: ChunkPart[]) {
+    this.#parts = parts;
+  }
+
+  /** Adds a text; returns its size in bytes (`size`, when the caller knows it). */
+  text(text: string, size = Buffer.byteLength(text, 'utf8')): number {
+    this.#pieces.push(text);
+    this.#size += size;
+    return size;
+  }
+
+  bytes(bytes: Uint8Array): number {
+    this.#pieces.push(bytes);
+    this.#size += bytes.byteLength;
+    return bytes.byteLength;
+  }
+
+  flush(): void {
+    if (this.#pieces.length === 0) return;
+    const buffer = Buffer.allocUnsafeSlow(this.#size);
+    let at = 0;
+    for (const piece of this.#pieces) {
+      if (typeof piece === 'string') at += buffer.write(piece, at);
+      else {
+        buffer.set(piece, at);
+        at += piece.byteLength;
+      }
+    }
+    this.#parts.push(buffer);
+    this.#pieces = [];
+    this.#size = 0;
+  }
 }
 
 /**

@@ -41,7 +41,10 @@ export interface ListRequest {
 }
 
 export interface ListWriter {
-  /** Writes one list from its chunks (with their keys, when they have them: segmented-twins.ts). */
+  /**
+   * Writes one list from its chunks (with their keys, when they have them: segmented-twins.ts). A
+   * chunk of one part that is a whole buffer of its own is handed over: it moves to the thread.
+   */
   write(request: ListRequest, chunks: Iterable<ChunkPart[]>, keys: Iterator<string> | undefined): Promise<WrittenList>;
   /** Stops every list where it is, its files closed: for a write that is abandoned. */
   stop(): Promise<void>;
@@ -108,10 +111,11 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
         let bytes = 0;
         for (const part of made) if (part instanceof Uint8Array) bytes += part.byteLength;
         if (made.every((part) => part instanceof Uint8Array)) {
-          // A chunk rendered here (a cold build): copied into one buffer of its own, which moves to
-          // the other thread. Its parts may be views on buffers the build still holds (a packed
-          // manuscript's fields), which must not move; a manuscript is many parts.
-          const joined = Buffer.concat(made as Uint8Array[]);
+          // A chunk rendered here (a cold build): one buffer of its own (splicedChunks makes each
+          // chunk so), which moves to the other thread as it is; other parts are copied into one
+          // first, since they may be views on buffers the build still holds.
+          const [only] = made as Uint8Array[];
+          const joined = made.length === 1 && only!.byteOffset === 0 && only!.byteLength === only!.buffer.byteLength ? only! : Buffer.concat(made as Uint8Array[]);
           send({ list, chunk: [joined], ...keyed }, joined.byteOffset === 0 && joined.byteLength === joined.buffer.byteLength ? [joined.buffer as ArrayBuffer] : []);
         } else {
           // Ranges of the previous list (after an edit), and the few bytes between them: copied with the message.

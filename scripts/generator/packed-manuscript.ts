@@ -80,11 +80,15 @@ export function packManuscript(record: ManuscriptRecord): { slim: SlimManuscript
 
 /** The UTF-8 JSON of one packed field's value, as toJson writes it; undefined when the record leaves it out. */
 export function packedValueJson(packed: Uint8Array, field: PackedField): Uint8Array | undefined {
-  const trailer = new DataView(packed.buffer, packed.byteOffset + packed.byteLength - TRAILER_BYTES, TRAILER_BYTES);
-  const k = PACKED_FIELDS.indexOf(field);
-  const start = trailer.getUint32(k * 8, true);
-  const end = trailer.getUint32(k * 8 + 4, true);
-  return end === 0 ? undefined : packed.subarray(start, end);
+  // Read in place: a DataView per call was 500,000 objects in a cold build's manuscripts list.
+  const at = packed.byteLength - TRAILER_BYTES + PACKED_FIELDS.indexOf(field) * 8;
+  const end = uint32At(packed, at + 4);
+  return end === 0 ? undefined : packed.subarray(uint32At(packed, at), end);
+}
+
+/** The little-endian 32-bit number at `at`. */
+function uint32At(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) + bytes[at + 3]! * 0x1000000;
 }
 
 /**
