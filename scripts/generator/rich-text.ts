@@ -62,9 +62,8 @@ export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
 
 /** Whether a tag starts at `i` (just after a `<`): a letter, or `/` and a letter. */
 function startsTag(text: string, i: number): boolean {
-  let c = text.charCodeAt(i);
-  if (c === 47 /* / */) c = text.charCodeAt(i + 1);
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  const letter = text[i] === '/' ? text.charCodeAt(i + 1) : text.charCodeAt(i);
+  return (letter >= 0x41 && letter <= 0x5a) || (letter >= 0x61 && letter <= 0x7a); // A-Z, a-z
 }
 
 function refusedTag(tag: RegExpExecArray, offset: number): MarkupIssue | undefined {
