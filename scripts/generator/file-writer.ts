@@ -8,11 +8,15 @@
  * created in one folder are serialized by the file system anyway. A build keeps one writer for
  * the pages and two for the PDFs (write.ts), since they go to different folders.
  *
- * A page's text is encoded into its batch's one buffer, transferred with the batch: an encoding
- * per page into a buffer of its own took twice as long (0.7 against 0.3 s for 100,000 pages of
- * 5,600 characters) and gave the garbage collector 100,000 buffers. Handing over the text instead,
- * to be encoded on the writer's thread, cost the main thread as much in copying (a page with
- * Cyrillic names is held at two bytes per character) as the encoding it saved.
+ * A page's text is encoded into its batch's one buffer, transferred with the batch and handed
+ * back to be filled again: an encoding per page into a buffer of its own took twice as long (0.7
+ * against 0.3 s for 100,000 pages of 5,600 characters) and gave the garbage collector 100,000
+ * buffers. Handing over the text instead, to be encoded on the writer's thread, cost the main
+ * thread as much in copying (a page with Cyrillic names is held at two bytes per character) as the
+ * encoding it saved. A page may come as its parts (render-pages.ts), each encoded where it lands.
+ *
+ * The thread answers each batch with the stamps of the files it made, for the build cache
+ * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
  */
 import { Worker } from 'node:worker_threads';
 import type { FileStamp } from './stat-many.ts';
