@@ -43,5 +43,9 @@ export function decodeReferences(value: string, invalid = '\ufffd'): string {
 
 /** Text and double- or single-quoted attribute values: the five characters that can end either. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
+  // Tested first: most values (names, titles, dates) have none, and a replace that finds none
+  // still costs twice the test (40 values a page, 100,000 pages).
+  return HTML_SPECIAL.test(value) ? value.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;')) : value;
 }
+
+const HTML_SPECIAL = /[&<>"']/;
