@@ -170,7 +170,9 @@ class RenderedBytes {
 
   flush(): void {
     if (this.#pieces.length === 0) return;
-    const buffer = Buffer.allocUnsafeSlow(this.#size);
+    // A buffer of its own from 4 KB on (a chunk's); below, a view on Node's shared pool, which the
+    // list writer copies rather than moves (the commas between ranges after an edit).
+    const buffer = Buffer.allocUnsafe(this.#size);
     let at = 0;
     for (const piece of this.#pieces) {
       if (typeof piece === 'string') at += buffer.write(piece, at);

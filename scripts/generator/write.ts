@@ -106,10 +106,18 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
   // Name → position in its listing, for this search only: a binary search over 100,000 names cost
   // a quarter of a second for 200,000 files.
   const positions = new Map<FolderListing, Map<string, number>>();
+  // The name after the last one found first: outputs in the listing's order (the PDFs) need no map.
+  const lastFound = new Map<FolderListing, number>();
   const positionIn = (listing: FolderListing, name: string): number | undefined => {
-    let known = positions.get(listing);
-    if (!known) positions.set(listing, (known = new Map(listing.names.map((each, i) => [each, i]))));
-    return known.get(name);
+    const next = (lastFound.get(listing) ?? -1) + 1;
+    let at: number | undefined = listing.names[next] === name ? next : undefined;
+    if (at === undefined) {
+      let known = positions.get(listing);
+      if (!known) positions.set(listing, (known = new Map(listing.names.map((each, i) => [each, i]))));
+      at = known.get(name);
+    }
+    if (at !== undefined) lastFound.set(listing, at);
+    return at;
   };
   // 200,000 files at 100,000 manuscripts: no closure or object per file.
   const intact = (relative: string, entry: OutputEntry): boolean => {
