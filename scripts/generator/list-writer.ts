@@ -115,8 +115,8 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
           // chunk so), which moves to the other thread as it is; other parts are copied into one
           // first, since they may be views on buffers the build still holds.
           const [only] = made as Uint8Array[];
-          const joined = made.length === 1 && only!.byteOffset === 0 && only!.byteLength === only!.buffer.byteLength ? only! : Buffer.concat(made as Uint8Array[]);
-          send({ list, chunk: [joined], ...keyed }, joined.byteOffset === 0 && joined.byteLength === joined.buffer.byteLength ? [joined.buffer as ArrayBuffer] : []);
+          const joined = made.length === 1 && ownsItsBuffer(only!) ? only! : Buffer.concat(made as Uint8Array[]);
+          send({ list, chunk: [joined], ...keyed }, ownsItsBuffer(joined) ? [joined.buffer as ArrayBuffer] : []);
         } else {
           // Ranges of the previous list (after an edit), and the few bytes between them: copied with the message.
           send({ list, chunk: made, ...keyed });
@@ -143,4 +143,9 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
       await worker.terminate();
     },
   };
+}
+
+/** Whether these bytes are a whole buffer (which can move to another thread), not a view on part of one, such as Node's shared pool. */
+function ownsItsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
 }
