@@ -60,15 +60,16 @@ export function renderPages(site: ResolvedJournal): OutputFile[] {
     if (list) list.push(i);
     else byVolume.set(m.citation_volume, [i]);
   });
+  const frame = pageFrame(site.journal);
   const outputs: OutputFile[] = [
-    { path: pageFile(homePagePath), body: () => homePage(site, byVolume) },
+    { path: pageFile(homePagePath), body: () => homePage(site, frame, byVolume) },
   ];
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, volume, byVolume.get(volume.id) ?? []) });
+    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, frame, volume, byVolume.get(volume.id) ?? []) });
   }
   site.manuscripts.forEach((manuscript, i) => {
     const volume = volumes.get(manuscript.citation_volume)!;
-    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => manuscriptPage(site.journal, manuscript, volume, site.manuscriptAuthors[i]!) });
+    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => manuscriptPage(site.journal, frame, manuscript, volume, site.manuscriptAuthors[i]!) });
   });
   return outputs;
 }
@@ -194,8 +195,8 @@ const STYLE = 'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem aut
   + 'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}';
 
 /**
- * What every page has around its own lines, made once per journal: the start of its head, the end
- * of the head with the header, and the end with the footer. Each line ends with `\n`.
+ * What every page has around its own lines, made once per build (renderPages): the start of its
+ * head, the end of the head with the header, and the end with the footer. Each line ends with `\n`.
  */
 interface PageFrame {
   start: string;
@@ -203,19 +204,12 @@ interface PageFrame {
   end: string;
 }
 
-const frames = new WeakMap<JournalInput, PageFrame>();
-
-function frameOf(journal: JournalInput): PageFrame {
-  let frame = frames.get(journal);
-  if (!frame) {
-    frame = {
-      start: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-      middle: `<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
-      end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
-    };
-    frames.set(journal, frame);
-  }
-  return frame;
+function pageFrame(journal: JournalInput): PageFrame {
+  return {
+    start: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+    middle: `<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
+    end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
+  };
 }
 
 /**
@@ -224,8 +218,7 @@ function frameOf(journal: JournalInput): PageFrame {
  * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
  * `head` and `body` are lines, each ended by `\n`.
  */
-function page(journal: JournalInput, options: { title: string; path: string; head?: string[]; body: string[] }): string[] {
-  const frame = frameOf(journal);
+function page(journal: JournalInput, frame: PageFrame, options: { title: string; path: string; head?: string[]; body: string[] }): string[] {
   return [
     frame.start,
     `<title>${e(options.title)}</title>\n<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`,
@@ -241,7 +234,7 @@ function lines(texts: readonly string[]): string[] {
   return texts.map((text) => `${text}\n`);
 }
 
-function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): string[] {
+function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): string[] {
   const pdf = mediaUrl(m.document, journal);
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
@@ -271,10 +264,10 @@ function manuscriptPage(journal: JournalInput, m: ManuscriptRecord, volume: Volu
     `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
     '</article>\n',
   );
-  return page(journal, { title: `${m.citation_title} | ${journal.title}`, path: manuscriptPagePath(m), head, body });
+  return page(journal, frame, { title: `${m.citation_title} | ${journal.title}`, path: manuscriptPagePath(m), head, body });
 }
 
-function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: readonly number[]): string[] {
+function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecord, manuscripts: readonly number[]): string[] {
   const { journal } = site;
   // Sections in the journal's listed order, then any others in the order they first appear.
   const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
@@ -306,16 +299,16 @@ function volumePage(site: ResolvedJournal, volume: VolumeRecord, manuscripts: re
     body.push('</ul>');
   }
   if (manuscripts.length === 0) body.push('<p>No manuscripts are listed for this volume.</p>');
-  return page(journal, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body: lines(body) });
+  return page(journal, frame, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body: lines(body) });
 }
 
-function homePage(site: ResolvedJournal, byVolume: ReadonlyMap<number, readonly number[]>): string[] {
+function homePage(site: ResolvedJournal, frame: PageFrame, byVolume: ReadonlyMap<number, readonly number[]>): string[] {
   const { journal } = site;
   const items = volumesNewestFirst(site.volumes).map((v) => {
     const count = byVolume.get(v.id)?.length ?? 0;
     return `<li><a href="${e(volumePagePath(v))}">${e(v.citation_journal_title)}</a> (${e(v.full_date.slice(0, 4))}), ${count} ${count === 1 ? 'manuscript' : 'manuscripts'}</li>`;
   });
-  return page(journal, {
+  return page(journal, frame, {
     title: journal.title,
     path: homePagePath,
     body: lines([
