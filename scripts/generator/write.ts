@@ -79,7 +79,7 @@ function under(folder: string, relative: string): string {
 
 /** The files an output is written as: itself, and its precompressed twins. */
 function relativesOf(output: OutputFile): string[] {
-  return [output.path, ...(output.precompress ? PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`) : [])];
+  return output.precompress ? [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)] : [output.path];
 }
 
 /** A PDF's key: its source and that source's stamp when checked (none when too recent to trust). */
@@ -113,7 +113,11 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
     let at: number | undefined = listing.names[next] === name ? next : undefined;
     if (at === undefined) {
       let known = positions.get(listing);
-      if (!known) positions.set(listing, (known = new Map(listing.names.map((each, i) => [each, i]))));
+      if (!known) {
+        known = new Map();
+        for (let i = 0; i < listing.names.length; i++) known.set(listing.names[i]!, i);
+        positions.set(listing, known);
+      }
       at = known.get(name);
     }
     if (at !== undefined) lastFound.set(listing, at);
