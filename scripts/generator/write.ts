@@ -213,11 +213,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const table = options.previousLists?.get(output.path);
     const relatives = relativesOf(output);
     if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length) continue;
-    const intact = relatives.every((relative, k) => {
-      const stat = lstatSync(under(outDir, relative), { throwIfNoEntry: false });
-      return stat?.isFile() && sameStamp(stampOfStat(stat), table.stamps[k]!);
-    });
-    if (intact) relatives.forEach((relative, k) => reusable.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
+    if (relatives.every((relative, k) => hasStamp(under(outDir, relative), table.stamps[k]))) relatives.forEach((relative, k) => reusable.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
   }
   const reuse = (relatives: string[]): boolean => {
     if (!relatives.every((relative) => reusable.has(relative))) return false;
@@ -576,18 +572,20 @@ export async function removeTree(dir: string): Promise<void> {
  * compressed). The list writer checks the stamps again as it opens them.
  */
 function previousListFile(file: string, table: ListTable | undefined): { table: ListTable; files: PreviousListFile } | undefined {
-  const intact = (name: string, stamp: FileStamp | undefined) => {
-    const stat = lstatSync(name, { throwIfNoEntry: false });
-    return stamp !== undefined && stat?.isFile() === true && sameStamp(stampOfStat(stat), stamp);
-  };
-  if (!table || !intact(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table)) return undefined;
+  if (!table || !hasStamp(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table)) return undefined;
   // The twins' stamps follow the list's, in the order of PRECOMPRESSED.
   const twins = PRECOMPRESSED.flatMap((suffix, i) => {
     const segments = table.twins?.[suffix];
     const stamp = table.stamps[i + 1];
-    return segments && intact(`${file}${suffix}`, stamp) ? [{ suffix, file: `${file}${suffix}`, stamp: stamp!, table: segments }] : [];
+    return segments && hasStamp(`${file}${suffix}`, stamp) ? [{ suffix, file: `${file}${suffix}`, stamp: stamp!, table: segments }] : [];
   });
   return { table, files: { file, stamp: table.stamps[0]!, twins } };
+}
+
+/** Whether `file` is a file that still has the stamp recorded for it (the build's own outputs are replaced, never modified). */
+function hasStamp(file: string, stamp: FileStamp | undefined): boolean {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  return stamp !== undefined && stat?.isFile() === true && sameStamp(stampOfStat(stat), stamp);
 }
 
 /** A body as chunks of bytes: a list's chunks one by one, any other body as one chunk. */
