@@ -19,6 +19,7 @@
  * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
  */
 import { Worker } from 'node:worker_threads';
+import { ownsItsBuffer } from './movable-bytes.ts';
 import type { FileStamp } from './stat-many.ts';
 
 /** Files per message, and messages in flight before `write` waits. */
@@ -130,7 +131,7 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
   return {
     write(absolutePath, bytes, tag) {
       // A buffer of its own, so that it can be transferred (a small Buffer is a view on a shared pool).
-      return queue(absolutePath, bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes), null, tag);
+      return queue(absolutePath, ownsItsBuffer(bytes) ? bytes : new Uint8Array(bytes), null, tag);
     },
     async writeText(absolutePath, text, tag) {
       const parts = typeof text === 'string' ? [text] : text;

@@ -11,6 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ChunkPart } from './list-items.ts';
+import { ownsItsBuffer } from './movable-bytes.ts';
 import type { ListWriterRequest, ListWriterResponse, ListWriterSetup, PreviousListFile } from './list-writer-worker.ts';
 import type { SegmentTable } from './segmented-twins.ts';
 
@@ -145,7 +146,3 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
   };
 }
 
-/** Whether these bytes are a whole buffer (which can move to another thread), not a view on part of one, such as Node's shared pool. */
-function ownsItsBuffer(bytes: Uint8Array): boolean {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-}
