@@ -89,8 +89,19 @@ describe('the file writer', () => {
     const texts = Array.from({ length: 200 }, (_, i) => `<p>page ${i} “Пакошево” 𝔘 ${'µ'.repeat(i * 40)}</p>`);
     texts.push(`<p>${'Пакошево '.repeat(60_000)}</p>`);
     for (const [i, text] of texts.entries()) await writer.writeText(path.join(dir, `text-${i}.html`), text);
+    // The same texts as parts (as landing pages come): cut inside the Cyrillic, and on both sides of
+    // the astral character (each part is encoded on its own: a pair is never cut, see FileWriter).
+    for (const [i, text] of texts.entries()) {
+      const astral = text.indexOf('𝔘');
+      const cuts = [0, text.indexOf('к') + 1, astral, astral + 2, text.length].filter((cut) => cut > 0).sort((a, b) => a - b);
+      cuts.unshift(0);
+      await writer.writeText(path.join(dir, `parts-${i}.html`), cuts.slice(1).map((cut, k) => text.slice(cuts[k], cut)));
+    }
     await writer.close();
-    for (const [i, text] of texts.entries()) expect(await readFile(path.join(dir, `text-${i}.html`), 'utf8'), `text-${i}`).toBe(text);
+    for (const [i, text] of texts.entries()) {
+      expect(await readFile(path.join(dir, `text-${i}.html`), 'utf8'), `text-${i}`).toBe(text);
+      expect(await readFile(path.join(dir, `parts-${i}.html`), 'utf8'), `parts-${i}`).toBe(text);
+    }
   });
 
   it('reports a file it cannot write', async () => {

@@ -30,6 +30,15 @@ describe('landing page of a manuscript', () => {
     expect(renderPages(journal).map((o) => o.path)).toEqual(['index.html', 'volumes/5.html', 'volumes/1.html', 'manuscripts/7.html']);
   });
 
+  it('comes as parts that each end a line, so that no text is cut between two parts (file-writer.ts encodes each on its own)', () => {
+    const astral = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [{ ...salamanders, citation_title: 'On 𝔘 and Ж' }] });
+    for (const output of renderPages(astral)) {
+      const parts = [...(output.body as () => Iterable<string>)()];
+      expect(parts.length, output.path).toBeGreaterThan(3);
+      for (const part of parts) expect(part.endsWith('\n'), `${output.path}: ${part.slice(-40)}`).toBe(true);
+    }
+  });
+
   it('carries Google Scholar\'s citation_* tags in order, each author followed by its institution', () => {
     const tags = metaTags(pageOf('manuscripts/7.html')).filter(([name]) => name.startsWith('citation_'));
     expect(tags).toEqual([

@@ -46,7 +46,11 @@ export type CopyMode = 'copy' | 'link';
 export interface FileWriter {
   /** Queues a file; resolves once it is handed over (not written): `close` waits for all. */
   write(absolutePath: string, bytes: Uint8Array, tag?: number): Promise<void>;
-  /** Queues a file of this text (or of these texts one after the other), as UTF-8; resolves as `write`. */
+  /**
+   * Queues a file of this text (or of these texts one after the other), as UTF-8; resolves as
+   * `write`. Each text is encoded on its own: one that ends inside a surrogate pair gets U+FFFD
+   * there, as TextEncoder would (a landing page's parts end with a line or a tag, never in text).
+   */
   writeText(absolutePath: string, text: string | readonly string[], tag?: number): Promise<void>;
   /** Queues a copy of `from` (see CopyMode); resolves once handed over, as `write`. */
   copy(from: string, absolutePath: string, mode: CopyMode, tag?: number): Promise<void>;
