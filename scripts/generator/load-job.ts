@@ -5,7 +5,7 @@
  * read, hashed, parsed and validated. Runs in the load workers and, for small journals, in-thread.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
 import type { SourceFile } from './discover.ts';
 import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from './load.ts';
 import { packManuscript } from './packed-manuscript.ts';
@@ -55,6 +55,33 @@ export function contentHash(bytes: Uint8Array): string {
   return createHash('sha1').update(bytes).digest('base64url');
 }
 
+/** Grown as needed and never shrunk: a content file is a few kilobytes. */
+let readBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A file's bytes, in a buffer this module reuses: valid until the next call, so the caller decodes
+ * and hashes them and keeps nothing of them. `readFileSync` also stats the file and allocates a
+ * buffer for each (issue 4: 250,000 files, about 2 of its 7 µs a file).
+ */
+function readWhole(absolutePath: string): Uint8Array {
+  const fd = openSync(absolutePath, 'r');
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === readBuffer.length) {
+        const larger = Buffer.allocUnsafe(readBuffer.length * 2);
+        readBuffer.copy(larger, 0, 0, length);
+        readBuffer = larger;
+      }
+      const read = readSync(fd, readBuffer, length, readBuffer.length - length, null);
+      if (read === 0) return readBuffer.subarray(0, length);
+      length += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The stamp of a file, or undefined when it cannot be read or is too recent to be trusted. */
 export function stampOf(absolutePath: string, now: number): FileStamp | undefined {
   try {
@@ -72,7 +99,7 @@ export function runLoadJob(job: LoadJob, now: number): LoadResult {
 
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(source.absolutePath);
+    bytes = readWhole(source.absolutePath);
   } catch (error) {
     const loaded: Loaded = { problems: [unreadable(source.file, error)], invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } } };
     return { index, kind: 'loaded', hash: '', loaded };
