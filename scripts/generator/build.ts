@@ -81,23 +81,25 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   const settings = journal.journal;
 
   // A build begins writing the lists as soon as every file loaded: a thread of their own writes and
-  // compresses them while the references and PDFs are checked and the pages rendered (write.ts,
-  // startSite). Any problem found meanwhile abandons the write.
+  // compresses them while the PDFs and the references are checked and the pages rendered (write.ts,
+  // startSite); the PDFs follow as soon as they are checked. Any problem found meanwhile abandons
+  // the write.
   const site = problems.length === 0 && records ? orderJournal(settings, records) : undefined;
   const attachKeys = site ? outputKeys(site) : () => {};
   const api = site ? renderApi(site) : [];
   attachKeys(api);
   const writing = site ? await startSite(paths.out, api, {
     progress, previousOutput: scan, ...(options.linkMedia ? { linkMedia: true } : {}),
-    ...(useCache ? { previousLists: readListTables(paths.cache, fingerprint) } : {}),
+    ...(useCache ? { previousLists: readListTables(paths.cache, fingerprint), previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
   }) : undefined;
   try {
-    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, checked)));
     const media = await timed(progress, 'media', counts.volumes + counts.manuscripts, () =>
       checkMedia(checked, paths.content, verifiedMedia, scan, { copies: mode === 'build' }));
     if (media.changed || !useCache) writeVerifiedMedia(paths.cache, fingerprint, media.verified);
     problems.push(...media.problems);
     counts.pdfs = media.pdfs;
+    if (problems.length === 0) writing?.copyMedia(media.copies);
+    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, checked)));
 
     const rendered = site && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
     const conflicts = findOutputConflicts([
@@ -119,9 +121,8 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
       await writing.abandon();
       return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
     }
-    const previous = useCache ? readOutputManifest(paths.cache, fingerprint) : undefined;
     removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
-    const written = await writing.finish(rendered.outputs, media.copies, previous);
+    const written = await writing.finish(rendered.outputs);
     writeOutputManifest(paths.cache, fingerprint, written.manifest);
     writeListTables(paths.cache, fingerprint, written.lists);
     return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };

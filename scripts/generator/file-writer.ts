@@ -59,7 +59,16 @@ export interface FileWriter {
   abort(): Promise<void>;
 }
 
-export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => void = () => {}): FileWriter {
+export interface FileWriterOptions {
+  /**
+   * Hand every batch over as soon as it is full, however many the thread has yet to make: for copies
+   * (a path and a source each, no bytes), queued while the caller goes on to work that holds its
+   * thread for seconds. Otherwise `write`, `writeText` and `copy` wait while IN_FLIGHT batches are.
+   */
+  unbounded?: boolean;
+}
+
+export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => void = () => {}, options: FileWriterOptions = {}): FileWriter {
   // Started with the first batch: a thread costs about 0.1 s of CPU and 10 MB to start, and after
   // one edit the PDFs' writers have nothing to write. At the start of a cold build's write stage
   // memory is at its peak.
@@ -122,7 +131,7 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
     if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
     used = 0;
     inFlight.push(done);
-    if (inFlight.length > IN_FLIGHT) await inFlight.shift();
+    if (!options.unbounded && inFlight.length > IN_FLIGHT) await inFlight.shift();
   };
   const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null, tag = -1) => {
     if (failure) throw failure;

@@ -6,8 +6,9 @@
  * 100,000 pages). The lists come first (startSite), as soon as the records are loaded: this thread
  * makes their chunks, with the items unchanged since the previous build named as ranges of its
  * list (list-items.ts), and the list writer's thread writes them and their twins, compressed in
- * segments (list-writer.ts, segmented-twins.ts). Then (finish) the pages are rendered here and
- * written by a file writer's thread, and the PDFs copied or linked by two more (file-writer.ts). A
+ * segments (list-writer.ts, segmented-twins.ts). The PDFs follow as soon as they are checked
+ * (copyMedia), copied or linked by two file writers' threads (file-writer.ts), all handed over at
+ * once. Then (finish) the pages are rendered here and written by a third. A
  * file whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a
  * PDF the same source stamp) is taken from the previous output instead of being written again: a
  * folder of such files as a whole, others by hard link. The previous output's files are only ever
@@ -66,6 +67,12 @@ export interface WriteOptions {
    * folder it did not list, nothing of the previous output is reused.
    */
   previousOutput?: Scan;
+  /**
+   * What the previous build wrote, from the build cache: its files with the same keys are reused if
+   * intact. Read when the PDFs or the pages first need it (200,000 entries at 100,000 manuscripts):
+   * not before the lists begin.
+   */
+  previousManifest?: () => OutputManifest | undefined;
 }
 
 /**
@@ -166,12 +173,18 @@ const WRITE_CONCURRENCY = 32;
 const PRECOMPRESSED = ['.gz', '.br'] as const;
 
 /**
- * A write begun with the lists: finished with everything else, or abandoned (the output untouched).
- * `finish` takes the previous build's manifest: reading it (200,000 entries at 100,000 manuscripts)
- * need not delay the lists.
+ * A write begun with the lists, the PDFs added as soon as they are checked, finished with everything
+ * else, or abandoned (the output untouched).
  */
 export interface SiteWriter {
-  finish(outputs: readonly OutputFile[], copies: readonly MediaCopy[], previousManifest: OutputManifest | undefined): Promise<WriteStats>;
+  /**
+   * Begins putting the PDFs into the output on the writers' threads, and returns at once: they
+   * take seconds of the kernel's time at 100,000 PDFs and need nothing but the media checks, so
+   * they run while the references are checked and the pages rendered (issue 4). Called at most once,
+   * before `finish`.
+   */
+  copyMedia(copies: readonly MediaCopy[]): void;
+  finish(outputs: readonly OutputFile[]): Promise<WriteStats>;
   abandon(): Promise<void>;
 }
 
@@ -246,7 +259,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   // (file-writer.ts). A copy is mostly the kernel's time (about 100 µs on ext4): on one thread the
   // copies were the last thing a cold build waited for, by 2 s at 100,000 PDFs.
   const writer = createFileWriter(stamped);
-  const mediaWriters = [createFileWriter(stamped), createFileWriter(stamped)];
+  // The PDFs are handed over all at once: they begin while this thread is busy for a second or more
+  // at a time (the references, the pages), and a writer fed a few batches at a time would wait.
+  const mediaWriters = [createFileWriter(stamped, { unbounded: true }), createFileWriter(stamped, { unbounded: true })];
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
   await removeTree(staging);
@@ -281,6 +296,43 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const listWriterClosed = listsWritten.finally(() => lists.close());
   listWriterClosed.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
 
+  let previousOutput: OutputManifest | undefined;
+  let previous: ReadonlyMap<string, OutputEntry> | undefined;
+  const readPrevious = () => {
+    if (!previous) {
+      const manifest = options.previousManifest?.();
+      previousOutput = manifest?.out === outDir ? manifest : undefined;
+      previous = previousOutput?.files ?? new Map<string, OutputEntry>();
+    }
+    return previous;
+  };
+  /** The PDFs being put into the output (copyMedia), and how many there are. */
+  let media: Promise<void> | undefined;
+  let mediaCount = 0;
+  const copyMedia = (copies: readonly MediaCopy[]) => {
+    if (media) throw new Error('the PDFs were already given');
+    mediaCount = copies.length;
+    media = (async () => {
+      const rest = await findReusable(outDir, readPrevious(), copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })), options.previousOutput);
+      for (const [relative, entry] of rest) reusable.set(relative, entry);
+      const mode = options.linkMedia === true ? 'link' : 'copy';
+      const made = copies.filter((copy) => !reuse([copy.to]));
+      // Each writer takes one half, in order: the PDFs of a folder mostly go to one thread, as files
+      // created in one folder wait for each other (the folder's lock).
+      const half = Math.ceil(made.length / mediaWriters.length);
+      for (const [i, copy] of made.entries()) {
+        const file = target(copy.to);
+        await ensureFolder(file);
+        const tag = remember([copy.to], mediaKey(copy));
+        await mediaWriters[Math.floor(i / half)]!.copy(copy.from, file, mode, tag);
+        written++;
+      }
+      await Promise.all(mediaWriters.map((thread) => thread.close()));
+    })();
+    media.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
+    running.push(media);
+  };
+
   const abandon = async () => {
     if (settled) return;
     settled = true;
@@ -298,19 +350,15 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     await removeTree(trash);
   };
 
-  const finish = async (whole: readonly OutputFile[], copies: readonly MediaCopy[], previousManifest: OutputManifest | undefined): Promise<WriteStats> => {
-    const previousOutput = previousManifest?.out === outDir ? previousManifest : undefined;
-    const previous = previousOutput?.files ?? new Map<string, OutputEntry>();
-    const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + copies.length);
+  const finish = async (whole: readonly OutputFile[]): Promise<WriteStats> => {
+    const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + mediaCount);
     try {
-      const rest = await findReusable(outDir, previous, [
-        ...whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
-        ...copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
-      ], options.previousOutput);
+      const mediaDone = (media ?? Promise.resolve()).then(() => stage.advance(mediaCount));
+      const rest = await findReusable(outDir, readPrevious(), whole.map((output) => ({ relatives: relativesOf(output), key: output.key })), options.previousOutput);
       for (const [relative, entry] of rest) reusable.set(relative, entry);
-      // Pages and PDFs at the same time: they go to different folders, and creating files in one
-      // folder is serialized by the file system (one lock per folder), so two folders keep two cores busy.
-      // The small files are rendered here, one after the other, and made by the file writers' threads.
+      // Pages while the PDFs are still being made: they go to different folders, and creating files
+      // in one folder is serialized by the file system (one lock per folder). The pages are rendered
+      // here, one after the other, and made by the file writer's thread.
       const pages = (async () => {
         for (const output of whole) {
           const relatives = relativesOf(output);
@@ -328,23 +376,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         }
         await writer.close();
       })();
-      const media = (async () => {
-        const mode = options.linkMedia === true ? 'link' : 'copy';
-        let made = 0;
-        for (const copy of copies) {
-          if (!reuse([copy.to])) {
-            const file = target(copy.to);
-            await ensureFolder(file);
-            const tag = remember([copy.to], mediaKey(copy));
-            await mediaWriters[made++ % mediaWriters.length]!.copy(copy.from, file, mode, tag);
-            written++;
-          }
-          stage.advance();
-        }
-        await Promise.all(mediaWriters.map((thread) => thread.close()));
-      })();
-      running.push(pages, media);
-      await Promise.all([pages, media, listsWritten]);
+      running.push(pages);
+      await Promise.all([pages, mediaDone, listsWritten]);
       // A failure after this puts back what was moved (abandon).
       await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: previousOutput, manifest, moves, trash, ensureFolder });
       await listWriterClosed;
@@ -378,7 +411,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     manifest.folders = await folderStamps(outDir, manifest.files.keys());
     return { files: written + reused, bytes, reused, renderedItems, compressedSegments, manifest, lists: listTables };
   };
-  return { finish, abandon };
+  return { copyMedia, finish, abandon };
 }
 
 interface Placement {
