@@ -29,7 +29,7 @@ import { checkHostLimits } from './host-limits.ts';
 import { renderApi } from './render-api.ts';
 import { renderPages } from './render-pages.ts';
 import { renderSitemap } from './render-sitemap.ts';
-import { checkReferences, orderJournal, type ResolvedJournal } from './resolve.ts';
+import { checkReferences, orderJournal, withAuthorsFound, type ResolvedJournal } from './resolve.ts';
 import { startSite, type WriteStats } from './write.ts';
 import { renderApacheFiles } from '../hosts/apache.ts';
 import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
@@ -99,7 +99,8 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     problems.push(...media.problems);
     counts.pdfs = media.pdfs;
     if (problems.length === 0) writing?.copyMedia(media.copies);
-    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, checked)));
+    const references = site && records ? withAuthorsFound(checked, records, site) : checked;
+    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, references)));
 
     const rendered = site && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
     const conflicts = findOutputConflicts([
