@@ -101,9 +101,9 @@ function mediaKey(copy: MediaCopy): string | undefined {
  * files do. The stamps are the ones `listed` took when the build started (content-scan.ts); a file
  * in a folder it did not list (missing then, or reached through a link) is not reused.
  */
-async function findReusable(outDir: string, previous: ReadonlyMap<string, OutputEntry>, wanted: { relatives: string[]; key: string | undefined }[], listed: Scan | undefined): Promise<Map<string, OutputEntry>> {
+async function findReusable(outDir: string, previous: ReadonlyMap<string, OutputEntry> | undefined, wanted: { relatives: string[]; key: string | undefined }[], listed: Scan | undefined): Promise<Map<string, OutputEntry>> {
   const reusable = new Map<string, OutputEntry>();
-  if (!listed || previous.size === 0) return reusable;
+  if (!listed || !previous || previous.size === 0) return reusable;
   // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
   const listings = new Map<string, FolderListing | undefined>();
   const folders = new Set<string>();
@@ -296,15 +296,15 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const listWriterClosed = listsWritten.finally(() => lists.close());
   listWriterClosed.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
 
-  let previousOutput: OutputManifest | undefined;
-  let previous: ReadonlyMap<string, OutputEntry> | undefined;
-  const readPrevious = () => {
-    if (!previous) {
+  /** null until read (readPreviousOutput). */
+  let previousOutput: OutputManifest | undefined | null = null;
+  /** The previous build's manifest, when it describes this output folder: read once, when first needed. */
+  const readPreviousOutput = (): OutputManifest | undefined => {
+    if (previousOutput === null) {
       const manifest = options.previousManifest?.();
       previousOutput = manifest?.out === outDir ? manifest : undefined;
-      previous = previousOutput?.files ?? new Map<string, OutputEntry>();
     }
-    return previous;
+    return previousOutput;
   };
   /** The PDFs being put into the output (copyMedia), and how many there are. */
   let media: Promise<void> | undefined;
@@ -313,7 +313,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (media) throw new Error('the PDFs were already given');
     mediaCount = copies.length;
     media = (async () => {
-      const rest = await findReusable(outDir, readPrevious(), copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })), options.previousOutput);
+      const rest = await findReusable(outDir, readPreviousOutput()?.files, copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })), options.previousOutput);
       for (const [relative, entry] of rest) reusable.set(relative, entry);
       const mode = options.linkMedia === true ? 'link' : 'copy';
       const made = copies.filter((copy) => !reuse([copy.to]));
@@ -354,7 +354,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + mediaCount);
     try {
       const mediaDone = (media ?? Promise.resolve()).then(() => stage.advance(mediaCount));
-      const rest = await findReusable(outDir, readPrevious(), whole.map((output) => ({ relatives: relativesOf(output), key: output.key })), options.previousOutput);
+      const rest = await findReusable(outDir, readPreviousOutput()?.files, whole.map((output) => ({ relatives: relativesOf(output), key: output.key })), options.previousOutput);
       for (const [relative, entry] of rest) reusable.set(relative, entry);
       // Pages while the PDFs are still being made: they go to different folders, and creating files
       // in one folder is serialized by the file system (one lock per folder). The pages are rendered
@@ -379,7 +379,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
       // A failure after this puts back what was moved (abandon).
-      await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: previousOutput, manifest, moves, trash, ensureFolder });
+      await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: readPreviousOutput(), manifest, moves, trash, ensureFolder });
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
