@@ -145,4 +145,3 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
     },
   };
 }
-
