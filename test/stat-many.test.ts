@@ -46,11 +46,17 @@ describe('statMany', () => {
 });
 
 describe('startsWithMany', () => {
-  for (const [label, perWorker] of [['on this thread', 1_000_000], ['split with workers', 10]] as const) {
+  const cases = [
+    ['on this thread', { minPathsPerWorker: 1_000_000 }],
+    ['split with workers', { minPathsPerWorker: 10 }],
+    ['left to workers', { minPathsPerWorker: 10, shareThisThread: false }],
+    ['on this thread, when too few to leave to workers', { minPathsPerWorker: 1_000_000, shareThisThread: false }],
+  ] as const;
+  for (const [label, options] of cases) {
     it(`tells which files start with the bytes, and which cannot be read, ${label}`, async () => {
       const magic = Buffer.from('xxxx');
       // Files of 0 to 59 x's: those of 4 or more start with the magic; links are followed, as open does.
-      const answers = await startsWithMany(paths, magic, perWorker);
+      const answers = await startsWithMany(paths, magic, options);
       paths.forEach((file, i) => {
         const kind = expected[i];
         const readable = kind === 'file' || kind === 'symlink';

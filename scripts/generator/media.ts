@@ -60,8 +60,12 @@ export interface MediaCheck {
  * replaced, removed or relinked file is checked again, and its folder is always resolved: a folder
  * swapped for a link to somewhere else keeps its files' stamps. `copies: false` (`check`) only
  * counts the PDFs that pass.
+ *
+ * Begun, not finished: it returns once the PDFs' first bytes are being read on other threads (issue
+ * 4: 100,100 PDFs in a cold build, a second of one core), so that this thread can go on with other
+ * work meanwhile; `result` is the check.
  */
-export async function checkMedia(records: CheckedRecords, contentDir: string, verified?: VerifiedMedia, scan?: Scan, options: { copies?: boolean } = {}): Promise<MediaCheck> {
+export async function startMediaCheck(records: CheckedRecords, contentDir: string, verified?: VerifiedMedia, scan?: Scan, options: { copies?: boolean } = {}): Promise<{ result: Promise<MediaCheck> }> {
   const mediaDir = path.join(contentDir, MEDIA_FOLDER);
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   // Each PDF's path, and who names it: volume v as -1 - v, manuscript i as i (no object per PDF).
@@ -124,29 +128,36 @@ export async function checkMedia(records: CheckedRecords, contentDir: string, ve
     for (let f = 0; f < STAMP; f++) passed[k + f] = values[v + 1 + f]!;
     pass(i, options.copies === false ? undefined : stats.stamp(i));
   });
-  const magic = await startsWithMany(unknown.map(absoluteOf), PDF_MAGIC_BYTES);
-  for (const [u, i] of unknown.entries()) {
-    const refPath = refPaths[i]!;
-    if (magic[u] === 2) unreadable(absoluteOf(i));
-    if (magic[u] !== 1) {
-      fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
-      continue;
+  // This thread goes on (build.ts) while other threads read the PDFs' first bytes.
+  const reading = startsWithMany(unknown.map(absoluteOf), PDF_MAGIC_BYTES, { shareThisThread: false });
+  const finish = async (): Promise<MediaCheck> => {
+    const magic = await reading;
+    for (const [u, i] of unknown.entries()) {
+      const refPath = refPaths[i]!;
+      if (magic[u] === 2) unreadable(absoluteOf(i));
+      if (magic[u] !== 1) {
+        fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
+        continue;
+      }
+      // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
+      const trusted = trustedStamp(stats.stamp(i)!, Date.now());
+      pass(i, trusted);
+      if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
+      changed = true;
     }
-    // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
-    const trusted = trustedStamp(stats.stamp(i)!, Date.now());
-    pass(i, trusted);
-    if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
-    changed = true;
-  }
-  const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
-  const pdfs = options.copies === false ? passing.size : sorted.length;
-  const kept: number[] = [];
-  for (let i = 0; i < refPaths.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
-  // Every PDF as it was (nearly always): the verified media stand as they are.
-  if (verified && !changed && known === verified.stamps && kept.length === refPaths.length) return { copies: sorted, pdfs, problems, verified, changed };
-  const now: VerifiedMedia = { paths: kept.map((i) => refPaths[i]).join('\n'), stamps: new Float64Array(kept.length * STAMP) };
-  kept.forEach((i, k) => now.stamps.set(passed.subarray(i * STAMP, (i + 1) * STAMP), k * STAMP));
-  return { copies: sorted, pdfs, problems, verified: now, changed: changed || now.paths !== verified?.paths };
+    const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+    const pdfs = options.copies === false ? passing.size : sorted.length;
+    const kept: number[] = [];
+    for (let i = 0; i < refPaths.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
+    // Every PDF as it was (nearly always): the verified media stand as they are.
+    if (verified && !changed && known === verified.stamps && kept.length === refPaths.length) return { copies: sorted, pdfs, problems, verified, changed };
+    const now: VerifiedMedia = { paths: kept.map((i) => refPaths[i]).join('\n'), stamps: new Float64Array(kept.length * STAMP) };
+    kept.forEach((i, k) => now.stamps.set(passed.subarray(i * STAMP, (i + 1) * STAMP), k * STAMP));
+    return { copies: sorted, pdfs, problems, verified: now, changed: changed || now.paths !== verified?.paths };
+  };
+  const result = finish();
+  result.catch(() => {}); // awaited by the caller once its other work is done; a failure meanwhile must not go unhandled
+  return { result };
 }
 
 /**

@@ -61,31 +61,43 @@ export async function statMany(paths: readonly string[], minPathsPerWorker = MIN
 /** Below this many paths, a worker costs more than it saves: a file opened and read takes about 10 µs. */
 const MIN_READS_PER_WORKER = 5_000;
 
+export interface ReadsOptions {
+  /** Below this many paths per worker, no worker is started. */
+  minPathsPerWorker?: number;
+  /**
+   * `false`: where workers are started, they take every share and this thread none, so that it can
+   * go on with other work while they read (the returned promise is theirs).
+   */
+  shareThisThread?: boolean;
+}
+
 /**
  * Whether each path starts with `magic`: 1 it does, 0 it does not, 2 it could not be read. A cold
  * build checks 100,100 PDFs' first bytes: 1.1 s of the main thread alone, here shared with a
- * worker per other core.
+ * worker per other core, or left to them (`shareThisThread: false`).
  */
-export async function startsWithMany(paths: readonly string[], magic: Uint8Array, minPathsPerWorker = MIN_READS_PER_WORKER): Promise<Uint8Array> {
+export async function startsWithMany(paths: readonly string[], magic: Uint8Array, options: ReadsOptions = {}): Promise<Uint8Array> {
   const out = new Uint8Array(paths.length);
-  await shareAmongWorkers(paths, minPathsPerWorker, {
+  await shareAmongWorkers(paths, options.minPathsPerWorker ?? MIN_READS_PER_WORKER, {
     job: (slice) => ({ magic: { paths: slice, bytes: magic } }),
     take: (answer: Uint8Array, start) => out.set(answer, start),
     here: (end) => startsWithInto(out, paths, magic, 0, end),
-  });
+  }, options.shareThisThread ?? true);
   return out;
 }
 
 /**
  * `paths` in equal shares: this thread takes the first (`here`, up to `end`) while a stat worker
  * per other core takes each of the others (`job`: its work, the share's paths NUL-joined), whose
- * answer is `take`n with the position its share starts at.
+ * answer is `take`n with the position its share starts at. Without `shareThisThread`, the workers
+ * take every share, and this thread none unless no worker is started.
  */
-async function shareAmongWorkers<Answer>(paths: readonly string[], minPathsPerWorker: number, work: { job: (slice: string) => object; take: (answer: Answer, start: number) => void; here: (end: number) => void }): Promise<void> {
+async function shareAmongWorkers<Answer>(paths: readonly string[], minPathsPerWorker: number, work: { job: (slice: string) => object; take: (answer: Answer, start: number) => void; here: (end: number) => void }, shareThisThread = true): Promise<void> {
   const workers = Math.max(0, Math.min(availableParallelism() - 1, Math.floor(paths.length / minPathsPerWorker)));
-  const share = Math.ceil(paths.length / (workers + 1));
+  const here = shareThisThread || workers === 0 ? 1 : 0;
+  const share = Math.ceil(paths.length / (workers + here));
   const answers: Promise<void>[] = [];
-  for (let w = 1; w <= workers; w++) {
+  for (let w = here; w < workers + here; w++) {
     const start = w * share;
     const slice = paths.slice(start, start + share);
     if (slice.length === 0) continue;
@@ -98,7 +110,7 @@ async function shareAmongWorkers<Answer>(paths: readonly string[], minPathsPerWo
       worker.once('error', reject);
     }).finally(() => worker.terminate()));
   }
-  work.here(Math.min(share, paths.length));
+  if (here) work.here(Math.min(share, paths.length));
   await Promise.all(answers);
 }
 
