@@ -43,7 +43,7 @@ const PDF_MAGIC = '%PDF-';
 const PDF_MAGIC_BYTES = Buffer.from(PDF_MAGIC, 'latin1');
 const CONCURRENCY = 64;
 
-/** What checkMedia found: the PDFs to publish (when asked), how many there are, and the problems. */
+/** What startMediaCheck found: the PDFs to publish (when asked), how many there are, and the problems. */
 export interface MediaCheck {
   copies: MediaCopy[];
   /** Distinct PDFs that passed. */

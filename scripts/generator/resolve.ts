@@ -36,7 +36,7 @@ export function resolveAuthors(authors: readonly AuthorRecord[], manuscripts: re
 const SUGGESTION_LIMIT = 50;
 
 /**
- * What the checks across records read (checkReferences, and checkMedia in media.ts). A build makes
+ * What the checks across records read (checkReferences, and startMediaCheck in media.ts). A build makes
  * it from its records (referencesOf); `check` reads the references of the manuscripts that did not
  * change from the check index's columns, without making their records (issue 4: at 100,000
  * manuscripts, the 250,000 records a check held to its end were most of its garbage collection).
