@@ -19,7 +19,7 @@ const row = (codec: string, level: number, compress: () => Buffer) => {
   const seconds = (performance.now() - started) / 1000;
   console.log(`| ${codec} | ${level} | ${out.length} | ${((100 * out.length) / data.length).toFixed(1)} | ${seconds.toFixed(2)} | ${(data.length / 1e6 / seconds).toFixed(0)} |`);
 };
-for (const level of [1, 4, 6, 9]) row('gzip', level, () => zlib.gzipSync(data, { level }));
+for (const level of [1, 4, 5, 6, 9]) row('gzip', level, () => zlib.gzipSync(data, { level }));
 for (const quality of [1, 4, 5, 6, 7, 9, 11]) {
   if (quality === 11 && data.length > 50e6) continue; // minutes per 100 MB; measured on the 10,000 size
   row('brotli', quality, () => zlib.brotliCompressSync(data, {
