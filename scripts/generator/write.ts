@@ -261,8 +261,10 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   // (file-writer.ts). A copy is mostly the kernel's time (about 100 µs on ext4): on one thread the
   // copies were the last thing a cold build waited for, by 2 s at 100,000 PDFs.
   const writer = createFileWriter(stamped);
-  // The PDFs are handed over all at once: they begin while this thread is busy for a second or more
-  // at a time (the references, the pages), and a writer fed a few batches at a time would wait.
+  // The PDFs are handed over without back-pressure: they begin while this thread is busy for a second
+  // or more at a time (the references, the pages), and a writer fed a few batches at a time would
+  // wait. The loop that hands them over (copyMedia) awaits each hand-over, so it advances with the
+  // pages' loop; handing all over in one go made the build no faster (docs/performance.md).
   const mediaWriters = [createFileWriter(stamped, { unbounded: true }), createFileWriter(stamped, { unbounded: true })];
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
