@@ -3,12 +3,12 @@
  * A build that fails at any point leaves the previous output exactly as it was.
  *
  * Issue 4: the staging folder is filled in parallel (file creation, not bytes, is what costs at
- * 100,000 pages). The lists come first (startSite), as soon as the records are loaded: this thread
+ * 100,000 pages). The lists come first (startSite), as soon as the journal is ordered: this thread
  * makes their chunks, with the items unchanged since the previous build named as ranges of its
  * list (list-items.ts), and the list writer's thread writes them and their twins, compressed in
  * segments (list-writer.ts, segmented-twins.ts). The PDFs follow as soon as they are checked
- * (copyMedia), copied or linked by two file writers' threads (file-writer.ts), all handed over at
- * once. Then (finish) the pages are rendered here and written by a third. A
+ * (copyMedia), copied or linked by two file writers' threads (file-writer.ts), handed over without
+ * back-pressure. Then (finish) the pages are rendered here and written by a third. A
  * file whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a
  * PDF the same source stamp) is taken from the previous output instead of being written again: a
  * folder of such files as a whole, others by hard link. The previous output's files are only ever
