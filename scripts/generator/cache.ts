@@ -18,12 +18,13 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { FileStamp } from './stat-many.ts';
+import { ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
 import type { ListTable } from './list-items.ts';
 import type { Loaded } from './load.ts';
 import type { VerifiedMedia } from './media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 7;
+const CACHE_FORMAT = 8;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
@@ -38,17 +39,11 @@ export interface RecordEntry {
   packed?: Uint8Array;
 }
 
-/** What the previous build wrote: output path → the key of its inputs and the written file's stamp. */
-export interface OutputEntry {
-  key: string;
-  stamp: FileStamp;
-}
-
 export interface OutputManifest {
   /** The output folder the files were written to (reuse is only safe from that folder). */
   out: string;
-  /** Every file written; files without a key have the key '' (listed, never reused). */
-  files: Map<string, OutputEntry>;
+  /** Every file written, in the order of the outputs; files without a key have the key '' (listed, never reused). */
+  files: OutputRows;
   /** Every folder holding files, with its stamp: a folder that still has it can be moved as a whole. */
   folders?: Map<string, FileStamp>;
 }
@@ -95,44 +90,37 @@ const OUTPUT_ROWS_PER_FRAME = 10_000;
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
   const frames = readFrames<OutputFrame>(path.join(dir, OUTPUTS_FILE), fingerprint);
   if (!frames || frames.length === 0) return undefined;
-  const files = new Map<string, OutputEntry>();
+  const names: string[] = [];
+  const keys: string[] = [];
+  const stamps = new Float64Array(frames.reduce((sum, frame) => sum + frame[3].length, 0));
   const folders = new Map<string, FileStamp>();
-  const stampAt = (stamps: Float64Array, i: number): FileStamp => ({ size: stamps[i * 3]!, mtimeMs: stamps[i * 3 + 1]!, ino: stamps[i * 3 + 2]! });
-  for (const [, names, keys, stamps, folderNames, folderStamps] of frames) {
-    const keyOf = keys.split('\0');
-    if (names) names.split('\0').forEach((file, i) => files.set(file, { key: keyOf[i]!, stamp: stampAt(stamps, i) }));
-    if (folderNames) folderNames.split('\0').forEach((folder, i) => folders.set(folder, stampAt(folderStamps, i)));
+  for (const [, frameNames, frameKeys, frameStamps, folderNames, folderStamps] of frames) {
+    if (frameNames) {
+      stamps.set(frameStamps, names.length * ROW_STAMP_FIELDS);
+      names.push(...frameNames.split('\0'));
+      keys.push(...frameKeys.split('\0'));
+    }
+    if (folderNames) folderNames.split('\0').forEach((folder, i) => folders.set(folder, { size: folderStamps[i * 3]!, mtimeMs: folderStamps[i * 3 + 1]!, ino: folderStamps[i * 3 + 2]! }));
   }
-  return { out: frames[0]![0], files, folders };
+  if (stamps.length !== names.length * ROW_STAMP_FIELDS || keys.length !== names.length) return undefined;
+  return { out: frames[0]![0], files: { names, keys, stamps }, folders };
 }
 
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
   // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
-  const count = Math.max(1, Math.ceil(Math.max(manifest.files.size, manifest.folders?.size ?? 0) / OUTPUT_ROWS_PER_FRAME));
-  const files = manifest.files.entries();
-  const folders = (manifest.folders ?? new Map<string, FileStamp>()).entries();
-  const columns = <T>(entries: Iterator<[string, T]>, stampOf: (value: T) => FileStamp, keyOf?: (value: T) => string) => {
-    const names: string[] = [];
-    const keys: string[] = [];
-    const stamps = new Float64Array(OUTPUT_ROWS_PER_FRAME * 3);
-    while (names.length < OUTPUT_ROWS_PER_FRAME) {
-      const next = entries.next();
-      if (next.done) break;
-      const [name, value] = next.value;
-      const stamp = stampOf(value);
-      stamps[names.length * 3] = stamp.size;
-      stamps[names.length * 3 + 1] = stamp.mtimeMs;
-      stamps[names.length * 3 + 2] = stamp.ino;
-      names.push(name);
-      if (keyOf) keys.push(keyOf(value));
-    }
-    return { names: names.join('\0'), keys: keys.join('\0'), stamps: stamps.slice(0, names.length * 3) };
-  };
+  const { names, keys, stamps } = manifest.files;
+  const folders = [...(manifest.folders ?? new Map<string, FileStamp>())];
+  const count = Math.max(1, Math.ceil(Math.max(names.length, folders.length) / OUTPUT_ROWS_PER_FRAME));
   writeFrames(dir, OUTPUTS_FILE, fingerprint, { length: count, *[Symbol.iterator]() {
     for (let i = 0; i < count; i++) {
-      const part = columns(files, (entry) => entry.stamp, (entry) => entry.key);
-      const folderPart = columns(folders, (stamp) => stamp);
-      yield [manifest.out, part.names, part.keys, part.stamps, folderPart.names, folderPart.stamps] satisfies OutputFrame;
+      const start = i * OUTPUT_ROWS_PER_FRAME;
+      const end = Math.min(names.length, start + OUTPUT_ROWS_PER_FRAME);
+      const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
+      for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = stamps[start * ROW_STAMP_FIELDS + k]!;
+      const folderPart = folders.slice(start, start + OUTPUT_ROWS_PER_FRAME);
+      const folderStamps = new Float64Array(folderPart.length * 3);
+      folderPart.forEach(([, stamp], k) => folderStamps.set([stamp.size, stamp.mtimeMs, stamp.ino], k * 3));
+      yield [manifest.out, names.slice(start, end).join('\0'), keys.slice(start, end).join('\0'), frameStamps, folderPart.map(([folder]) => folder).join('\0'), folderStamps] satisfies OutputFrame;
     }
   } });
 }

@@ -18,7 +18,8 @@ import { lstatSync } from 'node:fs';
 import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { OutputEntry, OutputManifest } from './cache.ts';
+import type { OutputManifest } from './cache.ts';
+import { OutputRowsBuilder, ROW_STAMP_FIELDS, rowFinder, rowStamp, type OutputRows } from './output-rows.ts';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
@@ -96,16 +97,28 @@ function mediaKey(copy: MediaCopy): string | undefined {
   return copy.stamp ? `${copy.from}\n${copy.stamp.size} ${copy.stamp.mtimeMs} ${copy.stamp.ino}` : undefined;
 }
 
+/** What the previous build wrote into this output folder (its manifest's rows), and a finder over them. */
+interface PreviousOutput {
+  rows: OutputRows;
+  find: (name: string, hint: number) => number;
+  folders: ReadonlyMap<string, FileStamp> | undefined;
+  /** The rows this build reuses, marked as they are found (placeReused moves the others aside). */
+  reused: Uint8Array;
+}
+
 /**
  * The previous build's files that can stand for this build's: same key, and still exactly as that
  * build wrote them (same stamp: the previous output's files are only ever replaced, never modified,
  * so a file with its recorded stamp holds the recorded bytes). An output counts only if all its
  * files do. The stamps are the ones `listed` took when the build started (content-scan.ts); a file
  * in a folder it did not list (missing then, or reached through a link) is not reused.
+ *
+ * Returns the previous row of each of the wanted outputs' files, in order, -1 where there is none to
+ * reuse. The outputs are looked for in the order the previous build wrote them (output-rows.ts).
  */
-async function findReusable(outDir: string, previous: ReadonlyMap<string, OutputEntry> | undefined, wanted: { relatives: string[]; key: string | undefined }[], listed: Scan | undefined): Promise<Map<string, OutputEntry>> {
-  const reusable = new Map<string, OutputEntry>();
-  if (!listed || !previous || previous.size === 0) return reusable;
+async function findReusable(outDir: string, previous: PreviousOutput | undefined, wanted: readonly { relatives: readonly string[]; key: string | undefined }[], listed: Scan | undefined): Promise<Int32Array> {
+  const rows = new Int32Array(wanted.reduce((sum, { relatives }) => sum + relatives.length, 0)).fill(-1);
+  if (!listed || !previous || previous.rows.names.length === 0) return rows;
   // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
   const listings = new Map<string, FolderListing | undefined>();
   const folders = new Set<string>();
@@ -132,29 +145,47 @@ async function findReusable(outDir: string, previous: ReadonlyMap<string, Output
     if (at !== undefined) lastFound.set(listing, at);
     return at;
   };
+  const { stamps } = previous.rows;
   // 200,000 files at 100,000 manuscripts: no closure or object per file.
-  const intact = (relative: string, entry: OutputEntry): boolean => {
+  const intact = (relative: string, row: number): boolean => {
     const folder = folderOf(relative);
     const listing = listings.get(folder);
     const at = listing && positionIn(listing, folder === '' ? relative : relative.slice(folder.length + 1));
     if (at === undefined || listing!.kind(at) !== 'file') return false;
     const v = listing!.values;
-    const { size, mtimeMs, ino } = entry.stamp;
-    return v[at * STAT_FIELDS + 1] === size && v[at * STAT_FIELDS + 2] === mtimeMs && v[at * STAT_FIELDS + 3] === ino;
+    const r = row * ROW_STAMP_FIELDS;
+    return v[at * STAT_FIELDS + 1] === stamps[r] && v[at * STAT_FIELDS + 2] === stamps[r + 1] && v[at * STAT_FIELDS + 3] === stamps[r + 2];
   };
+  let hint = 0;
+  let end = 0;
   for (const { relatives, key } of wanted) {
+    const first = end;
+    end += relatives.length;
     if (key === undefined) continue;
-    let reuse = true;
-    for (const relative of relatives) {
-      const entry = previous.get(relative);
-      if (entry === undefined || entry.key !== key || !intact(relative, entry)) {
-        reuse = false;
+    for (let k = 0; k < relatives.length; k++) {
+      const row = previous.find(relatives[k]!, hint);
+      if (row < 0 || previous.rows.keys[row] !== key || !intact(relatives[k]!, row)) {
+        rows.fill(-1, first, end);
         break;
       }
+      rows[first + k] = row;
+      hint = row + 1;
     }
-    if (reuse) for (const relative of relatives) reusable.set(relative, previous.get(relative)!);
   }
-  return reusable;
+  for (const row of rows) if (row >= 0) previous.reused[row] = 1;
+  return rows;
+}
+
+/** The files of a group of outputs, in order: each one's previous row to reuse (-1: none) and, once written, its tag. */
+interface FilePlan {
+  files: string[];
+  rows: Int32Array;
+  tags: Int32Array;
+}
+
+async function filePlan(outDir: string, previous: PreviousOutput | undefined, wanted: readonly { relatives: readonly string[]; key: string | undefined }[], listed: Scan | undefined): Promise<FilePlan> {
+  const rows = await findReusable(outDir, previous, wanted, listed);
+  return { files: wanted.flatMap(({ relatives }) => relatives), rows, tags: new Int32Array(rows.length).fill(-1) };
 }
 
 /** The folder of a relative output path ('' for the root). */
@@ -201,10 +232,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const staging = path.join(parent, `.${base}-staging-${process.pid}`);
   const previousDir = path.join(parent, `.${base}-previous-${process.pid}`);
   const trash = path.join(parent, `.${base}-replaced-${process.pid}`);
-  const manifest: OutputManifest = { out: outDir, files: new Map() };
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
-  const tables = new Map<string, Omit<ListTable, 'stamps'> & { relatives: string[] }>();
+  const tables = new Map<string, Omit<ListTable, 'stamps'> & { tag: number; files: number }>();
   const listTables = new Map<string, ListTable>();
   let reused = 0;
   let written = 0;
@@ -220,41 +250,47 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     return made;
   };
 
-  // Which outputs the previous build wrote with the same key and are intact there (same stamp):
-  // the lists' now, from their tables; the other outputs' in `finish`, with every stamp taken at
-  // once (issue 4: 200,000 files at 100,000 manuscripts).
-  const reusable = new Map<string, OutputEntry>();
+  // Which lists the previous build wrote with the same key and are intact there (same stamp), from
+  // their tables; the other outputs' are found in the previous build's manifest (findReusable),
+  // with the stamps the scan took when the build started (issue 4: 200,000 files at 100,000 manuscripts).
+  const reusedLists = new Map<string, { key: string; stamp: FileStamp }>();
   for (const output of streamed) {
     const table = options.previousLists?.get(output.path);
     const relatives = relativesOf(output);
     if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length) continue;
-    if (relatives.every((relative, k) => hasStamp(under(outDir, relative), table.stamps[k]))) relatives.forEach((relative, k) => reusable.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
+    if (relatives.every((relative, k) => hasStamp(under(outDir, relative), table.stamps[k]))) relatives.forEach((relative, k) => reusedLists.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
   }
-  const reuse = (relatives: string[]): boolean => {
-    if (!relatives.every((relative) => reusable.has(relative))) return false;
-    if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusable.get(relative)!.stamp.size;
-    reused += relatives.length;
-    return true;
-  };
   /**
-   * Files written, their keys, and their stamps: the file writers' threads answer with the stamp of
-   * each file they make (file-writer.ts); the lists are stamped once all are written.
+   * Files written, their keys, and their stamps (size, mtimeMs, ino each; the file writers' threads
+   * answer with the stamp of each file they make, file-writer.ts; the lists are stamped once all are
+   * written). A file's position here is its tag.
    */
   const writtenFiles: string[] = [];
   const writtenKeys: string[] = [];
-  const writtenStamps: (FileStamp | undefined)[] = [];
+  const writtenStamps: number[] = [];
   /** Records the files of an output about to be written; returns the position of the first, its tag for a file writer. */
-  const remember = (relatives: string[], key: string | undefined): number => {
+  const remember = (relatives: readonly string[], key: string | undefined): number => {
     const first = writtenFiles.length;
     for (const relative of relatives) {
       writtenFiles.push(relative);
       writtenKeys.push(key ?? '');
+      writtenStamps.push(NaN, NaN, NaN);
     }
     return first;
   };
   const stamped = (tag: number, stamp: FileStamp) => {
-    writtenStamps[tag] = stamp;
+    writtenStamps[tag * ROW_STAMP_FIELDS] = stamp.size;
+    writtenStamps[tag * ROW_STAMP_FIELDS + 1] = stamp.mtimeMs;
+    writtenStamps[tag * ROW_STAMP_FIELDS + 2] = stamp.ino;
   };
+  /**
+   * Where the files of the PDFs and of the other outputs come from, each group in the order of its
+   * outputs. The manifest is made from them, after the lists, in that order, which the next build
+   * looks its outputs up in (output-rows.ts).
+   */
+  const plans: { media?: FilePlan; whole?: FilePlan } = {};
+  /** The tag of each list written (of its first file; its twins follow). */
+  const listTags = new Map<string, number>();
 
   const moves: [string, string][] = [];
   // The pages and the PDFs go to different folders: a thread for the pages, two for the PDFs
@@ -276,7 +312,9 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   /** Each list and its twins written. */
   const listRuns = streamed.map(async (output) => {
     const relatives = relativesOf(output);
-    if (reuse(relatives)) {
+    if (relatives.every((relative) => reusedLists.has(relative))) {
+      if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
+      reused += relatives.length;
       listTables.set(output.path, options.previousLists!.get(output.path)!);
       return;
     }
@@ -289,11 +327,12 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const request = { file, precompress: output.precompress === true, ...(previous ? { previous: previous.files } : {}) };
     const list = await lists.write(request, chunks, items ? chunkKeys(items) : undefined);
     for (const [suffix, size] of Object.entries(list.sizes)) bytes[`${output.path}${suffix}`] = size;
-    if (items && output.key !== undefined) tables.set(output.path, { key: output.key, relatives, keys: items.keys.join('\n'), lengths: record.lengths, twins: list.twins });
+    const tag = remember(relatives, output.key);
+    listTags.set(output.path, tag);
+    if (items && output.key !== undefined) tables.set(output.path, { key: output.key, tag, files: relatives.length, keys: items.keys.join('\n'), lengths: record.lengths, twins: list.twins });
     renderedItems += items ? record.rendered : 0;
     compressedSegments += list.compressed;
     written += relatives.length;
-    remember(relatives, output.key);
   });
   const listsWritten = Promise.all(listRuns);
   /** The lists written (or failed), and their thread stopped. */
@@ -301,12 +340,14 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   listWriterClosed.catch(() => {}); // awaited by finish or abandon; a failure meanwhile must not go unhandled
 
   /** null until read (readPreviousOutput). */
-  let previousOutput: OutputManifest | undefined | null = null;
+  let previousOutput: PreviousOutput | undefined | null = null;
   /** The previous build's manifest, when it describes this output folder: read once, when first needed. */
-  const readPreviousOutput = (): OutputManifest | undefined => {
+  const readPreviousOutput = (): PreviousOutput | undefined => {
     if (previousOutput === null) {
       const manifest = options.previousManifest?.();
-      previousOutput = manifest?.out === outDir ? manifest : undefined;
+      previousOutput = manifest?.out === outDir
+        ? { rows: manifest.files, find: rowFinder(manifest.files), folders: manifest.folders, reused: new Uint8Array(manifest.files.names.length) }
+        : undefined;
     }
     return previousOutput;
   };
@@ -317,18 +358,22 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (media) throw new Error('the PDFs were already given');
     mediaCount = copies.length;
     media = (async () => {
-      const rest = await findReusable(outDir, readPreviousOutput()?.files, copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })), options.previousOutput);
-      for (const [relative, entry] of rest) reusable.set(relative, entry);
+      const plan = (plans.media = await filePlan(outDir, readPreviousOutput(), copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })), options.previousOutput));
       const mode = options.linkMedia === true ? 'link' : 'copy';
-      const made = copies.filter((copy) => !reuse([copy.to]));
+      const made: number[] = [];
+      for (let i = 0; i < copies.length; i++) {
+        if (plan.rows[i]! >= 0) reused++;
+        else made.push(i);
+      }
       // Each writer takes one half, in order: the PDFs of a folder mostly go to one thread, as files
       // created in one folder wait for each other (the folder's lock).
       const half = Math.ceil(made.length / mediaWriters.length);
-      for (const [i, copy] of made.entries()) {
+      for (const [n, i] of made.entries()) {
+        const copy = copies[i]!;
         const file = target(copy.to);
         await ensureFolder(file);
-        const tag = remember([copy.to], mediaKey(copy));
-        await mediaWriters[Math.floor(i / half)]!.copy(copy.from, file, mode, tag);
+        const tag = (plan.tags[i] = remember([copy.to], mediaKey(copy)));
+        await mediaWriters[Math.floor(n / half)]!.copy(copy.from, file, mode, tag);
         written++;
       }
       await Promise.all(mediaWriters.map((thread) => thread.close()));
@@ -354,28 +399,60 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     await removeTree(trash);
   };
 
+  /** Every file of the output, in the order of the outputs: reused ones with their previous rows, written ones with their stamps. */
+  const outputRows = (previous: PreviousOutput | undefined): OutputRowsBuilder => {
+    const rows = new OutputRowsBuilder();
+    const addWritten = (tag: number) => {
+      const at = tag * ROW_STAMP_FIELDS;
+      rows.add(writtenFiles[tag]!, writtenKeys[tag]!, writtenStamps[at]!, writtenStamps[at + 1]!, writtenStamps[at + 2]!);
+    };
+    for (const output of streamed) {
+      const tag = listTags.get(output.path);
+      relativesOf(output).forEach((relative, k) => {
+        if (tag !== undefined) return addWritten(tag + k);
+        const { key, stamp } = reusedLists.get(relative)!;
+        rows.add(relative, key, stamp.size, stamp.mtimeMs, stamp.ino);
+      });
+    }
+    for (const plan of [plans.media, plans.whole]) {
+      if (!plan) continue;
+      for (let k = 0; k < plan.files.length; k++) {
+        if (plan.tags[k]! >= 0) addWritten(plan.tags[k]!);
+        else rows.copy(previous!.rows, plan.rows[k]!);
+      }
+    }
+    return rows;
+  };
+
   const finish = async (whole: readonly OutputFile[]): Promise<WriteStats> => {
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + mediaCount);
+    let manifest: OutputManifest;
     try {
       const mediaDone = (media ?? Promise.resolve()).then(() => stage.advance(mediaCount));
-      const rest = await findReusable(outDir, readPreviousOutput()?.files, whole.map((output) => ({ relatives: relativesOf(output), key: output.key })), options.previousOutput);
-      for (const [relative, entry] of rest) reusable.set(relative, entry);
+      const previous = readPreviousOutput();
+      const plan = (plans.whole = await filePlan(outDir, previous, whole.map((output) => ({ relatives: relativesOf(output), key: output.key })), options.previousOutput));
       // Pages while the PDFs are still being made: they go to different folders, and creating files
       // in one folder is serialized by the file system (one lock per folder). The pages are rendered
       // here, one after the other, and made by the file writer's thread.
       const pages = (async () => {
+        let first = 0;
         for (const output of whole) {
           const relatives = relativesOf(output);
-          if (!reuse(relatives)) {
+          if (plan.rows[first]! >= 0) {
+            if (relatives.length > 1) relatives.forEach((relative, f) => (bytes[relative] = rowStamp(previous!.rows, plan.rows[first + f]!).size));
+            reused += relatives.length;
+          } else {
             const file = target(output.path);
             await ensureFolder(file);
             const { body } = output;
-            const first = remember(relatives, output.key);
+            const tag = remember(relatives, output.key);
+            relatives.forEach((_, f) => (plan.tags[first + f] = tag + f));
             // The writer stamps the one file it writes (an output written here has no twins).
-            const tag = relatives.length === 1 ? first : -1;
-            await (typeof body === 'function' ? writer.writeText(file, [...body()], tag) : typeof body === 'string' ? writer.writeText(file, body, tag) : writer.write(file, body, tag));
+            const stampTag = relatives.length === 1 ? tag : -1;
+            await (typeof body === 'function' ? writer.writeText(file, [...body()], stampTag) : typeof body === 'string' ? writer.writeText(file, body, stampTag) : writer.write(file, body, stampTag));
             written += relatives.length;
           }
+          first += relatives.length;
           stage.advance();
         }
         await writer.close();
@@ -383,20 +460,23 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
       // A failure after this puts back what was moved (abandon).
-      await placeReused({ outDir, staging, reusable, written: writtenFiles, previous: readPreviousOutput(), manifest, moves, trash, ensureFolder });
+      await placeReused({ outDir, staging, reused: reusedFiles(previous), written: writtenFiles, previous, moves, trash, ensureFolder });
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
       // at once were a peak of memory of their own.
       const unstamped: number[] = [];
-      for (let i = 0; i < writtenFiles.length; i++) if (writtenStamps[i] === undefined) unstamped.push(i);
+      for (let tag = 0; tag < writtenFiles.length; tag++) if (Number.isNaN(writtenStamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
       for (let start = 0; start < unstamped.length; start += STAT_SLICE) {
         const slice = unstamped.slice(start, start + STAT_SLICE);
-        const stats = await statMany(slice.map((i) => target(writtenFiles[i]!)));
-        slice.forEach((i, k) => (writtenStamps[i] = stats.stamp(k)));
+        const stats = await statMany(slice.map((tag) => target(writtenFiles[tag]!)));
+        slice.forEach((tag, n) => {
+          const stamp = stats.stamp(n);
+          if (stamp) stamped(tag, stamp); // else NaN: a file gone already is never reused
+        });
       }
-      writtenFiles.forEach((relative, i) => manifest.files.set(relative, { key: writtenKeys[i]!, stamp: writtenStamps[i]! }));
-      for (const [relative, { relatives, ...table }] of tables) listTables.set(relative, { ...table, stamps: relatives.map((file) => manifest.files.get(file)!.stamp) });
+      manifest = { out: outDir, files: outputRows(previous) };
+      for (const [relative, { tag, files, ...table }] of tables) listTables.set(relative, { ...table, stamps: Array.from({ length: files }, (_, k) => writtenStamp(tag + k)) });
       stage.done();
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
       const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -412,20 +492,47 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       await abandon();
       throw error;
     }
-    manifest.folders = await folderStamps(outDir, manifest.files.keys());
+    manifest.folders = await folderStamps(outDir, manifest.files.names);
     return { files: written + reused, bytes, reused, renderedItems, compressedSegments, manifest, lists: listTables };
   };
+
+  /** A written file's stamp, as its writer or the stamping of the lists gave it. */
+  const writtenStamp = (tag: number): FileStamp => ({ size: writtenStamps[tag * ROW_STAMP_FIELDS]!, mtimeMs: writtenStamps[tag * ROW_STAMP_FIELDS + 1]!, ino: writtenStamps[tag * ROW_STAMP_FIELDS + 2]! });
+
+  /**
+   * The files this build takes from the previous output, their rows there marked (findReusable
+   * marked the others'); `found` is false when a list taken by its table has no row there.
+   */
+  const reusedFiles = (previous: PreviousOutput | undefined): { names: string[]; found: boolean } => {
+    const names: string[] = [];
+    let found = previous !== undefined;
+    let hint = 0;
+    for (const relative of reusedLists.keys()) {
+      const row = previous ? previous.find(relative, hint) : -1;
+      if (row >= 0) {
+        previous!.reused[row] = 1;
+        hint = row + 1;
+      } else found = false;
+      names.push(relative);
+    }
+    for (const plan of [plans.media, plans.whole]) {
+      if (!plan) continue;
+      for (let k = 0; k < plan.files.length; k++) if (plan.tags[k]! < 0) names.push(plan.files[k]!);
+    }
+    return { names, found };
+  };
+
   return { copyMedia, finish, abandon };
 }
 
 interface Placement {
   outDir: string;
   staging: string;
-  reusable: ReadonlyMap<string, OutputEntry>;
+  /** The files taken from the previous output; `found`: each has its row in the previous manifest marked. */
+  reused: { names: readonly string[]; found: boolean };
   /** The files this build wrote into the staging folder. */
   written: readonly string[];
-  previous: OutputManifest | undefined;
-  manifest: OutputManifest;
+  previous: PreviousOutput | undefined;
   /** [from, to] of every folder or file moved out of (or into) the previous output, to undo on failure. */
   moves: [string, string][];
   /** Where files of an adopted folder that changed or went are kept until the swap. */
@@ -446,15 +553,18 @@ async function placeReused(p: Placement): Promise<void> {
     const file = inStaging(relative);
     await p.ensureFolder(file);
     await link(inPrevious(relative), file);
-    p.manifest.files.set(relative, p.reusable.get(relative)!);
   };
-  if (!p.previous?.folders) {
-    await forEachLimited([...p.reusable.keys()], WRITE_CONCURRENCY, placeFile);
+  const previous = p.previous;
+  if (!previous?.folders || !p.reused.found) {
+    await forEachLimited(p.reused.names, WRITE_CONCURRENCY, placeFile);
     return;
   }
-  const newTree = folderTree([...p.reusable.keys(), ...p.written]);
-  const oldTree = folderTree(p.previous.files.keys());
-  const previousFolders = p.previous.folders;
+  // This build's files by folder: the reused first (numbered as in p.reused), then the written.
+  const ours = [...p.reused.names, ...p.written];
+  const isReused = (file: number) => file < p.reused.names.length;
+  const newTree = folderTree(ours);
+  const oldTree = folderTree(previous.rows.names);
+  const previousFolders = previous.folders;
   const whole = new Map<string, Promise<boolean>>();
   const isWhole = (folder: string): Promise<boolean> => {
     let known = whole.get(folder);
@@ -462,8 +572,8 @@ async function placeReused(p: Placement): Promise<void> {
       const mine = newTree.get(folder)!;
       const theirs = oldTree.get(folder);
       const recorded = previousFolders.get(folder);
-      if (!theirs || !recorded || !sameMembers(mine.files, theirs.files) || !sameMembers(mine.folders, theirs.folders)) return false;
-      if (!mine.files.every((file) => p.reusable.has(file))) return false;
+      // Every file of ours reused is a file of theirs (same path): as many, and all reused, they are the same files.
+      if (!theirs || !recorded || mine.files.length !== theirs.files.length || !mine.files.every(isReused) || !sameMembers(mine.folders, theirs.folders)) return false;
       const stat = await lstat(inPrevious(folder)).catch(() => undefined);
       if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
       for (const child of mine.folders) if (!(await isWhole(child))) return false;
@@ -483,8 +593,8 @@ async function placeReused(p: Placement): Promise<void> {
     const theirs = oldTree.get(folder);
     const recorded = previousFolders.get(folder);
     if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0) return false;
-    const kept = mine.files.filter((file) => p.reusable.has(file));
-    if (kept.length < ADOPT_MIN_FILES || kept.length * 2 < mine.files.length) return false;
+    const kept = mine.files.filter(isReused).length;
+    if (kept < ADOPT_MIN_FILES || kept * 2 < mine.files.length) return false;
     const stat = await lstat(inPrevious(folder)).catch(() => undefined);
     if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
     const move = async (from: string, to: string) => {
@@ -492,26 +602,24 @@ async function placeReused(p: Placement): Promise<void> {
       p.moves.push([from, to]);
     };
     await mkdir(p.trash, { recursive: true });
-    for (const file of theirs.files) if (!p.reusable.has(file)) await move(inPrevious(file), path.join(p.trash, String(replaced++)));
-    for (const file of mine.files) if (!p.reusable.has(file)) await move(inStaging(file), inPrevious(file));
+    for (const row of theirs.files) if (!previous.reused[row]) await move(inPrevious(previous.rows.names[row]!), path.join(p.trash, String(replaced++)));
+    for (const file of mine.files) if (!isReused(file)) await move(inStaging(ours[file]!), inPrevious(ours[file]!));
     await rmdir(inStaging(folder)).catch(() => {});
     await p.ensureFolder(inStaging(folder));
     await move(inPrevious(folder), inStaging(folder));
-    for (const file of kept) p.manifest.files.set(file, p.reusable.get(file)!);
     return true;
   };
   const files: string[] = [];
   const place = async (folder: string): Promise<void> => {
     if (await adopt(folder)) return;
     const { files: direct, folders } = newTree.get(folder)!;
-    for (const file of direct) if (p.reusable.has(file)) files.push(file);
+    for (const file of direct) if (isReused(file)) files.push(ours[file]!);
     await forEachLimited(folders, WRITE_CONCURRENCY, async (child) => {
       if (!(await isWhole(child))) return place(child);
       const to = inStaging(child);
       await p.ensureFolder(to);
       await rename(inPrevious(child), to);
       p.moves.push([inPrevious(child), to]);
-      for (const file of subtreeFiles(newTree, child)) p.manifest.files.set(file, p.reusable.get(file)!);
     });
   };
   await place('');
@@ -520,28 +628,28 @@ async function placeReused(p: Placement): Promise<void> {
 
 /** Arrays, not sets: at 100,000 one-page folders the tree's size is what matters. */
 interface TreeNode {
-  files: string[];
+  /** The files directly in the folder, by their position in the list the tree was made from. */
+  files: number[];
   folders: string[];
 }
 
 /** Folder (relative, '' for the root) → the files and folders directly in it (each file listed once). */
-function folderTree(files: Iterable<string>): Map<string, TreeNode> {
+function folderTree(files: readonly string[]): Map<string, TreeNode> {
   const tree = new Map<string, TreeNode>([['', { files: [], folders: [] }]]);
-  for (const file of files) {
+  files.forEach((file, position) => {
     let child = file;
-    let isFile = true;
-    for (;;) {
+    for (let isFile = true; ; isFile = false) {
       const slash = child.lastIndexOf('/');
       const folder = slash < 0 ? '' : child.slice(0, slash);
       let node = tree.get(folder);
       const known = node !== undefined;
       if (!node) tree.set(folder, (node = { files: [], folders: [] }));
-      (isFile ? node.files : node.folders).push(child);
+      if (isFile) node.files.push(position);
+      else node.folders.push(child);
       if (known || folder === '') break;
       child = folder;
-      isFile = false;
     }
-  }
+  });
   return tree;
 }
 
@@ -556,11 +664,6 @@ function foldersOf(files: Iterable<string>): Set<string> {
     }
   }
   return folders;
-}
-
-function subtreeFiles(tree: ReadonlyMap<string, TreeNode>, folder: string): string[] {
-  const node = tree.get(folder)!;
-  return [...node.files, ...[...node.folders].flatMap((child) => subtreeFiles(tree, child))];
 }
 
 function sameMembers(a: readonly string[], b: readonly string[]): boolean {

@@ -1,0 +1,60 @@
+/**
+ * The previous build's output as rows (issue 4, output-rows.ts): looked up in the order it was
+ * written, with a step over a deleted output and a map for anything else, and kept in the build
+ * cache across frames without a row's stamp landing on another's.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutputManifest, writeOutputManifest } from '../scripts/generator/cache.ts';
+import { OutputRowsBuilder, rowFinder, rowStamp } from '../scripts/generator/output-rows.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'output-rows-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function pages(count: number): OutputRowsBuilder {
+  const rows = new OutputRowsBuilder();
+  for (let i = 0; i < count; i++) rows.add(`manuscripts/${i + 1}.html`, `page:${i}`, 1000 + i, 1.7e12 + i / 8, 5_000_000 + i);
+  return rows;
+}
+
+describe('finding an output among the previous build\'s rows', () => {
+  const rows = pages(6);
+  it('finds each output in the order written, and one after a deleted output', () => {
+    const find = rowFinder(rows);
+    expect(find('manuscripts/1.html', 0)).toBe(0);
+    expect(find('manuscripts/2.html', 1)).toBe(1);
+    // 3 was deleted: 4 is one row further than the hint.
+    expect(find('manuscripts/4.html', 2)).toBe(3);
+  });
+
+  it('finds an output that moved, and none for an output the previous build did not write', () => {
+    const find = rowFinder(rows);
+    expect(find('manuscripts/6.html', 0)).toBe(5);
+    expect(find('manuscripts/1.html', 4)).toBe(0);
+    expect(find('manuscripts/7.html', 0)).toBe(-1);
+    expect(find('manuscripts/7.html', 6)).toBe(-1);
+  });
+});
+
+describe('the output manifest in the build cache', () => {
+  it('reads back every row with its own key and stamp, across frames, and the folders\' stamps', () => {
+    // More rows than one frame holds (10,000), so that the second frame's stamps must land after the first's.
+    const files = pages(25_003);
+    const folders = new Map([['manuscripts', { size: 0, mtimeMs: 1.7e12, ino: 42 }]]);
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files, folders });
+    const read = readOutputManifest(dir, 'fingerprint')!;
+    expect(read.out).toBe('/site/dist');
+    expect(read.files.names).toEqual(files.names);
+    expect(read.files.keys).toEqual(files.keys);
+    for (const row of [0, 9_999, 10_000, 20_001, 25_002]) expect(rowStamp(read.files, row)).toEqual(rowStamp(files, row));
+    expect(read.folders).toEqual(folders);
+    expect(readOutputManifest(dir, 'another fingerprint')).toBeUndefined();
+  });
+});
