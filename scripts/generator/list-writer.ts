@@ -45,8 +45,10 @@ export interface ListWriter {
   /**
    * Writes one list from its chunks (with their keys, when they have them: segmented-twins.ts). A
    * chunk of one part that is a whole buffer of its own is handed over: it moves to the thread.
+   * `handedOver` is called once every chunk is sent, or as soon as the thread has as many bytes as
+   * it may have waiting (BYTES_IN_FLIGHT): the caller may then take its thread for other work.
    */
-  write(request: ListRequest, chunks: Iterable<ChunkPart[]>, keys: Iterator<string> | undefined): Promise<WrittenList>;
+  write(request: ListRequest, chunks: Iterable<ChunkPart[]>, keys: Iterator<string> | undefined, handedOver?: () => void): Promise<WrittenList>;
   /** Stops every list where it is, its files closed: for a write that is abandoned. */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -81,7 +83,7 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
   const send = (request: ListWriterRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(request, transfer);
 
   return {
-    async write(request, chunks, keys) {
+    async write(request, chunks, keys, handedOver = () => {}) {
       if (broken) throw broken;
       const list = lists++;
       /** The bytes of each chunk sent and not yet written, oldest first. */
@@ -124,9 +126,11 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
         }
         inFlight.push(bytes);
         bytesInFlight += bytes;
+        if (bytesInFlight > BYTES_IN_FLIGHT) handedOver();
         while (bytesInFlight > BYTES_IN_FLIGHT && !failure) await new Promise<void>((resolve) => (wake = resolve));
       }
       if (!failure) send({ list, end: true });
+      handedOver();
       return result;
     },
     stop: async () => {

@@ -309,8 +309,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
   const running: Promise<unknown>[] = [];
   const lists = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
-  /** Each list and its twins written. */
-  const listRuns = streamed.map(async (output) => {
+  /** Writes a list and its twins, or takes them from the previous output. */
+  const writeList = async (output: OutputFile, handOver: () => void) => {
     const relatives = relativesOf(output);
     if (relatives.every((relative) => reusedLists.has(relative))) {
       if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
@@ -325,7 +325,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
     const chunks = items ? splicedChunks(items, previous?.table, record) : chunksOf(output.body);
     const request = { file, precompress: output.precompress === true, ...(previous ? { previous: previous.files } : {}) };
-    const list = await lists.write(request, chunks, items ? chunkKeys(items) : undefined);
+    const list = await lists.write(request, chunks, items ? chunkKeys(items) : undefined, handOver);
     for (const [suffix, size] of Object.entries(list.sizes)) bytes[`${output.path}${suffix}`] = size;
     const tag = remember(relatives, output.key);
     listTags.set(output.path, tag);
@@ -333,6 +333,23 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     renderedItems += items ? record.rendered : 0;
     compressedSegments += list.compressed;
     written += relatives.length;
+  };
+  /**
+   * Each list handed over to its thread as far as it can be at once: after an edit, every chunk, as
+   * ranges of the previous list (list-items.ts). startSite returns only then: before, this thread
+   * went on to the PDFs and the previous output's manifest first, and the lists' thread waited for
+   * their chunks (issue 4).
+   */
+  const handedOver: Promise<void>[] = [];
+  /** Each list and its twins written. */
+  const listRuns = streamed.map(async (output) => {
+    let begun = () => {};
+    handedOver.push(new Promise<void>((resolve) => (begun = resolve)));
+    try {
+      await writeList(output, begun);
+    } finally {
+      begun();
+    }
   });
   const listsWritten = Promise.all(listRuns);
   /** The lists written (or failed), and their thread stopped. */
@@ -522,6 +539,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     return { names, found };
   };
 
+  await Promise.all(handedOver);
   return { copyMedia, finish, abandon };
 }
 
