@@ -168,10 +168,13 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
     names ??= frame.fileNames.split('\0');
     if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
     if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
-    const file = frame.folder + names[row]!;
+    const name = names[row]!;
+    // The key from the name, not from the path: slicing the path would flatten it, a string more
+    // per record (250,000 after an edit) that lives to the end of the build.
+    const file = frame.folder + name;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
-      file, key: file.slice(file.lastIndexOf('/') + 1, file.lastIndexOf('.')), at: NO_POSITIONS,
+      file, key: name.slice(0, name.lastIndexOf('.')), at: NO_POSITIONS,
       ...(withHashes ? { hash: frame.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH) } : {}),
     };
     const order = frame.orders[row]!;
