@@ -55,6 +55,14 @@ export class OutputRowsBuilder implements OutputRows {
     this.stamps.push(size, mtimeMs, ino);
   }
 
+  /** Sets the stamp of a row added before. */
+  stamp(row: number, stamp: FileStamp): void {
+    const at = row * ROW_STAMP_FIELDS;
+    this.stamps[at] = stamp.size;
+    this.stamps[at + 1] = stamp.mtimeMs;
+    this.stamps[at + 2] = stamp.ino;
+  }
+
   /** Adds `from`'s row `row`, under its own name and key. */
   copy(from: OutputRows, row: number): void {
     const at = row * ROW_STAMP_FIELDS;

@@ -237,7 +237,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const tables = new Map<string, Omit<ListTable, 'stamps'> & { tag: number; files: number }>();
   const listTables = new Map<string, ListTable>();
   let reused = 0;
-  let written = 0;
+  let writtenCount = 0;
   let renderedItems = 0;
   let compressedSegments = 0;
   const folders = new Map<string, Promise<unknown>>();
@@ -261,28 +261,18 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (relatives.every((relative, k) => hasStamp(under(outDir, relative), table.stamps[k]))) relatives.forEach((relative, k) => reusedLists.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
   }
   /**
-   * Files written, their keys, and their stamps (size, mtimeMs, ino each; the file writers' threads
-   * answer with the stamp of each file they make, file-writer.ts; the lists are stamped once all are
-   * written). A file's position here is its tag.
+   * Files written, their keys, and their stamps (NaN until known: the file writers' threads answer
+   * with the stamp of each file they make, file-writer.ts; the lists are stamped once all are
+   * written). A file's row here is its tag.
    */
-  const writtenFiles: string[] = [];
-  const writtenKeys: string[] = [];
-  const writtenStamps: number[] = [];
-  /** Records the files of an output about to be written; returns the position of the first, its tag for a file writer. */
+  const written = new OutputRowsBuilder();
+  /** Records the files of an output about to be written; returns the row of the first, its tag for a file writer. */
   const remember = (relatives: readonly string[], key: string | undefined): number => {
-    const first = writtenFiles.length;
-    for (const relative of relatives) {
-      writtenFiles.push(relative);
-      writtenKeys.push(key ?? '');
-      writtenStamps.push(NaN, NaN, NaN);
-    }
+    const first = written.names.length;
+    for (const relative of relatives) written.add(relative, key ?? '', NaN, NaN, NaN);
     return first;
   };
-  const stamped = (tag: number, stamp: FileStamp) => {
-    writtenStamps[tag * ROW_STAMP_FIELDS] = stamp.size;
-    writtenStamps[tag * ROW_STAMP_FIELDS + 1] = stamp.mtimeMs;
-    writtenStamps[tag * ROW_STAMP_FIELDS + 2] = stamp.ino;
-  };
+  const stamped = (tag: number, stamp: FileStamp) => written.stamp(tag, stamp);
   /**
    * Where the files of the PDFs and of the other outputs come from, each group in the order of its
    * outputs. The manifest is made from them, after the lists, in that order, which the next build
@@ -332,7 +322,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (items && output.key !== undefined) tables.set(output.path, { key: output.key, tag, files: relatives.length, keys: items.keys.join('\n'), lengths: record.lengths, twins: list.twins });
     renderedItems += items ? record.rendered : 0;
     compressedSegments += list.compressed;
-    written += relatives.length;
+    writtenCount += relatives.length;
   };
   /**
    * Each list handed over to its thread as far as it can be at once: after an edit, every chunk, as
@@ -391,7 +381,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         await ensureFolder(file);
         const tag = (plan.tags[i] = remember([copy.to], mediaKey(copy)));
         await mediaWriters[Math.floor(n / half)]!.copy(copy.from, file, mode, tag);
-        written++;
+        writtenCount++;
       }
       await Promise.all(mediaWriters.map((thread) => thread.close()));
     })();
@@ -419,10 +409,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   /** Every file of the output, in the order of the outputs: reused ones with their previous rows, written ones with their stamps. */
   const outputRows = (previous: PreviousOutput | undefined): OutputRowsBuilder => {
     const rows = new OutputRowsBuilder();
-    const addWritten = (tag: number) => {
-      const at = tag * ROW_STAMP_FIELDS;
-      rows.add(writtenFiles[tag]!, writtenKeys[tag]!, writtenStamps[at]!, writtenStamps[at + 1]!, writtenStamps[at + 2]!);
-    };
+    const addWritten = (tag: number) => rows.copy(written, tag);
     for (const output of streamed) {
       const tag = listTags.get(output.path);
       relativesOf(output).forEach((relative, k) => {
@@ -467,7 +454,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
             // The writer stamps the one file it writes (an output written here has no twins).
             const stampTag = relatives.length === 1 ? tag : -1;
             await (typeof body === 'function' ? writer.writeText(file, [...body()], stampTag) : typeof body === 'string' ? writer.writeText(file, body, stampTag) : writer.write(file, body, stampTag));
-            written += relatives.length;
+            writtenCount += relatives.length;
           }
           first += relatives.length;
           stage.advance();
@@ -477,23 +464,23 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
       // A failure after this puts back what was moved (abandon).
-      await placeReused({ outDir, staging, reused: reusedFiles(previous), written: writtenFiles, previous, moves, trash, ensureFolder });
+      await placeReused({ outDir, staging, reused: reusedFiles(previous), written: written.names, previous, moves, trash, ensureFolder });
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
       // at once were a peak of memory of their own.
       const unstamped: number[] = [];
-      for (let tag = 0; tag < writtenFiles.length; tag++) if (Number.isNaN(writtenStamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
+      for (let tag = 0; tag < written.names.length; tag++) if (Number.isNaN(written.stamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
       for (let start = 0; start < unstamped.length; start += STAT_SLICE) {
         const slice = unstamped.slice(start, start + STAT_SLICE);
-        const stats = await statMany(slice.map((tag) => target(writtenFiles[tag]!)));
+        const stats = await statMany(slice.map((tag) => target(written.names[tag]!)));
         slice.forEach((tag, n) => {
           const stamp = stats.stamp(n);
           if (stamp) stamped(tag, stamp); // else NaN: a file gone already is never reused
         });
       }
       manifest = { out: outDir, files: outputRows(previous) };
-      for (const [relative, { tag, files, ...table }] of tables) listTables.set(relative, { ...table, stamps: Array.from({ length: files }, (_, k) => writtenStamp(tag + k)) });
+      for (const [relative, { tag, files, ...table }] of tables) listTables.set(relative, { ...table, stamps: Array.from({ length: files }, (_, k) => rowStamp(written, tag + k)) });
       stage.done();
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
       const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
@@ -510,11 +497,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       throw error;
     }
     manifest.folders = await folderStamps(outDir, manifest.files.names);
-    return { files: written + reused, bytes, reused, renderedItems, compressedSegments, manifest, lists: listTables };
+    return { files: writtenCount + reused, bytes, reused, renderedItems, compressedSegments, manifest, lists: listTables };
   };
-
-  /** A written file's stamp, as its writer or the stamping of the lists gave it. */
-  const writtenStamp = (tag: number): FileStamp => ({ size: writtenStamps[tag * ROW_STAMP_FIELDS]!, mtimeMs: writtenStamps[tag * ROW_STAMP_FIELDS + 1]!, ino: writtenStamps[tag * ROW_STAMP_FIELDS + 2]! });
 
   /**
    * The files this build takes from the previous output, their rows there marked (findReusable
