@@ -132,7 +132,7 @@ describe('scanFolders', () => {
     expect(await describeScan(2)).toEqual(await describeScan(0));
   });
 
-  it('says the same of a folder large enough to be stamped in shares by a worker and this thread', async () => {
+  it('says the same of a folder large enough to be stamped in shares by workers and this thread', async () => {
     const big = path.join(dir, 'big');
     await mkdir(path.join(big, 'sub'), { recursive: true });
     const names = Array.from({ length: SHARED_FOLDER + 5_000 }, (_, i) => `f${String(i).padStart(6, '0')}.yaml`);
@@ -146,5 +146,11 @@ describe('scanFolders', () => {
     expect(alone).toHaveLength(names.length + 2);
     expect(alone.filter(([, kind]) => kind === 'file')).toHaveLength(names.length);
     expect(await describeBig(2)).toEqual(alone);
+    // With a second folder and workers that help each other, the worker that claims the small
+    // folder has none left once it is done, and takes chunks of the large one the other is stamping.
+    const both = scanFolders([{ path: path.join(dir, 'flat') }, { path: big, recursive: true }], 2, { helpEachOther: true });
+    const listing = (await both.folder(big))!;
+    expect(listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i)])).toEqual(alone);
+    expect((await both.folder(path.join(dir, 'flat')))!.names).toHaveLength(6);
   });
 });

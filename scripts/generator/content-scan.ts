@@ -33,7 +33,8 @@ export function scanContent(contentDir: string, options: { outDir?: string; thre
     { path: options.outDir },
     ...foldersIn(options.outDir).map((name) => ({ path: path.join(options.outDir!, name), recursive: true })),
   ];
-  return scanFolders([...content, ...out], options.threads);
+  // Without an output to list (`check`), every folder is needed once loading ends: the workers help each other.
+  return scanFolders([...content, ...out], options.threads, { helpEachOther: options.outDir === undefined });
 }
 
 function foldersIn(folder: string): string[] {

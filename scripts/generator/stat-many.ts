@@ -152,7 +152,19 @@ export interface ScanRoot {
  * manuscripts, 350,000 files stamped while the main thread reads the build cache). With no
  * threads, it all happens on this thread, at once.
  */
-export function scanFolders(roots: readonly ScanRoot[], threads = availableParallelism()): Scan {
+export interface ScanOptions {
+  /**
+   * A worker with no folder left to claim takes chunks of the large folders the others are still
+   * stamping. For a scan whose every folder is needed as soon as it is done (`check`): at 100,000
+   * manuscripts, `check` waited for the 100,000 PDFs, stamped by one worker (and this thread once
+   * it waited) while the other sat idle. Not for a build's: the previous output's folders, listed
+   * last, are needed seconds later, and stamping them sooner took a core from the main thread
+   * (docs/performance.md).
+   */
+  helpEachOther?: boolean;
+}
+
+export function scanFolders(roots: readonly ScanRoot[], threads = availableParallelism(), options: ScanOptions = {}): Scan {
   const listings = new Map<string, FolderListing | undefined>();
   const add = (folder: string, names: string[], values: Float64Array, joined?: string) => listings.set(folder, listingOf(names, values, joined));
   if (threads <= 0) {
@@ -184,20 +196,32 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   };
   const next = new SharedArrayBuffer(4);
   const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
-  const all = Promise.all(Array.from({ length: Math.min(threads, roots.length) }, () => {
-    const worker = new Worker(STAT_WORKER, { workerData, execArgv: [] });
+  /** Workers with no folder left to claim, and the large folders still being stamped (ScanOptions.helpEachOther). */
+  const idle: Worker[] = [];
+  const beingStamped = new Map<string, WorkerShare>();
+  const workers = Array.from({ length: Math.min(threads, roots.length) }, () => new Worker(STAT_WORKER, { workerData, execArgv: [] }));
+  const all = Promise.all(workers.map((worker) => {
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (answer: WorkerAnswer) => {
-        if ('done' in answer) return resolve();
+        if ('done' in answer) {
+          if (options.helpEachOther) {
+            idle.push(worker);
+            for (const share of beingStamped.values()) worker.postMessage({ help: share });
+          }
+          return resolve();
+        }
         if ('share' in answer) {
           const { names, ...shared } = answer.share;
           sharing.set(answer.folder, { names: names.split('\0'), joined: names, ...shared });
+          beingStamped.set(answer.folder, answer.share);
+          for (const helper of idle) helper.postMessage({ help: answer.share });
           if (awaited.has(answer.folder)) help(answer.folder);
           return;
         }
         if ('stamped' in answer) {
           const listed = sharing.get(answer.folder)!;
           sharing.delete(answer.folder);
+          beingStamped.delete(answer.folder);
           add(answer.folder, listed.names, listed.values, listed.joined);
         } else if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values, answer.names);
         else listings.set(answer.folder, undefined);
@@ -206,9 +230,13 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
       });
       worker.once('error', reject);
       worker.once('exit', () => reject(new Error('a stat worker stopped before its work was done')));
-    }).finally(() => void worker.terminate());
+    });
   })).then(() => {}, (error: unknown) => {
     failed = error;
+  }).finally(() => {
+    // Every worker is done only once every large folder is stamped (the worker that listed one waits
+    // for all its chunks, whoever took them): a helper has nothing left.
+    for (const worker of workers) void worker.terminate();
   });
   const rootPaths = new Set(roots.map((root) => root.path));
   return {
@@ -226,11 +254,19 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   };
 }
 
+/** A large folder's names and the shared memory its stamps go to (stat-walk.mjs, stampShared). */
+interface WorkerShare {
+  names: string;
+  values: Float64Array;
+  control: Int32Array;
+  prefix: string;
+}
+
 /** What a stat worker posts while scanning folders (stat-worker.mjs). */
 type WorkerAnswer =
   | { done: true }
   | { folder: string; names?: string; values?: Float64Array }
-  | { folder: string; share: { names: string; values: Float64Array; control: Int32Array; prefix: string } }
+  | { folder: string; share: WorkerShare }
   | { folder: string; stamped: true };
 
 function listingOf(names: string[], values: Float64Array, joined?: string): FolderListing {

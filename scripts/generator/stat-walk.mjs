@@ -86,15 +86,19 @@ const stampOne = stampByBinding() ?? stampByLstat;
 
 /**
  * Stamps chunks of a large folder's `names`, claimed one at a time from `control[0]`, until none
- * is left; `control[1]` counts the chunks done, for the worker that listed the folder to wait on.
- * That worker and the main thread, while it waits for the scan, share the folder (issue 4: at
- * 100,000 manuscripts, the 150,000 authors on one worker were the end of the scan).
+ * is left; `control[1]` counts the chunks done, for the worker that listed the folder to wait on,
+ * and `control[2]` is set when one failed. That worker, the main thread while it waits for the
+ * scan, and in a `check` any worker with no folder left share the folder (issue 4: at 100,000
+ * manuscripts, the 150,000 authors on one worker were the end of the scan).
  */
 export function stampShared(values, prefix, names, control) {
   const chunks = Math.ceil(names.length / CHUNK);
   for (let chunk = Atomics.add(control, 0, 1); chunk < chunks; chunk = Atomics.add(control, 0, 1)) {
     try {
       stampInto(values, prefix, names, chunk * CHUNK, Math.min(names.length, (chunk + 1) * CHUNK));
+    } catch (error) {
+      Atomics.store(control, 2, 1);
+      throw error;
     } finally {
       // Counted even when it failed: the worker must not wait for it forever (the failure is the caller's to report).
       Atomics.add(control, 1, 1);
@@ -142,10 +146,12 @@ export function walkFolders(root, recursive, found, share) {
     let values;
     if (share && names.length > SHARED_FOLDER) {
       values = new Float64Array(new SharedArrayBuffer(names.length * STAT_FIELDS * Float64Array.BYTES_PER_ELEMENT));
-      const control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+      const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
       share(folder, { names, values, control, prefix });
       stampShared(values, prefix, names, control);
       waitForChunks(names, control);
+      // A chunk taken by another thread failed there: its stamps are missing.
+      if (Atomics.load(control, 2) !== 0) throw new Error(`${folder}: its files could not all be stamped`);
     } else {
       values = new Float64Array(names.length * STAT_FIELDS);
       stampInto(values, prefix, names);

@@ -5,9 +5,10 @@
 // - `magic`: a slice of paths whose first bytes are compared (startsWithMany), answered in one array;
 // - `folders`: whole folders listed and stamped (scanFolders), claimed one at a time from a counter
 //   shared with the other workers, each answered as soon as it is done; a large folder is answered
-//   twice, with its names as soon as they are listed (`share`), then once it is stamped (`stamped`).
+//   twice, with its names as soon as they are listed (`share`), then once it is stamped (`stamped`);
+//   a worker with no folder left may take chunks of the large folders still being stamped (`help`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { STAT_FIELDS, stampInto, startsWithInto, walkFolders } from './stat-walk.mjs';
+import { STAT_FIELDS, stampInto, stampShared, startsWithInto, walkFolders } from './stat-walk.mjs';
 
 if (workerData.magic !== undefined) {
   const paths = workerData.magic.paths.split('\0');
@@ -35,5 +36,14 @@ if (workerData.magic !== undefined) {
       parentPort.postMessage({ folder, share: { names: names.join('\0'), values, control, prefix } });
     });
   }
+  // No folder left to claim: take chunks of the large folders the other workers are still stamping,
+  // if the main thread hands them over, until it stops this thread.
+  parentPort.on('message', ({ help }) => {
+    try {
+      stampShared(help.values, help.prefix, help.names.split('\0'), help.control);
+    } catch {
+      // Marked in the folder's control: the worker that listed it fails the scan (walkFolders).
+    }
+  });
   parentPort.postMessage({ done: true });
 }
