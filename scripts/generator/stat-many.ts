@@ -146,12 +146,6 @@ export interface ScanRoot {
   recursive?: boolean;
 }
 
-/**
- * Lists and stamps whole folders on `threads` workers, which claim the folders one at a time; a
- * folder's listing can be awaited as soon as its worker is done with it (issue 4: at 100,000
- * manuscripts, 350,000 files stamped while the main thread reads the build cache). With no
- * threads, it all happens on this thread, at once.
- */
 export interface ScanOptions {
   /**
    * A worker with no folder left to claim takes chunks of the large folders the others are still
@@ -164,6 +158,12 @@ export interface ScanOptions {
   helpEachOther?: boolean;
 }
 
+/**
+ * Lists and stamps whole folders on `threads` workers, which claim the folders one at a time; a
+ * folder's listing can be awaited as soon as its worker is done with it (issue 4: at 100,000
+ * manuscripts, 350,000 files stamped while the main thread reads the build cache). With no
+ * threads, it all happens on this thread, at once.
+ */
 export function scanFolders(roots: readonly ScanRoot[], threads = availableParallelism(), options: ScanOptions = {}): Scan {
   const listings = new Map<string, FolderListing | undefined>();
   const add = (folder: string, names: string[], values: Float64Array, joined?: string) => listings.set(folder, listingOf(names, values, joined));
