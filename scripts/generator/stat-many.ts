@@ -182,7 +182,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   // Large folders whose names came first: this thread takes a share of the stamps of the one it
   // waits for (stat-walk.mjs, stampShared), and only then: it has the build's own work to do, and
   // stamping a folder nobody waits for yet would delay the one it needs.
-  const sharing = new Map<string, { names: string[]; joined: string; values: Float64Array; control: Int32Array; prefix: string }>();
+  const sharing = new Map<string, SharedFolder>();
   const awaited = new Set<string>();
   let failed: unknown;
   const help = (folder: string) => {
@@ -196,9 +196,10 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   };
   const next = new SharedArrayBuffer(4);
   const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
-  /** Workers with no folder left to claim, and the large folders still being stamped (ScanOptions.helpEachOther). */
+  /** Workers with no folder left to claim (ScanOptions.helpEachOther), and how to ask one to help with a folder in `sharing`. */
   const idle: Worker[] = [];
-  const beingStamped = new Map<string, WorkerShare>();
+  const askHelp = (helper: Worker, { joined, values, control, prefix }: SharedFolder) =>
+    helper.postMessage({ help: { names: joined, values, control, prefix } satisfies WorkerShare });
   const workers = Array.from({ length: Math.min(threads, roots.length) }, () => new Worker(STAT_WORKER, { workerData, execArgv: [] }));
   const all = Promise.all(workers.map((worker) => {
     return new Promise<void>((resolve, reject) => {
@@ -206,22 +207,22 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
         if ('done' in answer) {
           if (options.helpEachOther) {
             idle.push(worker);
-            for (const share of beingStamped.values()) worker.postMessage({ help: share });
+            for (const shared of sharing.values()) askHelp(worker, shared);
+          } else {
+            void worker.terminate();
           }
           return resolve();
         }
         if ('share' in answer) {
           const { names, ...shared } = answer.share;
           sharing.set(answer.folder, { names: names.split('\0'), joined: names, ...shared });
-          beingStamped.set(answer.folder, answer.share);
-          for (const helper of idle) helper.postMessage({ help: answer.share });
+          for (const helper of idle) askHelp(helper, sharing.get(answer.folder)!);
           if (awaited.has(answer.folder)) help(answer.folder);
           return;
         }
         if ('stamped' in answer) {
           const listed = sharing.get(answer.folder)!;
           sharing.delete(answer.folder);
-          beingStamped.delete(answer.folder);
           add(answer.folder, listed.names, listed.values, listed.joined);
         } else if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values, answer.names);
         else listings.set(answer.folder, undefined);
@@ -235,7 +236,8 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
     failed = error;
   }).finally(() => {
     // Every worker is done only once every large folder is stamped (the worker that listed one waits
-    // for all its chunks, whoever took them): a helper has nothing left.
+    // for all its chunks, whoever took them): a helper has nothing left. (A worker that does not help
+    // was stopped as soon as it was done.)
     for (const worker of workers) void worker.terminate();
   });
   const rootPaths = new Set(roots.map((root) => root.path));
@@ -252,6 +254,15 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
       return listings.get(folder);
     },
   };
+}
+
+/** A large folder being stamped, as this thread holds it: its names, also joined as they came. */
+interface SharedFolder {
+  names: string[];
+  joined: string;
+  values: Float64Array;
+  control: Int32Array;
+  prefix: string;
 }
 
 /** A large folder's names and the shared memory its stamps go to (stat-walk.mjs, stampShared). */
