@@ -2,11 +2,11 @@
  * What a deploy relies on: the same content gives the same bytes, and a failed build never
  * damages the output that is already there.
  */
-import { createHash } from 'node:crypto';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { snapshot } from './helpers/snapshot.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
@@ -14,18 +14,6 @@ afterEach(async () => {
   await workspace?.dispose();
   workspace = undefined;
 });
-
-/** Every file under `dir` with the SHA-256 of its bytes. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files: Record<string, string> = {};
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    files[path.relative(dir, full)] = createHash('sha256').update(await readFile(full)).digest('hex');
-  }
-  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 describe('determinism', () => {
   it('two builds of the same content give byte-identical output, compressed files included', async () => {

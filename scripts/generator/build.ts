@@ -25,7 +25,7 @@ import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
 import { silentProgress, timed, type Progress } from './progress.ts';
 import { findOutputConflicts, readPublicFiles } from './public-files.ts';
-import { checkHostLimits } from './host-limits.ts';
+import { checkHostLimits, ruleFilesOf, type HostCheck } from './host-limits.ts';
 import { renderApi } from './render-api.ts';
 import { renderPages } from './render-pages.ts';
 import { renderSitemap } from './render-sitemap.ts';
@@ -125,13 +125,15 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
       return { ok: false, problems, counts, parsed };
     }
     if (!writing) return { ok: true, problems, counts, parsed };
-    const hosting = await checkHostLimits(settings.hosts, journalFile ?? 'content/journal.yaml', [...api, ...rendered.outputs], media.copies);
-    if (hosting.problems.length > 0) {
-      await writing.abandon();
-      return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
-    }
     removeOutputManifest(paths.cache); // the output is about to change: the old manifest no longer describes it
-    const written = await writing.finish(rendered.outputs);
+    // The hosts' limits, on the files as written, before they are swapped in (host-limits.ts).
+    const rules = ruleFilesOf(rendered.outputs);
+    let hosting: HostCheck = { problems: [], warnings: [] };
+    const written = await writing.finish(rendered.outputs, (files) => {
+      hosting = checkHostLimits(settings.hosts, journalFile ?? 'content/journal.yaml', files, rules, media.copies);
+      return hosting.problems.length === 0;
+    });
+    if (!written) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
     writeOutputManifest(paths.cache, fingerprint, written.manifest);
     writeListTables(paths.cache, fingerprint, written.lists);
     return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };

@@ -1,17 +1,17 @@
 /**
  * Stage 7 (issue 5): the hosts the journal publishes to (`hosts` in content/journal.yaml) each have
- * documented limits. A site that would break one fails the build here, before anything is written,
- * with the file or the count that breaks it; a host that cannot serve the contract as written gets
- * a warning that says what its clients will get instead (docs/hosting/<host>.md).
+ * documented limits. A site that would break one fails the build here, with the file or the count
+ * that breaks it: its files are measured as written into the staging folder, and the output stays
+ * as it was. A host that cannot serve the contract as written gets a warning that says what its
+ * clients will get instead (docs/hosting/<host>.md).
  *
  * The rule files are rendered from the host rules table with placeholders, so their counts do not
  * grow with the content; they are still counted here, so that a new rule cannot slip past a limit.
  */
-import { stat } from 'node:fs/promises';
 import type { MediaCopy } from './media.ts';
-import { forEachLimited } from '../shared/for-each-limited.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './problems.ts';
+import { ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
 import { parseHeaders } from '../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../hosts/cloudfront-function.ts';
 import { hostRules } from '../hosts/rules.ts';
@@ -77,19 +77,34 @@ export interface HostCheck {
   warnings: string[];
 }
 
-/** The orchestrator's entry: measures what the build would write, then checks it. */
-export async function checkHostLimits(
+/**
+ * The orchestrator's entry: checks the files of the output as written into the staging folder
+ * (`files`, each one's size in its stamp), before it is swapped in. They are not rendered again to
+ * be measured (issue 4: every page and list a second time, a build after an edit as slow as a cold
+ * one). A PDF over a limit is reported at its file under content/ (`copies`).
+ */
+export function checkHostLimits(
   hosts: readonly HostId[] | undefined,
   journalFile: string,
-  outputs: readonly OutputFile[],
+  files: OutputRows,
+  ruleFiles: Readonly<Record<string, string | undefined>>,
   copies: readonly MediaCopy[],
-): Promise<HostCheck> {
+): HostCheck {
   if (!hosts || hosts.length === 0) return { problems: [], warnings: [] };
   // `content/journal.yaml` -> `content`: the folder the PDFs are reported under.
   const contentPrefix = journalFile.split('/').slice(0, -1).join('/') || '.';
-  const files = [...measureOutputs(outputs), ...(await measureCopies(copies, contentPrefix))];
-  const rules = Object.fromEntries(outputs.filter((o) => o.path === '_headers' || o.path === '_redirects').map((o) => [o.path, textOf(o)]));
-  return checkSite(hosts, journalFile, files, rules);
+  const copied = new Set(copies.map((copy) => copy.to));
+  const measured: SiteFile[] = files.names.map((name, row) => {
+    // A file whose stamp could not be taken (gone from the staging folder already) counts as empty.
+    const bytes = files.stamps[row * ROW_STAMP_FIELDS]!;
+    return { path: name, bytes: Number.isNaN(bytes) ? 0 : bytes, source: copied.has(name) ? `${contentPrefix}/${name}` : '' };
+  });
+  return checkSite(hosts, journalFile, measured, ruleFiles);
+}
+
+/** The text of the rule files among `outputs` (`_headers`, `_redirects`), which the checks read. */
+export function ruleFilesOf(outputs: readonly OutputFile[]): Record<string, string> {
+  return Object.fromEntries(outputs.filter((o) => o.path === '_headers' || o.path === '_redirects').map((o) => [o.path, textOf(o)]));
 }
 
 /** Pure: the checks themselves, on measured files. */
@@ -162,35 +177,6 @@ function textOf(output: OutputFile): string {
   if (typeof output.body === 'string') return output.body;
   if (typeof output.body === 'function') return [...output.body()].join('');
   return Buffer.from(output.body).toString('utf8');
-}
-
-/**
- * Sizes of the rendered files. A streamed list is counted chunk by chunk (it is never held whole).
- * Its `.gz`/`.br` twins are counted at the size of the original: an upper bound that keeps this
- * check from compressing everything a second time.
- */
-export function measureOutputs(outputs: readonly OutputFile[]): SiteFile[] {
-  const files: SiteFile[] = [];
-  for (const output of outputs) {
-    let bytes = 0;
-    if (typeof output.body === 'function') for (const chunk of output.body()) bytes += Buffer.byteLength(chunk);
-    else bytes = typeof output.body === 'string' ? Buffer.byteLength(output.body) : output.body.byteLength;
-    files.push({ path: output.path, bytes, source: '' });
-    if (output.precompress) {
-      for (const suffix of ['.gz', '.br']) files.push({ path: `${output.path}${suffix}`, bytes, source: '' });
-    }
-  }
-  return files;
-}
-
-async function measureCopies(copies: readonly MediaCopy[], contentPrefix: string): Promise<SiteFile[]> {
-  const files: SiteFile[] = new Array(copies.length);
-  await forEachLimited([...copies.entries()], 32, async ([i, copy]) => {
-    const { size: bytes } = await stat(copy.from);
-    // `media/pdfs/a.pdf` in dist/ comes from `content/media/pdfs/a.pdf`.
-    files[i] = { path: copy.to, bytes, source: `${contentPrefix}/${copy.to}` };
-  });
-  return files;
 }
 
 function count(n: number): string {

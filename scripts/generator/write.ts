@@ -217,7 +217,12 @@ export interface SiteWriter {
    * before `finish`.
    */
   copyMedia(copies: readonly MediaCopy[]): void;
-  finish(outputs: readonly OutputFile[]): Promise<WriteStats>;
+  /**
+   * Writes `outputs` and swaps the output in. `accept`, when given, sees every file of the new
+   * output (its size in its stamp) once all are in the staging folder, before the swap: when it
+   * refuses them, the write is abandoned, the output stays as it was, and this resolves to undefined.
+   */
+  finish(outputs: readonly OutputFile[], accept?: (files: OutputRows) => boolean): Promise<WriteStats | undefined>;
   abandon(): Promise<void>;
 }
 
@@ -428,7 +433,7 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     return rows;
   };
 
-  const finish = async (whole: readonly OutputFile[]): Promise<WriteStats> => {
+  const finish = async (whole: readonly OutputFile[], accept?: (files: OutputRows) => boolean): Promise<WriteStats | undefined> => {
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + mediaCount);
     let manifest: OutputManifest;
     try {
@@ -482,6 +487,10 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       manifest = { out: outDir, files: outputRows(previous) };
       for (const [relative, { tag, files, ...table }] of tables) listTables.set(relative, { ...table, stamps: Array.from({ length: files }, (_, k) => rowStamp(written, tag + k)) });
       stage.done();
+      if (accept && !accept(manifest.files)) {
+        await abandon();
+        return undefined;
+      }
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
       const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return false;

@@ -2,12 +2,13 @@
  * Issue 5: the limits of the hosts named in `hosts` (content/journal.yaml) fail the build with the
  * file or count that breaks them, before anything is written; GitHub and GitLab Pages warn.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkSite, HOST_LIMITS, measureOutputs, type SiteFile } from '../../scripts/generator/host-limits.ts';
+import { checkHostLimits, checkSite, HOST_LIMITS, type SiteFile } from '../../scripts/generator/host-limits.ts';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
+import { snapshot } from '../helpers/snapshot.ts';
 import { createWorkspace, VALID_JOURNAL, type Workspace } from '../helpers/workspace.ts';
 
 const JOURNAL = 'content/journal.yaml';
@@ -36,11 +37,23 @@ describe('checkSite', () => {
     expect(checkSite(['firebase'], JOURNAL, big, ruleFiles).problems).toEqual([]);
   });
 
-  it('reports a rendered file over the limit (a huge list) at the hosts field', () => {
-    const list = measureOutputs([{ path: 'api/manuscripts/index.json', body: () => ['x'.repeat(13 * 1024 * 1024), 'y'.repeat(13 * 1024 * 1024)], precompress: true }]);
-    expect(list.map((f) => f.path)).toEqual(['api/manuscripts/index.json', 'api/manuscripts/index.json.gz', 'api/manuscripts/index.json.br']);
-    const problems = checkSite(['cloudflare-pages'], JOURNAL, list, ruleFiles).problems;
-    expect(problems[0]).toMatchObject({ file: JOURNAL, field: 'hosts', message: 'dist/api/manuscripts/index.json is 26 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves' });
+  it('measures the files as written: a list and its twins at their own sizes, a PDF reported at its file under content/', () => {
+    const MiB = 1024 * 1024;
+    // The .br at the limit passes: before, each twin counted at its original's size.
+    const sizes = [26 * MiB, 3 * MiB, 25 * MiB, 30 * MiB, 1000];
+    const files = {
+      names: ['api/manuscripts/index.json', 'api/manuscripts/index.json.gz', 'api/manuscripts/index.json.br', 'media/pdfs/big.pdf', 'manuscripts/1/index.html'],
+      keys: ['', '', '', '', ''],
+      stamps: sizes.flatMap((size, ino) => [size, 0, ino]),
+    };
+    const copies = [{ from: '/x/content/media/pdfs/big.pdf', to: 'media/pdfs/big.pdf' }];
+    const problems = checkHostLimits(['cloudflare-pages'], JOURNAL, files, ruleFiles, copies).problems;
+    expect(problems.map((p) => [p.file, p.field, p.message])).toEqual([
+      [JOURNAL, 'hosts', 'dist/api/manuscripts/index.json is 26 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves'],
+      ['content/media/pdfs/big.pdf', '', 'is 30 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves'],
+    ]);
+    expect(checkHostLimits(['firebase'], JOURNAL, files, ruleFiles, copies).problems).toEqual([]);
+    expect(checkHostLimits(undefined, JOURNAL, files, ruleFiles, copies)).toEqual({ problems: [], warnings: [] });
   });
 
   it('counts header rules and static and dynamic redirects against Cloudflare\'s 100 / 2,000 / 100', () => {
@@ -88,6 +101,19 @@ describe('the build with hosts in journal.yaml', () => {
       expect.objectContaining({ code: 'host/limit', file: 'content/media/volumes/pdfs/2021/volume-i.pdf', message: 'is 25.0 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves' }),
     ]);
     await expect(stat(workspace.paths.out)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses a PDF grown over 25 MiB since the last build, and leaves that build\'s output as it was', async () => {
+    // Everything else is unchanged, so the build takes it from the previous output into the new one
+    // (write.ts): refused, every file taken goes back.
+    workspace = await createWorkspace({ 'journal.yaml': await journal('[cloudflare-pages]') });
+    expect((await workspace.build()).ok).toBe(true);
+    const before = await snapshot(workspace.paths.out);
+    await workspace.write('media/volumes/pdfs/2021/volume-i.pdf', bigPdf());
+    const result = await workspace.build();
+    expect(result.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['host/limit content/media/volumes/pdfs/2021/volume-i.pdf']);
+    expect(await snapshot(workspace.paths.out)).toEqual(before);
+    expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
   });
 
   it('builds the same site for Firebase, whose limit is 2 GiB a file', async () => {
