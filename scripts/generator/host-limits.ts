@@ -93,11 +93,14 @@ export function checkHostLimits(
   if (!hosts || hosts.length === 0) return { problems: [], warnings: [] };
   // `content/journal.yaml` -> `content`: the folder the PDFs are reported under.
   const contentPrefix = journalFile.split('/').slice(0, -1).join('/') || '.';
-  const copied = new Set(copies.map((copy) => copy.to));
+  // Only a file over a host's limit is reported at its source: the PDFs are looked up for those alone.
+  const smallestLimit = Math.min(...hosts.map((id) => HOST_LIMITS[id].maxFileBytes ?? Infinity));
+  let copied: Set<string> | undefined;
+  const sourceOf = (name: string) => ((copied ??= new Set(copies.map((copy) => copy.to))).has(name) ? `${contentPrefix}/${name}` : '');
   const measured: SiteFile[] = files.names.map((name, row) => {
     // A file whose stamp could not be taken (gone from the staging folder already) counts as empty.
     const bytes = files.stamps[row * ROW_STAMP_FIELDS]!;
-    return { path: name, bytes: Number.isNaN(bytes) ? 0 : bytes, source: copied.has(name) ? `${contentPrefix}/${name}` : '' };
+    return Number.isNaN(bytes) ? { path: name, bytes: 0, source: '' } : { path: name, bytes, source: bytes > smallestLimit ? sourceOf(name) : '' };
   });
   return checkSite(hosts, journalFile, measured, ruleFiles);
 }
