@@ -3,8 +3,8 @@
 // or, if that cannot be done, through the TypeScript loader registered in this process (rather
 // than through `tsx`'s own command, which runs the script in a second process).
 //
-// A build on Linux runs in a child process instead, with settings that can only be made
-// before a process starts (issue 4). Deciding it here, before the loader and the command's modules
+// A build on Linux (and an export, which builds into a folder of its own) runs in a child process
+// instead, with settings that can only be made before a process starts (issue 4). Deciding it here, before the loader and the command's modules
 // load, costs one Node start (about 50 ms) rather than two starts of the whole command line.
 // - glibc gives every thread that allocates its own malloc arena, and keeps in it what the load
 //   workers and the compression threads freed: at 100,000 manuscripts that was 160 MB of the
@@ -25,7 +25,7 @@ import { constants } from 'node:os';
 import { compiledCli } from './compiled-cli.mjs';
 
 const [command] = process.argv.slice(2);
-if (command === 'build' && process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
+if ((command === 'build' || command === 'export') && process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
   const child = spawn(process.execPath, ['--max-semi-space-size=32', '--expose-gc', ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit', env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
   });

@@ -116,13 +116,17 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         downloadMedia: values['download-media'], mediaFrom: values['media-from'], timeout: values.timeout,
       });
     case 'export':
-      return (await import('./import/commands.ts')).runExport(paths, positionals);
+      return (await import('./import/commands.ts')).runExport(paths, positionals, { loaded: heapForWriting() });
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
-async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {
+/**
+ * The heap's settings for a build that writes (`build`, and `export`, which builds into a folder of
+ * its own), set on this process; returns what the build calls once its files are loaded.
+ */
+function heapForWriting(): NonNullable<BuildOptions['loaded']> {
   // Issue 4: V8 grows a heap by a factor of what it holds, and a large journal's records are most
   // of it. A smaller factor keeps the build under 1 GiB at 100,000 manuscripts: 30% (with two malloc
   // arenas, set by cli.mjs) peaked at 899 to 983 MiB on a quiet disk but 990 to 1,064 MiB on a busy
@@ -137,26 +141,27 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | '
   // build keeps, at the factor it keeps it with (`loaded` below). Without `gc`, the factor holds
   // from the start: a limit set while loading could let the heap double after it.
   const collect = (globalThis as { gc?: () => void }).gc;
-  if (mode === 'build') v8.setFlagsFromString(collect ? '--heap-growing-percent=100' : '--heap-growing-percent=25');
+  v8.setFlagsFromString(collect ? '--heap-growing-percent=100' : '--heap-growing-percent=25');
+  // A build that took nearly every record from the index (after an edit) holds them without their
+  // long fields and renders few pages: V8's own factor peaked at 985 MiB there, and saved 0.6 s
+  // of garbage collection (0 gives V8 its own factor back, which grows the heap by up to four
+  // times, so no collection is needed to end loading: one took 0.14 s there).
+  return ({ total, parsed }) => {
+    if (parsed <= total / 10) return v8.setFlagsFromString('--heap-growing-percent=0');
+    if (!collect) return;
+    v8.setFlagsFromString('--heap-growing-percent=25');
+    collect();
+  };
+}
+
+async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {
+  const loaded = mode === 'build' ? heapForWriting() : undefined;
   // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
   const scan = scanContent(paths.content, mode === 'build' ? { outDir: paths.out } : {});
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
-  const result = await build(paths, mode, {
-    ...options, scan,
-    // A build that took nearly every record from the index (after an edit) holds them without their
-    // long fields and renders few pages: V8's own factor peaked at 985 MiB there, and saved 0.6 s
-    // of garbage collection (0 gives V8 its own factor back, which grows the heap by up to four
-    // times, so no collection is needed to end loading: one took 0.14 s there).
-    loaded: ({ total, parsed }) => {
-      if (mode !== 'build') return;
-      if (parsed <= total / 10) return v8.setFlagsFromString('--heap-growing-percent=0');
-      if (!collect) return;
-      v8.setFlagsFromString('--heap-growing-percent=25');
-      collect();
-    },
-  });
+  const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
     // Issue 5: one workflow command per problem, so a pull request shows each on its file and line.

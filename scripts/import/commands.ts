@@ -2,6 +2,7 @@
  * The `import` and `export` commands for scripts/cli.ts: options in, printed result and exit code out.
  */
 import path from 'node:path';
+import type { BuildOptions } from '../generator/build.ts';
 import { formatReport } from '../generator/problems.ts';
 import { UsageError } from '../shared/usage-error.ts';
 import type { ProjectPaths } from '../project.ts';
@@ -44,9 +45,9 @@ export async function runImport(paths: ProjectPaths, positionals: readonly strin
   return 0;
 }
 
-export async function runExport(paths: ProjectPaths, positionals: readonly string[]): Promise<number> {
+export async function runExport(paths: ProjectPaths, positionals: readonly string[], options: BuildOptions = {}): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('export needs the file to write, e.g. npm run export -- dump.json');
-  const result = await exportJournal(paths, positionals[0]!);
+  const result = await exportJournal(paths, positionals[0]!, options);
   if (!result.ok) {
     console.error(formatReport(result.problems));
     console.error('Nothing was exported.');
