@@ -7,6 +7,7 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { BuildOptions } from '../generator/build.ts';
 import type { Problem } from '../generator/problems.ts';
 import { toJson } from '../generator/json-text.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
@@ -15,7 +16,7 @@ import type { ProjectPaths } from '../project.ts';
 import { renderContentFile } from './content-files.ts';
 import { checkDump, inContractOrder, type Dump } from './dump.ts';
 import { fetchMedia } from './media.ts';
-import { planImport, type Collection, type Inferences } from './plan.ts';
+import { planImport, type Collection, type Inferences, type PlannedFile, type PlannedMedia } from './plan.ts';
 import { readSource, type Source } from './source.ts';
 import { existingEntries, replaceContentTree } from './stage.ts';
 import { verifyRoundTrip } from './verify.ts';
@@ -53,7 +54,7 @@ export type ImportResult = { ok: true; report: ImportReport } | { ok: false; pro
 /** Per request, body included: generous, since an unpaginated list of thousands of records is slow to render. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-export async function importJournal(paths: ProjectPaths, options: ImportOptions): Promise<ImportResult> {
+export async function importJournal(paths: ProjectPaths, options: ImportOptions, buildOptions: BuildOptions = {}): Promise<ImportResult> {
   const content = path.relative(paths.root, paths.content).split(path.sep).join('/') || '.';
   const existing = await existingEntries(paths.content);
   if (existing.length > 0 && !options.force) {
@@ -61,7 +62,50 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
       expected: 'an empty content folder, or --force to replace the whole tree with the import' });
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const prepared = await readAndPlan(paths, options, timeoutMs);
+  if (!prepared.ok) return prepared;
+  const { files, expected, media, labels, report } = prepared;
 
+  let pdfBytes = 0;
+  const jsonFiles: string[] = [];
+  const problems = await replaceContentTree(paths.content, async (staging) => {
+    // Each file rendered as it is written, and the planned records let go of once all are (issue 4:
+    // 250,000 files at 100,000 manuscripts; their texts all at once took 2.2 GB of the heap).
+    for (const planned of files) {
+      const file = renderContentFile(planned);
+      if (file.path.endsWith('.json')) jsonFiles.push(file.path);
+      const target = path.join(staging, ...file.path.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, file.text);
+    }
+    files.length = 0;
+    // The editors' JSON Schemas, as `npm run schema` writes them: the imported files get the
+    // same completion and checks in an editor as the files editors write (docs/content-model.md).
+    for (const [name, schema] of Object.entries(contentJsonSchemas())) {
+      await mkdir(path.join(staging, 'schemas'), { recursive: true });
+      await writeFile(path.join(staging, 'schemas', name), `${JSON.stringify(schema, null, 2)}\n`);
+    }
+    if (options.downloadMedia !== undefined && media.length > 0) {
+      const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);
+      const fetched = await fetchMedia(media, path.join(staging, 'media'), { timeoutMs, ...(folder ? { folder } : {}) });
+      if (fetched.problems.length > 0) return fetched.problems;
+      pdfBytes = fetched.bytes;
+    }
+    return verifyRoundTrip(paths.root, staging, expected, labels, buildOptions);
+  });
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, report: { ...report, content, counts: { ...report.counts, pdfBytes }, jsonFiles, replaced: existing } };
+}
+
+/**
+ * The source read, checked and planned: the files to write, the lists the build must write from
+ * them (as bytes), and the report. The source and its dump stay in here (issue 4: at 100,000
+ * manuscripts they, the files' texts and the build that checks them took the import past V8's heap limit).
+ */
+async function readAndPlan(paths: ProjectPaths, options: ImportOptions, timeoutMs: number): Promise<
+  | { ok: true; files: PlannedFile[]; expected: Record<ApiList, Buffer>; media: PlannedMedia[]; labels: Record<ApiList, string>; report: Omit<ImportReport, 'content' | 'replaced' | 'jsonFiles'> }
+  | { ok: false; problems: Problem[] }
+> {
   const read = await readSource(options.source, paths.root, timeoutMs);
   if (!read.source) return { ok: false, problems: read.problems };
   const source = read.source;
@@ -79,43 +123,18 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
   if (!planned.plan) return { ok: false, problems: planned.problems };
   const plan = planned.plan;
 
-  const files = [plan.journal, ...plan.files.authors, ...plan.files.volumes, ...plan.files.manuscripts].map(renderContentFile);
-  const expected = expectedLists(dump);
-  let pdfBytes = 0;
-  const problems = await replaceContentTree(paths.content, async (staging) => {
-    for (const file of files) {
-      const target = path.join(staging, ...file.path.split('/'));
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, file.text);
-    }
-    // The editors' JSON Schemas, as `npm run schema` writes them: the imported files get the
-    // same completion and checks in an editor as the files editors write (docs/content-model.md).
-    for (const [name, schema] of Object.entries(contentJsonSchemas())) {
-      await mkdir(path.join(staging, 'schemas'), { recursive: true });
-      await writeFile(path.join(staging, 'schemas', name), `${JSON.stringify(schema, null, 2)}\n`);
-    }
-    if (options.downloadMedia !== undefined && plan.media.length > 0) {
-      const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);
-      const fetched = await fetchMedia(plan.media, path.join(staging, 'media'), { timeoutMs, ...(folder ? { folder } : {}) });
-      if (fetched.problems.length > 0) return fetched.problems;
-      pdfBytes = fetched.bytes;
-    }
-    return verifyRoundTrip(paths.root, staging, expected, source.labels);
-  });
-  if (problems.length > 0) return { ok: false, problems };
-
+  const files = [plan.journal, ...plan.files.authors, ...plan.files.volumes, ...plan.files.manuscripts];
+  const texts = expectedLists(dump);
+  const expected = { authors: Buffer.from(texts.authors), volumes: Buffer.from(texts.volumes), manuscripts: Buffer.from(texts.manuscripts) };
   return {
-    ok: true,
+    ok: true, files, expected, media: plan.media, labels: source.labels,
     report: {
       source: source.label,
       sourceKind: source.kind,
-      content,
-      counts: { authors: dump.authors.length, volumes: dump.volumes.length, manuscripts: dump.manuscripts.length, pdfs: options.downloadMedia !== undefined ? plan.media.length : 0, pdfBytes },
-      jsonFiles: files.filter((f) => f.path.endsWith('.json')).map((f) => f.path),
+      counts: { authors: dump.authors.length, volumes: dump.volumes.length, manuscripts: dump.manuscripts.length, pdfs: options.downloadMedia !== undefined ? plan.media.length : 0, pdfBytes: 0 },
       inferences: plan.inferences,
       sourceBytesIdentical: sourceBytesIdentical(source, expected),
       reordered: checked.reordered,
-      replaced: existing,
       sourceNotes: source.notes,
     },
   };
@@ -130,13 +149,21 @@ export function expectedLists(dump: Dump): Record<ApiList, string> {
   };
 }
 
-function sourceBytesIdentical(source: Source, expected: Record<ApiList, string>): boolean {
-  const text = (bytes: Buffer) => bytes.toString('utf8').replace(/\r?\n$/, '');
+function sourceBytesIdentical(source: Source, expected: Record<ApiList, Buffer>): boolean {
+  // The source's bytes without a final line break, compared as bytes (never decoded: issue 4).
+  const trimmed = (bytes: Buffer) => bytes.subarray(0, bytes.length - (bytes.at(-1) === 0x0a ? (bytes.at(-2) === 0x0d ? 2 : 1) : 0));
   if ('whole' in source.bytes) {
-    return text(source.bytes.whole) === `{${API_LISTS.map((list) => `"${list}":${expected[list]}`).join(',')}}`;
+    const whole = trimmed(source.bytes.whole);
+    const parts = [...API_LISTS.flatMap((list, i) => [Buffer.from(`${i === 0 ? '{' : ','}"${list}":`), expected[list]]), Buffer.from('}')];
+    let at = 0;
+    for (const part of parts) {
+      if (!whole.subarray(at, at + part.length).equals(part)) return false;
+      at += part.length;
+    }
+    return at === whole.length;
   }
   const lists = source.bytes.lists;
-  return API_LISTS.every((list) => text(lists[list]) === expected[list]);
+  return API_LISTS.every((list) => trimmed(lists[list]).equals(expected[list]));
 }
 
 function fail(problem: Problem): ImportResult {

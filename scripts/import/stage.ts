@@ -3,9 +3,10 @@
  * `content/`, and only then swapped in. Any failure, or any problem the filling reports, removes
  * the staging folder and leaves `content/` exactly as it was.
  */
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../generator/problems.ts';
+import { removeTree } from '../generator/write.ts';
 
 /** Entries that do not make a content tree "non-empty": an empty repository keeps its folder with these. */
 const IGNORED = new Set(['.gitkeep', '.DS_Store']);
@@ -23,12 +24,12 @@ export async function replaceContentTree(contentDir: string, fill: (staging: str
   const base = path.basename(contentDir);
   const staging = path.join(parent, `.${base}-import-${process.pid}`);
   const previous = path.join(parent, `.${base}-previous-${process.pid}`);
-  await rm(staging, { recursive: true, force: true });
+  await removeTree(staging);
   await mkdir(staging, { recursive: true });
   try {
     const problems = await fill(staging);
     if (problems.length > 0) {
-      await rm(staging, { recursive: true, force: true });
+      await removeTree(staging);
       return problems;
     }
     // Swap: the old tree steps aside, the new one takes its name, the old one goes.
@@ -42,10 +43,10 @@ export async function replaceContentTree(contentDir: string, fill: (staging: str
       if (hadPrevious) await rename(previous, contentDir);
       throw error;
     }
-    if (hadPrevious) await rm(previous, { recursive: true, force: true });
+    if (hadPrevious) await removeTree(previous);
     return [];
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    await removeTree(staging);
     throw error;
   }
 }
