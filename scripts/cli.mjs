@@ -4,8 +4,9 @@
 // than through `tsx`'s own command, which runs the script in a second process).
 //
 // A build on Linux (and an export, which builds into a folder of its own) runs in a child process
-// instead, with settings that can only be made before a process starts (issue 4). Deciding it here, before the loader and the command's modules
-// load, costs one Node start (about 50 ms) rather than two starts of the whole command line.
+// instead, with settings that can only be made before a process starts (issue 4). Deciding it
+// here, before the loader and the command's modules load, costs one Node start (about 50 ms)
+// rather than two starts of the whole command line.
 // - glibc gives every thread that allocates its own malloc arena, and keeps in it what the load
 //   workers and the compression threads freed: at 100,000 manuscripts that was 160 MB of the
 //   build's peak (988 MiB with the default, 826 MiB with two arenas). With one, the threads waited

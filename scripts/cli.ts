@@ -103,7 +103,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
-      // is 200,000 files, and it peaked at 461 MB (issue 4). removeTree keeps a few in flight.
+      // is 200,000 files, and it peaked at 448 MiB (issue 4). removeTree keeps a few in flight.
       const { removeTree } = await import('./generator/write.ts');
       await removeTree(paths.out);
       await removeTree(paths.cache);

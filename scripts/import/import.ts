@@ -7,7 +7,6 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { BuildOptions } from '../generator/build.ts';
 import type { Problem } from '../generator/problems.ts';
 import { toJson } from '../generator/json-text.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
@@ -54,7 +53,7 @@ export type ImportResult = { ok: true; report: ImportReport } | { ok: false; pro
 /** Per request, body included: generous, since an unpaginated list of thousands of records is slow to render. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-export async function importJournal(paths: ProjectPaths, options: ImportOptions, buildOptions: BuildOptions = {}): Promise<ImportResult> {
+export async function importJournal(paths: ProjectPaths, options: ImportOptions): Promise<ImportResult> {
   const content = path.relative(paths.root, paths.content).split(path.sep).join('/') || '.';
   const existing = await existingEntries(paths.content);
   if (existing.length > 0 && !options.force) {
@@ -91,7 +90,7 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions,
       if (fetched.problems.length > 0) return fetched.problems;
       pdfBytes = fetched.bytes;
     }
-    return verifyRoundTrip(paths.root, staging, expected, labels, buildOptions);
+    return verifyRoundTrip(paths.root, staging, expected, labels);
   });
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, report: { ...report, content, counts: { ...report.counts, pdfBytes }, jsonFiles, replaced: existing } };

@@ -5,18 +5,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build, type BuildOptions } from '../generator/build.ts';
+import { build } from '../generator/build.ts';
 import { removeTree } from '../generator/write.ts';
 import type { Problem } from '../generator/problems.ts';
 import { toJson } from '../generator/json-text.ts';
 import { API_LISTS, listFile, type ApiList } from '../shared/contract.ts';
 import { projectPaths } from '../project.ts';
 
-/**
- * `expected` holds each list's bytes as the build must write them (DRF's serialization, contract
- * key order); `options` are the build's (the command line gives it the heap's settings of a build).
- */
-export async function verifyRoundTrip(projectRoot: string, staged: string, expected: Record<ApiList, Buffer>, labels: Record<ApiList, string>, options: BuildOptions = {}): Promise<Problem[]> {
+/** `expected` holds each list's bytes as the build must write them (DRF's serialization, contract key order). */
+export async function verifyRoundTrip(projectRoot: string, staged: string, expected: Record<ApiList, Buffer>, labels: Record<ApiList, string>): Promise<Problem[]> {
   const out = `${staged}-verify`;
   // No public/ files and a build cache of its own (issue 4): only the three lists matter here,
   // and nothing of the user's may interfere or be disturbed.
@@ -24,7 +21,7 @@ export async function verifyRoundTrip(projectRoot: string, staged: string, expec
   const overrides = { content: staged, out, public: path.join(out, 'no-public'), cache };
   const paths = projectPaths(projectRoot, overrides);
   try {
-    const result = await build(paths, 'build', options);
+    const result = await build(paths, 'build');
     if (!result.ok) {
       return [
         { code: 'import/round-trip', file: path.relative(projectRoot, staged) || staged, line: 0, column: 0, field: '', message: 'the imported tree does not build; the build reports the problems below', expected: 'content that builds (please report this: the import should have caught it)' },
