@@ -13,6 +13,7 @@ import type { BuildMode, BuildOptions } from './generator/build.ts';
 import { scanContent } from './generator/content-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/problems.ts';
+import { removeTree } from './shared/remove-tree.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
@@ -104,7 +105,6 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB (issue 4). removeTree keeps a few in flight.
-      const { removeTree } = await import('./generator/write.ts');
       await removeTree(paths.out);
       await removeTree(paths.cache);
       console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out} and the build cache (${path.relative(paths.root, paths.cache)}).`);

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateSyntheticJournal } from './synthetic-journal.ts';
-import { removeTree } from '../generator/write.ts';
+import { removeTree } from '../shared/remove-tree.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve('tsx'));

@@ -15,13 +15,14 @@
  * replaced, never modified, so a link to one is a copy.
  */
 import { lstatSync } from 'node:fs';
-import { link, lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { link, lstat, mkdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { OutputManifest } from './cache.ts';
 import { OutputRowsBuilder, ROW_STAMP_FIELDS, rowFinder, rowStamp, type OutputRows } from './output-rows.ts';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
+import { removeTree } from '../shared/remove-tree.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 import type { Progress } from './progress.ts';
 import { sameStamp, STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from './stat-many.ts';
@@ -693,27 +694,6 @@ async function folderStamps(outDir: string, files: Iterable<string>): Promise<Ma
     stamps.set(folder, { size: 0, mtimeMs: stat.mtimeMs, ino: stat.ino });
   });
   return stamps;
-}
-
-/**
- * `rm -r` with a bounded number of operations in flight. Node's recursive `rm` starts one
- * operation per entry at once: at 300,000 files that is gigabytes of pending promises (issue 4).
- */
-export async function removeTree(dir: string): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    if (error.code === 'ENOTDIR') return [];
-    throw error;
-  });
-  if (entries === undefined) return;
-  if (entries.length === 0 && !(await lstat(dir)).isDirectory()) {
-    await rm(dir, { force: true });
-    return;
-  }
-  const folders = entries.filter((e) => e.isDirectory());
-  await forEachLimited(entries.filter((e) => !e.isDirectory()), WRITE_CONCURRENCY, (e) => rm(path.join(dir, e.name), { force: true }));
-  await forEachLimited(folders, 16, (folder) => removeTree(path.join(dir, folder.name)));
-  await rmdir(dir);
 }
 
 /**

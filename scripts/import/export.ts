@@ -5,12 +5,12 @@
  * back the dump it was given, byte for byte, when that dump was written the DRF way.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build, type BuildOptions } from '../generator/build.ts';
-import { removeTree } from '../generator/write.ts';
+import { removeTree } from '../shared/remove-tree.ts';
 import type { Problem } from '../generator/problems.ts';
 import { API_LISTS, listFile } from '../shared/contract.ts';
 import { projectPaths, type ProjectPaths } from '../project.ts';
@@ -33,22 +33,17 @@ export async function exportJournal(paths: ProjectPaths, outFile: string, option
     // strings joined into one they took the export to a peak of 2.6 GB).
     const target = path.resolve(paths.root, outFile);
     const partial = `${target}.partial-${process.pid}`;
-    let bytes = 0;
     async function* dump() {
       for (const [i, list] of API_LISTS.entries()) {
-        const head = `${i === 0 ? '{' : ','}"${list}":`;
-        bytes += head.length;
-        yield head;
-        for await (const chunk of createReadStream(path.join(out, ...listFile(list).split('/')))) {
-          bytes += (chunk as Buffer).byteLength;
-          yield chunk as Buffer;
-        }
+        yield `${i === 0 ? '{' : ','}"${list}":`;
+        yield* createReadStream(path.join(out, ...listFile(list).split('/')));
       }
-      bytes += 1;
       yield '}';
     }
+    let bytes: number;
     try {
       await pipeline(dump(), createWriteStream(partial));
+      bytes = (await stat(partial)).size;
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });
@@ -57,7 +52,7 @@ export async function exportJournal(paths: ProjectPaths, outFile: string, option
     const { authors, volumes, manuscripts } = result.counts;
     return { ok: true, file: target, bytes, counts: { authors, volumes, manuscripts } };
   } finally {
-    // A whole output (200,000 files at 100,000 manuscripts): removed a few at a time (write.ts).
+    // A whole output (200,000 files at 100,000 manuscripts): removed a few at a time (remove-tree.ts).
     await removeTree(temp);
   }
 }

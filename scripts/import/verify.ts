@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from '../generator/build.ts';
-import { removeTree } from '../generator/write.ts';
+import { removeTree } from '../shared/remove-tree.ts';
 import type { Problem } from '../generator/problems.ts';
 import { toJson } from '../generator/json-text.ts';
 import { API_LISTS, listFile, type ApiList } from '../shared/contract.ts';
@@ -36,7 +36,7 @@ export async function verifyRoundTrip(projectRoot: string, staged: string, expec
     }
     return problems;
   } finally {
-    // A whole output (200,000 files at 100,000 manuscripts): removed a few at a time (write.ts).
+    // A whole output (200,000 files at 100,000 manuscripts): removed a few at a time (remove-tree.ts).
     await removeTree(out);
     await removeTree(cache);
   }
