@@ -21,7 +21,9 @@ const STAGING = '.staging';
 const KEPT = 3;
 
 /** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
-const ENTRIES = { cli: 'cli.ts', 'load-worker': 'generator/load-worker.ts', 'list-writer-worker': 'generator/list-writer-worker.ts' };
+const ENTRIES = {
+  cli: 'cli.ts', 'load-worker': 'generator/load-worker.ts', 'list-writer-worker': 'generator/list-writer-worker.ts', 'file-writer-worker': 'generator/file-writer-worker.ts',
+};
 
 /**
  * The URL of the compiled command line (scripts/cli.ts) for the code of `root` as it is now,

@@ -27,7 +27,7 @@ async function checkout(value: string, packages = true): Promise<string> {
   await mkdir(path.join(dir, 'scripts', 'generator'), { recursive: true });
   await writeFile(path.join(dir, 'scripts', 'cli.ts'), "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n");
   await writeFile(path.join(dir, 'scripts', 'generator', 'value.ts'), `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`);
-  for (const worker of ['load worker', 'list writer worker']) {
+  for (const worker of ['load worker', 'list writer worker', 'file writer worker']) {
     await writeFile(path.join(dir, 'scripts', 'generator', `${worker.replaceAll(' ', '-')}.ts`), `import { value } from './value.ts';\nconsole.log(JSON.stringify({ value, here: '${worker}' }));\n`);
   }
   await mkdir(path.join(dir, 'node_modules'));
@@ -75,7 +75,7 @@ describe('the compiled command line', () => {
     root = await checkout('worker');
     expect(await compiledEntry('load-worker', { root })).toBeUndefined();
     await compiledCli(root);
-    for (const name of ['load-worker', 'list-writer-worker'] as const) {
+    for (const name of ['load-worker', 'list-writer-worker', 'file-writer-worker'] as const) {
       const worker = await compiledEntry(name, { root });
       expect(worker, name).toBeDefined();
       expect(await runCompiled(worker!)).toEqual({ value: 'worker', here: name.replaceAll('-', ' ') });

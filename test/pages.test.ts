@@ -1,5 +1,15 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { citationTags, keywordList, languageCode, renderPages, summary } from '../scripts/generator/render-pages.ts';
+import { citationTags, keywordList, languageCode, renderPages } from '../scripts/generator/render-pages.ts';
+import { AbstractText, summary } from '../scripts/generator/abstract-text.ts';
+import { createFileWriter } from '../scripts/generator/file-writer.ts';
+import { escapeHtml } from '../scripts/generator/html-references.ts';
+import type { ManuscriptRecord } from '../scripts/generator/load.ts';
+import { createUnpacker, packManuscript } from '../scripts/generator/packed-manuscript.ts';
+import { sanitizeAbstractHtml } from '../scripts/generator/sanitize-html.ts';
+import type { DeferredText } from '../scripts/shared/output-file.ts';
 import { richTextToPlain } from '../scripts/generator/rich-text.ts';
 import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
@@ -30,12 +40,43 @@ describe('landing page of a manuscript', () => {
     expect(renderPages(journal).map((o) => o.path)).toEqual(['index.html', 'volumes/5.html', 'volumes/1.html', 'manuscripts/7.html']);
   });
 
-  it('comes as parts that each end a line, so that no text is cut between two parts (file-writer.ts encodes each on its own)', () => {
-    const astral = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [{ ...salamanders, citation_title: 'On 𝔘 and Ж' }] });
+  it('comes as parts that cut no character in two (file-writer.ts encodes each on its own)', () => {
+    const astral = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [{ ...salamanders, citation_title: 'On 𝔘 and Ж', abstract: '<p>𝔘 at the start and the end 𝔘</p>𝔘' }] });
     for (const output of renderPages(astral)) {
       const parts = [...(output.body as () => Iterable<string>)()];
       expect(parts.length, output.path).toBeGreaterThan(3);
-      for (const part of parts) expect(part.endsWith('\n'), `${output.path}: ${part.slice(-40)}`).toBe(true);
+      for (const part of parts) expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(part), `${output.path}: ${part.slice(-40)}`).toBe(false);
+      expect(parts.join(''), output.path).toBe(Buffer.from(parts.join('')).toString('utf8'));
+    }
+  });
+
+  it("of a packed manuscript, leaves the abstract's HTML and summary to the thread that writes it, which makes the same page", async () => {
+    const abstract = '<p>“Пакошево” 𝔘 at 12&nbsp;°C &amp; \u2028 <em>Triturus</em> <a href="javascript:alert(1)">x</a> <script>y</script> & <b>unclosed'
+      + ' word'.repeat(80);
+    const plain = { ...salamanders, abstract };
+    const unpack = createUnpacker(() => {
+      throw new Error('a packed record is never read from its file');
+    });
+    const { slim, packed } = packManuscript(plain);
+    const pageOfRecord = (m: ManuscriptRecord) => renderPages(site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [m] })).find((o) => o.path === 'manuscripts/7.html')!;
+    const expected = bodyText(pageOfRecord(plain));
+    const output = pageOfRecord(unpack(slim, packed));
+    const parts = [...(output.body as () => Iterable<string | DeferredText>)()];
+    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(2);
+    expect(parts.join('')).toBe(expected);
+    expect(expected).toContain(`<meta name="description" content="${escapeHtml(summary(abstract))}">`);
+    expect(expected).toContain(`<div class="abstract">${sanitizeAbstractHtml(abstract)}</div>`);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pages-'));
+    try {
+      const writer = createFileWriter();
+      await writer.writeText(path.join(dir, 'page.html'), parts);
+      await writer.writeText(path.join(dir, 'twice.html'), [...parts, ...parts]);
+      await writer.close();
+      expect(await readFile(path.join(dir, 'page.html'), 'utf8')).toBe(expected);
+      expect(await readFile(path.join(dir, 'twice.html'), 'utf8')).toBe(expected + expected);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -14,6 +14,9 @@
  * buffers. Handing over the text instead, to be encoded on the writer's thread, cost the main
  * thread as much in copying (a page with Cyrillic names is held at two bytes per character) as the
  * encoding it saved. A page may come as its parts (render-pages.ts), each encoded where it lands.
+ * A part that is a DeferredText (a landing page's abstract as HTML, and its summary) is made on the
+ * thread: its source bytes are copied into the batch's buffer, and the thread puts the text it
+ * makes of them in their place (abstract-text.ts says why).
  *
  * The thread answers each batch with the stamps of the files it made, for the build cache
  * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
@@ -21,6 +24,7 @@
 import { Worker } from 'node:worker_threads';
 import { ownsItsBuffer } from './movable-bytes.ts';
 import type { FileStamp } from './stat-many.ts';
+import type { DeferredText } from '../shared/output-file.ts';
 
 /** Files per message, and messages in flight before `write` waits. */
 const BATCH = 64;
@@ -47,11 +51,12 @@ export interface FileWriter {
   /** Queues a file; resolves once it is handed over (not written): `close` waits for all. */
   write(absolutePath: string, bytes: Uint8Array, tag?: number): Promise<void>;
   /**
-   * Queues a file of this text (or of these texts one after the other), as UTF-8; resolves as
+   * Queues a file of this text (or of these parts one after the other), as UTF-8; resolves as
    * `write`. Each text is encoded on its own: one that ends inside a surrogate pair gets U+FFFD
    * there, as TextEncoder would (a landing page's parts end with a line or a tag, never in text).
+   * A DeferredText is made on the writer's thread.
    */
-  writeText(absolutePath: string, text: string | readonly string[], tag?: number): Promise<void>;
+  writeText(absolutePath: string, text: string | readonly (string | DeferredText)[], tag?: number): Promise<void>;
   /** Queues a copy of `from` (see CopyMode); resolves once handed over, as `write`. */
   copy(from: string, absolutePath: string, mode: CopyMode, tag?: number): Promise<void>;
   close(): Promise<void>;
@@ -83,6 +88,8 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
   let bodies: (Uint8Array | CopyMode)[] = [];
   let sources: (string | null)[] = [];
   let tags: number[] = [];
+  /** The batch's deferred parts: file, maker, and where the source lies in the file's bytes, four numbers each. */
+  let deferred: number[] = [];
   /** Where the batch's texts are encoded, and how much of it they fill. */
   let texts: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
   let used = 0;
@@ -94,7 +101,8 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
   const spare: Buffer[] = [];
   const encoder = new TextEncoder();
   const start = () => {
-    const worker = new Worker(new URL('./file-writer-worker.mjs', import.meta.url));
+    const boot = { name: 'file-writer-worker', entry: new URL('./file-writer-worker.ts', import.meta.url).href };
+    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot } });
     worker.on('message', ({ batch, error, stamps, texts: written }: { batch: number; error?: { message: string; code?: string }; stamps?: Float64Array; texts?: ArrayBuffer }) => {
       if (written) spare.push(Buffer.from(written));
       const settle = waiting.get(batch)!;
@@ -123,11 +131,12 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
     // Each buffer once: the texts' views share one.
     const transfer = [...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer))];
     // The texts' buffer comes back once the batch is written (the thread answers with it).
-    thread().postMessage({ batch, paths, bodies, sources, texts: used > 0 ? texts.buffer : null }, transfer);
+    thread().postMessage({ batch, paths, bodies, sources, deferred, texts: used > 0 ? texts.buffer as ArrayBuffer : null } satisfies FileBatch, transfer);
     paths = [];
     bodies = [];
     sources = [];
     tags = [];
+    deferred = [];
     if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
     used = 0;
     inFlight.push(done);
@@ -148,13 +157,21 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
     },
     async writeText(absolutePath, text, tag) {
       const parts = typeof text === 'string' ? [text] : text;
-      let length = 0;
-      for (const part of parts) length += part.length;
-      // UTF-8 takes at most three bytes per UTF-16 code unit.
-      if (length * 3 > BATCH_BYTES) return queue(absolutePath, encoder.encode(parts.join('')), null, tag);
-      while (used + length * 3 > texts.length) await send();
+      // UTF-8 takes at most three bytes per UTF-16 code unit; a deferred part's source is copied.
+      let bound = 0;
+      for (const part of parts) bound += typeof part === 'string' ? part.length * 3 : part.source.byteLength;
+      if (bound > BATCH_BYTES) return queue(absolutePath, encoder.encode(parts.join('')), null, tag);
+      while (used + bound > texts.length) await send();
       const start = used;
-      for (const part of parts) used += texts.write(part, used);
+      for (const part of parts) {
+        if (typeof part === 'string') {
+          used += texts.write(part, used);
+          continue;
+        }
+        deferred.push(paths.length, part.maker, used - start, used - start + part.source.byteLength);
+        texts.set(part.source, used);
+        used += part.source.byteLength;
+      }
       return queue(absolutePath, texts.subarray(start, used), null, tag);
     },
     copy(from, absolutePath, mode, tag) {
@@ -177,4 +194,18 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
       waiting.clear();
     },
   };
+}
+
+/** A batch as the writer's thread receives it (file-writer-worker.ts). */
+export interface FileBatch {
+  batch: number;
+  paths: string[];
+  /** Each file's bytes; for a copy, its CopyMode. */
+  bodies: (Uint8Array | CopyMode)[];
+  /** The file each copies; null for a file of bytes. */
+  sources: (string | null)[];
+  /** For each deferred part, in order: the file's index, its maker, and where its source starts and ends in the file's bytes. */
+  deferred: number[];
+  /** The buffer the texts were encoded into, to be sent back; null when the batch has none. */
+  texts: ArrayBuffer | null;
 }

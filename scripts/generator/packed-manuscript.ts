@@ -94,17 +94,23 @@ function uint32At(bytes: Uint8Array, at: number): number {
 /**
  * One build's unpacker: the one-record slot belongs to it, so two builds never share state.
  * `reread` gives a file-backed manuscript's long fields (reread.ts).
+ *
+ * A packed field is parsed from its own bytes when it is first read, not with the others: a landing
+ * page reads the short fields on the main thread and leaves the abstract, most of the bytes, to the
+ * thread that writes it (abstract-text.ts).
  */
 export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (slim: SlimManuscript, packed: PackedSource) => ManuscriptRecord {
-  const slot: { packed?: PackedSource; values?: PackedValues } = {};
-  const unpack = (packed: PackedSource): PackedValues => {
+  const slot: { packed?: PackedSource; values: Partial<PackedValues> } = { values: {} };
+  const unpack = <F extends PackedField>(packed: PackedSource, field: F): PackedValues[F] => {
     if (slot.packed !== packed) {
-      slot.values = packed instanceof Uint8Array
-        ? JSON.parse(Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength - TRAILER_BYTES).toString('utf8')) as PackedValues
-        : reread(packed);
+      slot.values = packed instanceof Uint8Array ? {} : reread(packed);
       slot.packed = packed;
     }
-    return slot.values!;
+    if (packed instanceof Uint8Array && !(field in slot.values)) {
+      const json = packedValueJson(packed, field);
+      slot.values[field] = json === undefined ? undefined : JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8'));
+    }
+    return slot.values[field] as PackedValues[F];
   };
   return (slim, packed) => new PackedManuscript(slim, packed, unpack) as unknown as ManuscriptRecord;
 }
@@ -114,42 +120,49 @@ export function packedSourceOf(record: object): PackedSource | undefined {
   return record instanceof PackedManuscript ? PackedManuscript.sourceOf(record) : undefined;
 }
 
+type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedValues[F];
+
 class PackedManuscript {
   static sourceOf(record: PackedManuscript): PackedSource {
     return record.#packed;
   }
 
   readonly #packed: PackedSource;
-  readonly #unpack: (packed: PackedSource) => PackedValues;
+  readonly #unpack: Unpack;
 
-  constructor(slim: SlimManuscript, packed: PackedSource, unpack: (packed: PackedSource) => PackedValues) {
+  constructor(slim: SlimManuscript, packed: PackedSource, unpack: Unpack) {
     Object.assign(this, slim);
     this.#packed = packed;
     this.#unpack = unpack;
   }
 
   get abstract() {
-    return this.#unpack(this.#packed).abstract;
+    return this.#unpack(this.#packed, 'abstract');
   }
 
   get keywords() {
-    return this.#unpack(this.#packed).keywords;
+    return this.#unpack(this.#packed, 'keywords');
   }
 
   get citation_language() {
-    return this.#unpack(this.#packed).citation_language;
+    return this.#unpack(this.#packed, 'citation_language');
   }
 
   get udc() {
-    return this.#unpack(this.#packed).udc;
+    return this.#unpack(this.#packed, 'udc');
   }
 
   get citation_issn() {
-    return this.#unpack(this.#packed).citation_issn;
+    return this.#unpack(this.#packed, 'citation_issn');
   }
 
   /** The record as plain data (JSON.stringify and spreads do not see getters on the prototype). */
   toJSON() {
-    return { ...this, ...this.#unpack(this.#packed) };
+    const values: Partial<PackedValues> = {};
+    for (const field of PACKED_FIELDS) {
+      const value = this.#unpack(this.#packed, field);
+      if (value !== undefined) (values as Record<string, unknown>)[field] = value;
+    }
+    return { ...this, ...values };
   }
 }

@@ -13,12 +13,12 @@
  * Pure: records in, files out; each page is rendered when it is written.
  */
 import type { ManuscriptRecord, VolumeRecord } from './load.ts';
-import type { OutputFile } from '../shared/output-file.ts';
+import type { DeferredText, OutputFile } from '../shared/output-file.ts';
 import { mediaUrl } from './render-api.ts';
 import type { FoundAuthors, ResolvedJournal } from './resolve.ts';
-import { richTextOpeningToPlain } from './rich-text.ts';
 import { escapeHtml as e } from './html-references.ts';
-import { sanitizeAbstractHtml } from './sanitize-html.ts';
+import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
+import { packedSourceOf, packedValueJson } from './packed-manuscript.ts';
 import { romanToNumber, VOLUME_LABEL } from './formats.ts';
 import type { JournalInput } from './schema.ts';
 import { PAGE_FOLDERS, pageFile } from '../shared/contract.ts';
@@ -169,20 +169,6 @@ function readableDate(iso: string): string {
   return `${Number(day)} ${MONTHS[Number(month) - 1]} ${year}`;
 }
 
-/** At most this many characters of plain text make a summary; the abstract's opening, read up to a tag from OPENING_CHARS on, usually gives them. */
-const SUMMARY_CHARS = 300;
-const OPENING_CHARS = 400;
-
-/** Plain-text summary for `<meta name="description">`: at most about 300 characters, cut at a word. */
-export function summary(abstract: string): string {
-  // The opening is enough (issue 4: 100,000 abstracts of up to 2,500 characters, a second of a cold build).
-  const plain = richTextOpeningToPlain(abstract, OPENING_CHARS, SUMMARY_CHARS);
-  if (plain.length <= SUMMARY_CHARS) return plain;
-  const cut = plain.slice(0, SUMMARY_CHARS);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > 200 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
-}
-
 /**
  * Inline, about 600 bytes a page: a shared stylesheet would save some 60 MB at 100,000 pages, but
  * would need a CSS content type in every host configuration (Chromium refuses a stylesheet served
@@ -216,9 +202,11 @@ function pageFrame(journal: JournalInput): PageFrame {
  * A page as its parts, in order: written one after the other (file-writer.ts) rather than joined
  * first. Issue 4: a landing page is about 6 KB, held at two bytes per character as soon as one name
  * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
- * `head` and `body` are lines, each ended by `\n`.
+ * `head` and `body` are lines, each ended by `\n` (a line may be several parts).
  */
-function page(journal: JournalInput, frame: PageFrame, options: { title: string; path: string; head?: string[]; body: string[] }): string[] {
+type PagePart = string | DeferredText;
+
+function page(journal: JournalInput, frame: PageFrame, options: { title: string; path: string; head?: PagePart[]; body: PagePart[] }): PagePart[] {
   return [
     frame.start,
     `<title>${e(options.title)}</title>\n<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`,
@@ -234,18 +222,28 @@ function lines(texts: readonly string[]): string[] {
   return texts.map((text) => `${text}\n`);
 }
 
-function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): string[] {
+/**
+ * One text of the manuscript's abstract (abstract-text.ts): made where the page is written when the
+ * manuscript is packed, here otherwise (a record read from its file again after an edit).
+ */
+function abstractPart(m: ManuscriptRecord, kind: AbstractTextKind): PagePart {
+  const packed = packedSourceOf(m);
+  const json = packed instanceof Uint8Array ? packedValueJson(packed, 'abstract') : undefined;
+  return json ? new AbstractText(kind, json) : abstractText(kind, m.abstract);
+}
+
+function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): PagePart[] {
   const pdf = mediaUrl(m.document, journal);
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
   const named = pageAuthors(m, authors);
-  const head = [`<meta name="description" content="${e(summary(m.abstract))}">\n`];
+  const head: PagePart[] = ['<meta name="description" content="', abstractPart(m, 'summary'), '">\n'];
   for (const [name, content] of tagsOf(journal, m, volume, named)) head.push(`<meta name="${name}" content="${e(content)}">\n`);
   let authorItems = '';
   for (const a of named) {
     authorItems += `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`;
   }
-  const body = [
+  const body: PagePart[] = [
     '<article>\n',
     `<h1>${e(m.citation_title)}</h1>\n`,
     `<ul class="authors">${authorItems}</ul>\n`,
@@ -260,14 +258,14 @@ function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRe
     `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>\n`,
     '</dl>\n',
     '<h2>Abstract</h2>\n',
-    `<div class="abstract">${sanitizeAbstractHtml(m.abstract)}</div>\n`,
+    '<div class="abstract">', abstractPart(m, 'html'), '</div>\n',
     `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
     '</article>\n',
   );
   return page(journal, frame, { title: `${m.citation_title} | ${journal.title}`, path: manuscriptPagePath(m), head, body });
 }
 
-function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecord, manuscripts: readonly number[]): string[] {
+function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecord, manuscripts: readonly number[]): PagePart[] {
   const { journal } = site;
   // Sections in the journal's listed order, then any others in the order they first appear.
   const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
@@ -302,7 +300,7 @@ function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecor
   return page(journal, frame, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body: lines(body) });
 }
 
-function homePage(site: ResolvedJournal, frame: PageFrame, byVolume: ReadonlyMap<number, readonly number[]>): string[] {
+function homePage(site: ResolvedJournal, frame: PageFrame, byVolume: ReadonlyMap<number, readonly number[]>): PagePart[] {
   const { journal } = site;
   const items = volumesNewestFirst(site.volumes).map((v) => {
     const count = byVolume.get(v.id)?.length ?? 0;

@@ -1,4 +1,4 @@
-// A TypeScript worker's start (workers.ts, list-writer.ts), in plain JavaScript: worker threads
+// A TypeScript worker's start (workers.ts, list-writer.ts, file-writer.ts), in plain JavaScript: worker threads
 // inherit neither the command line's compiled code nor its TypeScript loader. It runs the worker
 // named in its data (`boot: { name, entry }`) as the command line compiled it (compiled-cli.mjs),
 // or else through the TypeScript loader, registered here.

@@ -721,7 +721,7 @@ function hasStamp(file: string, stamp: FileStamp | undefined): boolean {
 
 /** A body as chunks of bytes: a list's chunks one by one, any other body as one chunk. */
 function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
-  if (typeof body === 'function') for (const chunk of body()) yield [Buffer.from(chunk, 'utf8')];
+  if (typeof body === 'function') for (const chunk of body()) yield [Buffer.from(String(chunk), 'utf8')];
   else yield [typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
 

@@ -2,8 +2,11 @@
 export interface OutputFile {
   /** Forward slashes, relative to the output folder, e.g. `api/authors/index.json`. */
   path: string;
-  /** Small files as a whole; large lists as a lazy sequence of chunks, streamed to disk. */
-  body: string | Uint8Array | (() => Iterable<string>);
+  /**
+   * Small files as a whole; large lists as a lazy sequence of chunks, streamed to disk; a page as
+   * its parts, some of which may be made where the page is written (DeferredText).
+   */
+  body: string | Uint8Array | (() => Iterable<string | DeferredText>);
   /**
    * A list: the same bytes as `body`, item by item (ListItems). The write stage takes
    * the items it wrote before under the same key from the previous file instead of rendering them.
@@ -28,4 +31,16 @@ export interface ListItems {
    * covers (the build code and the journal settings). Equal keys mean equal bytes.
    */
   keys?: readonly string[];
+}
+
+/**
+ * A part of a file's text made by the thread that writes the file, from bytes it is sent with the
+ * file (generator/abstract-text.ts: a landing page's abstract, issue 4). Anything else that reads
+ * the text gets it with `toString()`, so `parts.join('')` reads a page whole.
+ */
+export interface DeferredText {
+  /** What to make of `source`: a number the file writer's thread knows (generator/abstract-text.ts, makeDeferredText). */
+  readonly maker: number;
+  readonly source: Uint8Array;
+  toString(): string;
 }
