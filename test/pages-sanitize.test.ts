@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../scripts/generator/html-references.ts';
-import { sanitizeAbstractHtml as clean } from '../scripts/generator/sanitize-html.ts';
+import { toJson } from '../scripts/generator/json-text.ts';
+import { cleanAbstractBytes, sanitizeAbstractHtml as clean } from '../scripts/generator/sanitize-html.ts';
+import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 
 describe('abstract sanitizer: what editors write survives', () => {
   it('keeps the allowed elements, lower-cased and without attributes', () => {
@@ -88,6 +90,54 @@ describe('abstract sanitizer: hostile input is inert', () => {
     // would take minutes here (quadratic), well past the test's timeout.
     expect(clean('<p a'.repeat(100_000))).toBe('&lt;p a'.repeat(100_000));
     expect(clean('<a href=x '.repeat(50_000))).toBe('&lt;a href=x '.repeat(50_000));
+  });
+});
+
+describe('abstract sanitizer: the clean-bytes check (issue 4)', () => {
+  /** What cleanAbstractBytes gives for an abstract, as text; undefined when it declines. */
+  const taken = (abstract: string) => {
+    const bytes = cleanAbstractBytes(Buffer.from(toJson(abstract)));
+    return bytes && Buffer.from(bytes).toString('utf8');
+  };
+
+  it('takes plain markup from the JSON as it is: what the sanitizer would return', () => {
+    for (const abstract of [
+      '<p>A checklist of <em>Orchis</em> species.</p>',
+      '<p>CO<sub>2</sub> at 12 °C, 3<sup>rd</sup> “Пакошево” 𝔘</p><p><strong>b</strong><br>x <i>i</i> <b>b</b></p>',
+      'no markup at all, "quoted"? no: a quote is a JSON escape',
+      '',
+    ]) {
+      expect(taken(abstract) ?? null, abstract).toBe(abstract.includes('"') ? null : clean(abstract));
+    }
+  });
+
+  it('declines whatever the sanitizer would change, or the JSON escapes', () => {
+    for (const abstract of [
+      '<P>upper</P>', '<p class="x">attribute</p>', '<br/>', '<br >', '</br>', '<a href="https://x.example">a</a>',
+      '<p>one<p>two</p></p>', '<p>unclosed', 'stray</em>', '<em><b>misnested</em></b>', '<script>x</script>',
+      'a &amp; b', 'a & b', 'a > b', 'a < b', '<>', '</>', '<p>', 'tab\there', 'line\nbreak', 'back\\slash', '\u2028', 'NUL\u0000',
+    ]) {
+      expect(taken(abstract), abstract).toBeUndefined();
+    }
+  });
+
+  it('agrees with the sanitizer on random markup', () => {
+    const random = seededRandom(4);
+    const pieces = ['<p>', '</p>', '<em>', '</em>', '<b>', '</b>', '<sub>', '</sub>', '<br>', '</br>', '<EM>', '<p class=x>', '<a href="https://a.example">', '</a>',
+      '<strong>', '</strong>', '<i>', '</i>', '<sup>', '</sup>', '<u>', '</u>', ' text ', 'Пакошево', '𝔘', '&amp;', '&', '>', '<', '"', '\\', '\n', '\u2028'];
+    let accepted = 0;
+    for (let n = 0; n < 3000; n++) {
+      let abstract = '';
+      const length = Math.floor(random() * 12);
+      for (let k = 0; k < length; k++) abstract += pieces[Math.floor(random() * pieces.length)];
+      const bytes = taken(abstract);
+      if (bytes === undefined) continue;
+      accepted++;
+      expect(bytes, abstract).toBe(clean(abstract));
+      expect(bytes, abstract).toBe(abstract);
+    }
+    // The check is narrow, but not so narrow that it never takes anything.
+    expect(accepted).toBeGreaterThan(100);
   });
 });
 

@@ -11,7 +11,7 @@
  */
 import { escapeHtml } from './html-references.ts';
 import { richTextOpeningToPlain } from './rich-text.ts';
-import { sanitizeAbstractHtml } from './sanitize-html.ts';
+import { cleanAbstractBytes, sanitizeAbstractHtml } from './sanitize-html.ts';
 import type { DeferredText } from '../shared/output-file.ts';
 
 /** What a page makes of an abstract: its HTML, or its summary escaped for an attribute. */
@@ -45,15 +45,19 @@ export class AbstractText implements DeferredText {
   }
 
   toString(): string {
-    return makeDeferredText(this.maker, this.source);
+    const made = makeDeferredText(this.maker, this.source);
+    return typeof made === 'string' ? made : Buffer.from(made.buffer, made.byteOffset, made.byteLength).toString('utf8');
   }
 }
 
-/** The text a DeferredText's `maker` makes of its `source` (AbstractText's makers: ABSTRACT_TEXTS). */
-export function makeDeferredText(maker: number, source: Uint8Array): string {
+/**
+ * What a DeferredText's `maker` makes of its `source` (AbstractText's makers: ABSTRACT_TEXTS): its
+ * text, or that text's UTF-8 bytes when they are a part of the source (cleanAbstractBytes).
+ */
+export function makeDeferredText(maker: number, source: Uint8Array): string | Uint8Array {
   const kind = ABSTRACT_TEXTS[maker];
   if (kind === undefined) throw new RangeError(`no text is made by number ${maker}`);
-  return abstractTextOfJson(kind, source);
+  return (kind === 'html' ? cleanAbstractBytes(source) : undefined) ?? abstractTextOfJson(kind, source);
 }
 
 /** At most this many characters of plain text make a summary; the abstract's opening, read up to a tag from OPENING_CHARS on, usually gives them. */

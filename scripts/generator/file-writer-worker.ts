@@ -96,10 +96,16 @@ function withPartsMade(body: Uint8Array, parts: readonly number[]): Uint8Array {
   };
   for (let k = 0; k < parts.length; k += 3) {
     copyOf(parts[k + 1]!);
-    const text = makeDeferredText(parts[k]!, body.subarray(parts[k + 1]!, parts[k + 2]!));
-    // UTF-8 takes at most three bytes per UTF-16 code unit.
-    append(text.length * 3);
-    at += page.write(text, at);
+    const made = makeDeferredText(parts[k]!, body.subarray(parts[k + 1]!, parts[k + 2]!));
+    if (typeof made === 'string') {
+      // UTF-8 takes at most three bytes per UTF-16 code unit.
+      append(made.length * 3);
+      at += page.write(made, at);
+    } else {
+      append(made.byteLength);
+      page.set(made, at);
+      at += made.byteLength;
+    }
     from = parts[k + 2]!;
   }
   copyOf(body.byteLength);
