@@ -10,7 +10,7 @@ import type { ManuscriptRecord } from '../scripts/generator/load.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/packed-manuscript.ts';
 import { sanitizeAbstractHtml } from '../scripts/generator/sanitize-html.ts';
 import type { DeferredText } from '../scripts/shared/output-file.ts';
-import { richTextToPlain } from '../scripts/generator/rich-text.ts';
+import { plainStart, richTextToPlain } from '../scripts/generator/rich-text.ts';
 import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 
@@ -206,5 +206,25 @@ describe("a landing page's description", () => {
       const abstract = Array.from({ length }, () => PIECES[Math.floor(next() * PIECES.length)]).join('');
       expect(summary(abstract), abstract).toBe(fromWhole(abstract));
     }
+  });
+
+  it('reads the first characters of the plain text in one pass, as the whole plain text has them (issue 4)', () => {
+    // No references: the one pass declines them, and these pieces are what it reads.
+    const pieces = PIECES.filter((piece) => !piece.includes('&'));
+    const next = seededRandom(2026);
+    let read = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const length = Math.floor(next() * 400);
+      const abstract = Array.from({ length }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      expect(summary(abstract), abstract).toBe(fromWhole(abstract));
+      const count = [1, 7, 301][n % 3]!;
+      const start = plainStart(abstract, count);
+      if (start === undefined) continue;
+      read++;
+      expect(start, abstract).toBe(richTextToPlain(abstract).slice(0, count));
+    }
+    expect(read).toBeGreaterThan(5_000);
+    expect(plainStart('a &amp; b', 301)).toBeUndefined();
+    expect(plainStart('<p>  Line<br />break\u00a0</p><p>and\n\nmore  ', 301)).toBe('Line break and more');
   });
 });
