@@ -22,7 +22,10 @@ const KEPT = 3;
 
 /** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
 const ENTRIES = {
-  cli: 'cli.ts', 'load-worker': 'generator/load-worker.ts', 'list-writer-worker': 'generator/list-writer-worker.ts', 'file-writer-worker': 'generator/file-writer-worker.ts',
+  cli: 'cli.ts',
+  'load-worker': 'generator/load-worker.ts',
+  'list-writer-worker': 'generator/list-writer-worker.ts',
+  'file-writer-worker': 'generator/file-writer-worker.ts',
 };
 
 /**

@@ -192,7 +192,8 @@ const BREAK_TAG = /^(?:<br\s*\/?>|<\/p>)$/i;
 /** What `\s` matches (and `trim` removes): ASCII white space, no-break and other Unicode spaces, line separators. */
 function isWhiteSpace(c: number): boolean {
   if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
+    || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Line breaks and paragraph ends as spaces, every other tag removed. */
