@@ -198,14 +198,15 @@ function pageFrame(journal: JournalInput): PageFrame {
   };
 }
 
+/** A part of a page: text, or a text of its abstract made where the page is written (abstract-text.ts). */
+type PagePart = string | DeferredText;
+
 /**
  * A page as its parts, in order: written one after the other (file-writer.ts) rather than joined
  * first. Issue 4: a landing page is about 6 KB, held at two bytes per character as soon as one name
  * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
  * `head` and `body` are lines, each ended by `\n` (a line may be several parts).
  */
-type PagePart = string | DeferredText;
-
 function page(journal: JournalInput, frame: PageFrame, options: { title: string; path: string; head?: PagePart[]; body: PagePart[] }): PagePart[] {
   return [
     frame.start,
