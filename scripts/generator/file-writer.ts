@@ -53,8 +53,8 @@ export interface FileWriter {
   /**
    * Queues a file of this text (or of these parts one after the other), as UTF-8; resolves as
    * `write`. Each text is encoded on its own: one that ends inside a surrogate pair gets U+FFFD
-   * there, as TextEncoder would (a landing page's parts end with a line or a tag, never in text).
-   * A DeferredText is made on the writer's thread.
+   * there, as TextEncoder would (a landing page's parts are whole texts: lines, tags, a summary,
+   * never a text cut in two). A DeferredText is made on the writer's thread.
    */
   writeText(absolutePath: string, text: string | readonly (string | DeferredText)[], tag?: number): Promise<void>;
   /** Queues a copy of `from` (see CopyMode); resolves once handed over, as `write`. */
