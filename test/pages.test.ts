@@ -191,7 +191,7 @@ describe("a landing page's description", () => {
   const fromWhole = (abstract: string) => {
     const plain = richTextToPlain(abstract);
     if (plain.length <= 300) return plain;
-    const cut = plain.slice(0, 300);
+    const cut = plain.slice(0, /[\uD800-\uDBFF]/.test(plain[299]!) ? 299 : 300);
     const space = cut.lastIndexOf(' ');
     return `${(space > 200 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
   };
@@ -224,6 +224,10 @@ describe("a landing page's description", () => {
       expect(start, abstract).toBe(richTextToPlain(abstract).slice(0, count));
     }
     expect(read).toBeGreaterThan(5_000);
+    // Cut where no space allows, the summary never ends in half an astral character.
+    const astral = `${'x'.repeat(299)}𝔘${'y'.repeat(50)}`;
+    expect(summary(astral)).toBe(`${'x'.repeat(299)}…`);
+    expect(summary(astral)).toBe(Buffer.from(summary(astral)).toString('utf8'));
     expect(plainStart('a &amp; b', 301)).toBeUndefined();
     expect(plainStart('<p>  Line<br />break\u00a0</p><p>and\n\nmore  ', 301)).toBe('Line break and more');
   });

@@ -70,7 +70,10 @@ export function summary(abstract: string): string {
   // build); the first SUMMARY_CHARS + 1 characters, read in one pass, are enough for what follows.
   const plain = plainStart(abstract, SUMMARY_CHARS + 1) ?? richTextOpeningToPlain(abstract, OPENING_CHARS, SUMMARY_CHARS);
   if (plain.length <= SUMMARY_CHARS) return plain;
-  const cut = plain.slice(0, SUMMARY_CHARS);
+  // Never half of an astral character (an emoji, 𝔘): it would be written as U+FFFD.
+  const cut = plain.slice(0, isHighSurrogate(plain.charCodeAt(SUMMARY_CHARS - 1)) ? SUMMARY_CHARS - 1 : SUMMARY_CHARS);
   const space = cut.lastIndexOf(' ');
   return `${(space > 200 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
