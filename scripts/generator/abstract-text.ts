@@ -10,6 +10,8 @@
  * (`String(part)`, `parts.join('')`) makes them where it stands, with the same functions.
  */
 import { escapeHtml } from './html-references.ts';
+import { bufferView } from './movable-bytes.ts';
+import { parsePackedJson } from './packed-manuscript.ts';
 import { plainStart, richTextOpeningToPlain } from './rich-text.ts';
 import { cleanAbstractBytes, sanitizeAbstractHtml } from './sanitize-html.ts';
 import type { DeferredText } from '../shared/output-file.ts';
@@ -25,7 +27,7 @@ export function abstractText(kind: AbstractTextKind, abstract: string): string {
 
 /** The text of that kind, of the abstract as UTF-8 JSON (a JSON string: packed-manuscript.ts). */
 export function abstractTextOfJson(kind: AbstractTextKind, json: Uint8Array): string {
-  const abstract: unknown = JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8'));
+  const abstract = parsePackedJson(json);
   if (typeof abstract !== 'string') throw new TypeError(`an abstract is a JSON string, not ${typeof abstract}`);
   return abstractText(kind, abstract);
 }
@@ -46,7 +48,7 @@ export class AbstractText implements DeferredText {
 
   toString(): string {
     const made = makeDeferredText(this.maker, this.source);
-    return typeof made === 'string' ? made : Buffer.from(made.buffer, made.byteOffset, made.byteLength).toString('utf8');
+    return typeof made === 'string' ? made : bufferView(made).toString('utf8');
   }
 }
 

@@ -10,6 +10,7 @@
  * the previous file, by byte range (runs of consecutive items in one read), and renders only the rest.
  */
 import type { ListItems } from '../shared/output-file.ts';
+import { bufferView } from './movable-bytes.ts';
 import type { SegmentTable } from './segmented-twins.ts';
 import type { FileStamp } from './stat-many.ts';
 
@@ -58,7 +59,7 @@ export function joinChunk(parts: readonly ChunkPart[], read: (range: ByteRange) 
   const bytes = parts.map((part) => (part instanceof Uint8Array ? part : read(part)));
   if (bytes.length !== 1) return Buffer.concat(bytes);
   const [only] = bytes as [Uint8Array];
-  return Buffer.isBuffer(only) ? only : Buffer.from(only.buffer, only.byteOffset, only.byteLength);
+  return bufferView(only);
 }
 
 /** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */

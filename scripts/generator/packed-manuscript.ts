@@ -14,6 +14,7 @@
 import type { SourceFile } from './discover.ts';
 import type { ManuscriptRecord } from './load.ts';
 import { toJson } from './json-text.ts';
+import { bufferView } from './movable-bytes.ts';
 
 export const PACKED_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
 export type PackedField = (typeof PACKED_FIELDS)[number];
@@ -86,6 +87,11 @@ export function packedValueJson(packed: Uint8Array, field: PackedField): Uint8Ar
   return end === 0 ? undefined : packed.subarray(uint32At(packed, at), end);
 }
 
+/** A packed value parsed from its UTF-8 JSON (packedValueJson). */
+export function parsePackedJson(json: Uint8Array): unknown {
+  return JSON.parse(bufferView(json).toString('utf8'));
+}
+
 /** The little-endian 32-bit number at `at`. */
 function uint32At(bytes: Uint8Array, at: number): number {
   return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) + bytes[at + 3]! * 0x1000000;
@@ -108,7 +114,7 @@ export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (s
     }
     if (packed instanceof Uint8Array && !(field in slot.values)) {
       const json = packedValueJson(packed, field);
-      slot.values[field] = json === undefined ? undefined : JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8'));
+      slot.values[field] = json === undefined ? undefined : parsePackedJson(json) as PackedValues[F];
     }
     return slot.values[field] as PackedValues[F];
   };

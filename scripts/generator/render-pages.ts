@@ -224,13 +224,13 @@ function lines(texts: readonly string[]): string[] {
 }
 
 /**
- * One text of the manuscript's abstract (abstract-text.ts): made where the page is written when the
- * manuscript is packed, here otherwise (a record read from its file again after an edit).
+ * The texts of the manuscript's abstract (abstract-text.ts), by kind: made where the page is written
+ * when the manuscript is packed, here otherwise (a record read from its file again after an edit).
  */
-function abstractPart(m: ManuscriptRecord, kind: AbstractTextKind): PagePart {
+function abstractParts(m: ManuscriptRecord): (kind: AbstractTextKind) => PagePart {
   const packed = packedSourceOf(m);
   const json = packed instanceof Uint8Array ? packedValueJson(packed, 'abstract') : undefined;
-  return json ? new AbstractText(kind, json) : abstractText(kind, m.abstract);
+  return (kind) => (json ? new AbstractText(kind, json) : abstractText(kind, m.abstract));
 }
 
 function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): PagePart[] {
@@ -238,7 +238,8 @@ function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRe
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
   const named = pageAuthors(m, authors);
-  const head: PagePart[] = ['<meta name="description" content="', abstractPart(m, 'summary'), '">\n'];
+  const abstractPart = abstractParts(m);
+  const head: PagePart[] = ['<meta name="description" content="', abstractPart('summary'), '">\n'];
   for (const [name, content] of tagsOf(journal, m, volume, named)) head.push(`<meta name="${name}" content="${e(content)}">\n`);
   let authorItems = '';
   for (const a of named) {
@@ -259,7 +260,7 @@ function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRe
     `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>\n`,
     '</dl>\n',
     '<h2>Abstract</h2>\n',
-    '<div class="abstract">', abstractPart(m, 'html'), '</div>\n',
+    '<div class="abstract">', abstractPart('html'), '</div>\n',
     `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
     '</article>\n',
   );
