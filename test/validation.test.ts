@@ -183,11 +183,34 @@ describe('file problems', () => {
     const { root, content } = workspace.paths;
     const found = await discover(root, content, scanContent(content), await discoverJournal(root, content));
     expect(found.problems.map(where)).toEqual(['ref/duplicate-key content/authors/jane-doe.yaml:0:0 ']);
-    const sources = COLLECTION_NAMES.flatMap((collection) => found.files[collection]);
+    const sources = Array.from({ length: found.files.length }, (_, i) => found.files.at(i));
     expect(sources.map((source) => source.file)).toContain('content/authors/zoran-last.yaml');
     for (const [i, source] of sources.entries()) {
       const { size, mtimeMs, ino } = await lstat(source.absolutePath);
       expect(found.stats.stamp(i), source.file).toEqual({ size, mtimeMs, ino });
+    }
+  });
+
+  it('finds a key among the files found, in a folder of one extension (by its sorted names) as in one of several', async () => {
+    // `check` looks up the authors an edited manuscript names this way (load-all.ts, checkedOf).
+    const keys = ['a', 'a-b', 'a.b', 'a_b', 'A', 'a0', 'b.c.d', 'z9', 'Zeta', '0x'];
+    const author = 'name: N\nsurname: S\ninstitution: X\n';
+    for (const extensions of [['.yaml'], ['.yaml', '.json', '.yml']]) {
+      const fixtureAuthors = { 'authors/jane-doe.json': null, 'authors/marko-nikolov.yaml': null, 'authors/ana-petrovska.yaml': null };
+      const named = keys.map((key, i) => [`authors/${key}${extensions[i % extensions.length]}`, extensions[i % extensions.length] === '.json' ? '{"name": "N", "surname": "S", "institution": "X"}' : author]);
+      workspace = await createWorkspace({ ...fixtureAuthors, ...Object.fromEntries(named) });
+      const { root, content } = workspace.paths;
+      const found = await discover(root, content, scanContent(content), await discoverJournal(root, content));
+      const files = found.files;
+      for (const collection of COLLECTION_NAMES) {
+        const { start, end } = files.range(collection);
+        for (let i = start; i < end; i++) expect(files.indexOfKey(collection, files.key(i)), `${extensions.join(' ')} ${files.file(i)}`).toBe(i);
+      }
+      const authors = files.range('authors');
+      expect(authors.end - authors.start).toBe(keys.length);
+      for (const missing of ['', 'a.', 'a-', 'b', 'a.yaml', 'zz', 'Z', 'jane']) expect(files.indexOfKey('authors', missing), `${extensions.join(' ')} ${missing}`).toBe(-1);
+      await workspace.dispose();
+      workspace = undefined;
     }
   });
 });

@@ -20,7 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
-import type { Discovery, SourceFile } from './discover.ts';
+import type { Discovery, SourceFiles } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
 import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
 // A manuscript is restored without its long fields, which a build reads from the file when a
@@ -199,38 +199,36 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
   };
 }
 
-function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: readonly SourceFile[], listed: Discovery['listed'], forBuild: boolean): AlignedCache {
+function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: SourceFiles, listed: Discovery['listed'], forBuild: boolean): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
   const stamps = new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN);
-  let start = 0;
   let sameAuthors = false;
   for (const collection of COLLECTION_NAMES) {
-    let end = start;
-    while (end < sources.length && sources[end]!.collection === collection) end++;
+    const files = sources.range(collection);
+    const { start, end } = files;
     const f = frames.findIndex((frame) => frame.collection === collection);
     const frame = frames[f];
     if (frame) {
       frameOf.fill(f, start, end);
-      if (sameFiles(frame, listed[collection], sources, start, end)) {
+      if (sameFiles(frame, listed[collection], files)) {
         if (collection === 'authors') sameAuthors = true;
         // The same files as when the index was written (nearly always): row i is file i, and the
         // stamps are the index's column as it is.
         for (let i = start; i < end; i++) rowOf[i] = i - start;
         stamps.set(frame.stamps, start * STAMP_FIELDS);
-      } else if (start < end && folderOf(sources[start]!) === frame.folder) {
+      } else if (start < end && files.filePrefix === frame.folder) {
         const rowByName = new Map<string, number>();
         frame.fileNames.split('\0').forEach((name, row) => name && rowByName.set(name, row));
         for (let i = start; i < end; i++) {
-          const row = rowByName.get(sources[i]!.name);
+          const row = rowByName.get(files.names[i - start]!);
           if (row === undefined) continue;
           rowOf[i] = row;
           stamps.set(frame.stamps.subarray(row * STAMP_FIELDS, (row + 1) * STAMP_FIELDS), i * STAMP_FIELDS);
         }
       }
     }
-    start = end;
   }
   const hash = (i: number) => {
     const row = rowOf[i]!;
@@ -252,7 +250,7 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
     inColumns,
     references: {
       // Like the records' (recordRow), without the hash a check has no use for.
-      origin: (i) => ({ file: sources[i]!.file, key: sources[i]!.key, at: NO_POSITIONS }),
+      origin: (i) => ({ file: sources.file(i), key: sources.key(i), at: NO_POSITIONS }),
       id: (i) => column().id(rowOf[i]!),
       volume: (i) => column().volume(rowOf[i]!),
       authors: (i) => column().authors(rowOf[i]!),
@@ -270,37 +268,31 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
     packed: (i): FileBacked | undefined => {
       if (!forBuild || rowOf[i]! < 0 || frames[frameOf[i]!]!.collection !== 'manuscripts') return undefined;
       const known = loaded(i).record?.origin.hash;
-      return known === undefined ? undefined : { source: sources[i]!, hash: known };
+      return known === undefined ? undefined : { source: sources.at(i), hash: known };
     },
     entry(i) {
       const known = hash(i);
       if (known === undefined) return undefined;
       const c = i * STAMP_FIELDS;
       const stamp = Number.isNaN(stamps[c]) ? undefined : { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! };
-      return { file: sources[i]!.file, hash: known, loaded: loaded(i), ...(stamp ? { stamp } : {}) };
+      return { file: sources.file(i), hash: known, loaded: loaded(i), ...(stamp ? { stamp } : {}) };
     },
   };
 }
 
-/** The start of a file's path that names its folder (`content/authors/`). */
-function folderOf(source: SourceFile): string {
-  return source.file.slice(0, source.file.length - source.name.length);
-}
-
 /**
- * Whether `frame` holds the files of `sources` from `start` to `end`: at once when the folder's
- * listing was all files (`listed`, one string comparison), else name by name, compared in place
- * (joining 250,000 names to compare them cost as much as the rest of the load stage's comparison).
+ * Whether `frame` holds a collection's `files`: at once when the folder's listing was all files
+ * (`listed`, one string comparison), else name by name, compared in place (joining 250,000 names to
+ * compare them cost as much as the rest of the load stage's comparison).
  */
-function sameFiles(frame: IndexFrame, listed: string | undefined, sources: readonly SourceFile[], start: number, end: number): boolean {
-  if (start === end) return frame.fileNames === '';
+function sameFiles(frame: IndexFrame, listed: string | undefined, files: ReturnType<SourceFiles['range']>): boolean {
+  if (files.names.length === 0) return frame.fileNames === '';
   // One collection's files are all in its folder.
-  if (folderOf(sources[start]!) !== frame.folder) return false;
+  if (files.filePrefix !== frame.folder) return false;
   if (listed !== undefined) return listed === frame.fileNames;
   let at = 0;
-  for (let i = start; i < end; i++) {
-    if (i > start && frame.fileNames.charCodeAt(at++) !== 0) return false;
-    const name = sources[i]!.name;
+  for (const [i, name] of files.names.entries()) {
+    if (i > 0 && frame.fileNames.charCodeAt(at++) !== 0) return false;
     if (!frame.fileNames.startsWith(name, at)) return false;
     at += name.length;
   }
@@ -310,14 +302,14 @@ function sameFiles(frame: IndexFrame, listed: string | undefined, sources: reado
 /** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
 export function writeCheckIndex(dir: string, fingerprint: string, found: Discovery, entries: readonly RecordEntry[]): void {
   const frames: IndexFrame[] = [];
-  const authorRow = new Map(found.files.authors.map((source, row) => [source.key, row]));
-  let offset = 0;
+  const sources = found.files;
+  const authors = sources.range('authors');
+  const authorRow = new Map<string, number>();
+  for (let i = authors.start; i < authors.end; i++) authorRow.set(sources.key(i), i - authors.start);
   for (const collection of COLLECTION_NAMES) {
-    const count = found.files[collection].length;
-    const sources = found.files[collection];
-    const fileNames = found.listed[collection] ?? sources.map((source) => source.name).join('\0');
-    frames.push({ ...indexFrame(collection, entries.slice(offset, offset + count), authorRow), folder: sources[0] ? folderOf(sources[0]) : '', fileNames });
-    offset += count;
+    const { start, end, filePrefix, names } = sources.range(collection);
+    const fileNames = found.listed[collection] ?? names.join('\0');
+    frames.push({ ...indexFrame(collection, entries.slice(start, end), authorRow), folder: filePrefix, fileNames });
   }
   writeFrames(dir, INDEX_FILE, fingerprint, frames);
 }

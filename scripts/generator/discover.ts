@@ -29,7 +29,7 @@ export interface JournalDiscovery {
 }
 
 export interface Discovery extends JournalDiscovery {
-  files: Record<CollectionName, SourceFile[]>;
+  files: SourceFiles;
   /**
    * What `lstat` said of each file when its folder was listed, in discovery order (the collections
    * in COLLECTION_NAMES order): the load stage compares these stamps with the build cache's.
@@ -40,6 +40,115 @@ export interface Discovery extends JournalDiscovery {
    * file found (nearly always): the check index tells it has the same files with one comparison.
    */
   listed: Partial<Record<CollectionName, string>>;
+}
+
+/** One collection's files: their names in its folder, in order, and what a file's name is put after. */
+interface Folder {
+  collection: CollectionName;
+  start: number;
+  end: number;
+  names: readonly string[];
+  /** `content/authors/`: a file's path relative to the project root, forward slashes. */
+  filePrefix: string;
+  absolutePrefix: string;
+  /** The extension every file has, when they all have the same one (nearly always): keys are then found by a binary search. */
+  extension: string | undefined;
+}
+
+/**
+ * The content files found, in discovery order (the collections in COLLECTION_NAMES order, each
+ * sorted), as a column of names and a folder per collection. A file's path, key and absolute path
+ * are made when asked: at 100,000 manuscripts, an object and three strings for each of 250,000
+ * files made, and the collections that kept them alive cost `check` after an edit a tenth of its
+ * second, when it reads hardly any of them (issue 4).
+ */
+export class SourceFiles {
+  readonly length: number;
+  readonly #folders: Folder[];
+  /** Per collection, its files' keys to their positions, made when first asked (only for folders of mixed extensions). */
+  readonly #keys = new Map<CollectionName, Map<string, number>>();
+
+  constructor(folders: readonly Omit<Folder, 'start' | 'end'>[]) {
+    let start = 0;
+    this.#folders = folders.map((folder) => {
+      const placed = { ...folder, start, end: start + folder.names.length };
+      start = placed.end;
+      return placed;
+    });
+    this.length = start;
+  }
+
+  #folderAt(i: number): Folder {
+    for (const folder of this.#folders) if (i < folder.end) return folder;
+    throw new RangeError(`no file ${i} among ${this.length}`);
+  }
+
+  collection(i: number): CollectionName {
+    return this.#folderAt(i).collection;
+  }
+
+  /** The file's name in its folder: `file` ends with it. */
+  name(i: number): string {
+    const folder = this.#folderAt(i);
+    return folder.names[i - folder.start]!;
+  }
+
+  /** The record's key: its file name without extension (authors are referenced by it). */
+  key(i: number): string {
+    const name = this.name(i);
+    return name.slice(0, name.lastIndexOf('.'));
+  }
+
+  /** Path relative to the project root, forward slashes: used in every report. */
+  file(i: number): string {
+    const folder = this.#folderAt(i);
+    return folder.filePrefix + folder.names[i - folder.start]!;
+  }
+
+  absolutePath(i: number): string {
+    const folder = this.#folderAt(i);
+    return folder.absolutePrefix + folder.names[i - folder.start]!;
+  }
+
+  /** File `i` as one object, for what is sent to a worker or kept with a record. */
+  at(i: number): SourceFile {
+    const folder = this.#folderAt(i);
+    const name = folder.names[i - folder.start]!;
+    return { collection: folder.collection, key: name.slice(0, name.lastIndexOf('.')), file: folder.filePrefix + name, name, absolutePath: folder.absolutePrefix + name };
+  }
+
+  /** Where a collection's files are: from `start` to `end`, and the start of their paths (`content/authors/`; '' when it has none). */
+  range(collection: CollectionName): { start: number; end: number; filePrefix: string; names: readonly string[] } {
+    const folder = this.#folders.find((f) => f.collection === collection);
+    return folder ? { start: folder.start, end: folder.end, filePrefix: folder.names.length > 0 ? folder.filePrefix : '', names: folder.names } : { start: this.length, end: this.length, filePrefix: '', names: [] };
+  }
+
+  /** The position of `collection`'s file with key `key`, or -1 when there is none. */
+  indexOfKey(collection: CollectionName, key: string): number {
+    const folder = this.#folders.find((f) => f.collection === collection);
+    if (!folder) return -1;
+    if (folder.extension !== undefined) {
+      // The names are sorted by code units (stat-walk.mjs), and a key is a name less the one extension.
+      const wanted = key + folder.extension;
+      let low = 0;
+      let high = folder.names.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const name = folder.names[middle]!;
+        if (name === wanted) return folder.start + middle;
+        if (name < wanted) low = middle + 1;
+        else high = middle - 1;
+      }
+      return -1;
+    }
+    let keys = this.#keys.get(collection);
+    if (!keys) {
+      keys = new Map();
+      for (let i = folder.start; i < folder.end; i++) keys.set(this.key(i), i);
+      this.#keys.set(collection, keys);
+    }
+    return keys.get(key) ?? -1;
+  }
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -77,77 +186,85 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
   const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
   const found = await Promise.all(COLLECTION_NAMES.map(async (collection) => {
     const folder = path.join(contentDir, collection);
-    const files: SourceFile[] = [];
+    // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
+    const place = { collection, filePrefix: `${relative(folder)}/`, absolutePrefix: `${folder}${path.sep}` };
+    const nothing = { folder: { ...place, names: [], extension: undefined }, stamps: new Float64Array(0), listed: undefined };
     const problems: Problem[] = [];
     const folderStat = await lstat(folder).catch(() => undefined);
     if (folderStat?.isSymbolicLink()) {
       problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
-      return { files, problems, stamps: new Float64Array(0), listed: undefined };
+      return { ...nothing, problems };
     }
     const listing = await scan.folder(folder);
-    if (!listing) return { files, problems, stamps: new Float64Array(0), listed: undefined };
-    // The stamps of the files kept, in their order (a stray entry or two costs a gap, nothing more).
-    const stamps = new Float64Array(listing.names.length * STAT_FIELDS);
+    if (!listing) return { ...nothing, problems };
+    // The names and stamps of the files kept, in their order: the listing's own when every entry is
+    // a content file (nearly always); a copy without the others when not.
+    let names: string[] | undefined;
+    let stamps: Float64Array | undefined;
     // Two files share a key only if their extensions differ: with one extension in the folder
     // (nearly always), no map of every key is made (at 250,000 files, half of discovery's time).
     let firstExtension: string | undefined;
     let mixed = false;
-    // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
-    const folderPrefix = `${folder}${path.sep}`;
-    const filePrefix = `${relative(folder)}/`;
+    const leaveOut = (i: number, problem: Problem) => {
+      problems.push(problem);
+      if (names) return;
+      names = listing.names.slice(0, i);
+      stamps = new Float64Array(listing.values.length);
+      stamps.set(listing.values.subarray(0, i * STAT_FIELDS));
+    };
     listing.names.forEach((name, i) => {
-      const file = filePrefix + name;
       const kind = listing.kind(i);
-      if (kind === 'directory') {
-        problems.push(whole(file, 'io/unexpected-file', 'is a folder', `record files directly in content/${collection}/`));
-        return;
-      }
-      if (kind === 'symlink') {
-        problems.push(whole(file, 'io/symlink', 'is a symbolic link', 'a regular file'));
-        return;
-      }
+      if (kind === 'directory') return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is a folder', `record files directly in content/${collection}/`));
+      if (kind === 'symlink') return leaveOut(i, whole(place.filePrefix + name, 'io/symlink', 'is a symbolic link', 'a regular file'));
       // As path.extname: a leading dot starts no extension.
       const dot = name.lastIndexOf('.');
       const extension = dot > 0 ? name.slice(dot) : '';
       if (!(CONTENT_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
-        problems.push(whole(file, 'io/unexpected-file', 'is not a content file', 'a .yaml, .yml or .json file'));
-        return;
+        return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is not a content file', 'a .yaml, .yml or .json file'));
       }
       const key = name.slice(0, dot);
       if (!RECORD_KEY.test(key)) {
-        problems.push(whole(file, 'io/unexpected-file', `the file name "${key}" cannot be used as a key`, 'letters, digits, ".", "_" and "-", starting with a letter or digit'));
-        return;
+        return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', `the file name "${key}" cannot be used as a key`, 'letters, digits, ".", "_" and "-", starting with a letter or digit'));
       }
       firstExtension ??= extension;
       if (extension !== firstExtension) mixed = true;
-      for (let k = 0; k < STAT_FIELDS; k++) stamps[files.length * STAT_FIELDS + k] = listing.values[i * STAT_FIELDS + k]!;
-      files.push({ collection, key, file, name, absolutePath: folderPrefix + name });
+      if (!names) return;
+      stamps!.set(listing.values.subarray(i * STAT_FIELDS, (i + 1) * STAT_FIELDS), names.length * STAT_FIELDS);
+      names.push(name);
     });
-    if (mixed) dropDuplicateKeys(files, stamps, problems);
-    return { files, problems, stamps: stamps.subarray(0, files.length * STAT_FIELDS), listed: files.length === listing.names.length ? listing.joined() : undefined };
+    const kept = { names: names ?? listing.names, stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values };
+    if (mixed) {
+      const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
+      return { folder: { ...place, names: unique.names, extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
+    }
+    return { folder: { ...place, names: kept.names, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : listing.joined() };
   }));
-  const files = Object.fromEntries(COLLECTION_NAMES.map((collection, c) => [collection, found[c]!.files])) as Record<CollectionName, SourceFile[]>;
   const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
   found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);
   const listed = Object.fromEntries(COLLECTION_NAMES.flatMap((collection, c) => (found[c]!.listed === undefined ? [] : [[collection, found[c]!.listed]])));
-  return { files, journalFile: journal.journalFile, problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps), listed };
+  return {
+    files: new SourceFiles(found.map((part) => part.folder)), journalFile: journal.journalFile,
+    problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps), listed,
+  };
 }
 
 /** Keeps the first file (in sorted order) of each key, and reports the others, with their stamps taken out too. */
-function dropDuplicateKeys(files: SourceFile[], stamps: Float64Array, problems: Problem[]): void {
+function dropDuplicateKeys(filePrefix: string, names: readonly string[], stamps: Float64Array, problems: Problem[]): { names: string[]; stamps: Float64Array } {
   const seenKeys = new Map<string, string>();
-  let kept = 0;
-  files.forEach((source, n) => {
-    const previous = seenKeys.get(source.key);
+  const kept: string[] = [];
+  const keptStamps = new Float64Array(stamps.length);
+  names.forEach((name, n) => {
+    const key = name.slice(0, name.lastIndexOf('.'));
+    const previous = seenKeys.get(key);
     if (previous) {
-      problems.push(whole(source.file, 'ref/duplicate-key', `has the same key "${source.key}" as ${previous}`, 'one file per key'));
+      problems.push(whole(filePrefix + name, 'ref/duplicate-key', `has the same key "${key}" as ${previous}`, 'one file per key'));
       return;
     }
-    seenKeys.set(source.key, source.file);
-    stamps.copyWithin(kept * STAT_FIELDS, n * STAT_FIELDS, (n + 1) * STAT_FIELDS);
-    files[kept++] = source;
+    seenKeys.set(key, filePrefix + name);
+    keptStamps.set(stamps.subarray(n * STAT_FIELDS, (n + 1) * STAT_FIELDS), kept.length * STAT_FIELDS);
+    kept.push(name);
   });
-  files.length = kept;
+  return { names: kept, stamps: keptStamps.subarray(0, kept.length * STAT_FIELDS) };
 }
 
 function whole(file: string, code: Problem['code'], message: string, expected: string): Problem {

@@ -6,7 +6,9 @@
  * `2024-01-02`, `1.10` and `007` are never turned into dates or numbers (the schema decides types).
  * JSON files are read with the yaml package's JSON schema: same node positions, JSON's own types.
  */
-import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlPackage from 'yaml';
+import type { Document, Node } from 'yaml';
 import { parsePlainYaml, type Position } from './plain-yaml.ts';
 import type { Problem } from './problems.ts';
 
@@ -20,6 +22,16 @@ export interface ParsedFile {
   /** The position of a mapping key (for unknown fields). */
   locateKey(path: readonly PropertyKey[], key: string): Position;
 }
+
+/**
+ * The yaml package, loaded the first time a file needs it. Record files are nearly always plain
+ * YAML (plain-yaml.ts): loading the package cost every command about 30 ms of its start, and each
+ * load worker as much, for files it never read (issue 4: `check` after an edit takes under a
+ * second). Required, not imported: parsing stays synchronous, and on Node the package's `import`
+ * and `require` both give its CommonJS build, so this is the same module.
+ */
+let yamlPackage: typeof YamlPackage | undefined;
+const yaml = (): typeof YamlPackage => (yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof YamlPackage);
 
 /** Aliases are legitimate in YAML but a few hundred already make a "billion laughs" document. */
 const MAX_ALIAS_COUNT = 100;
@@ -55,6 +67,7 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   const extension = file.slice(file.lastIndexOf('.')).toLowerCase();
   const parser = PARSERS[extension];
   if (!parser) throw new Error(`no parser for ${file}`);
+  const { LineCounter, parseDocument, isMap, isPair, isScalar } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
     schema: parser.schema,
@@ -114,6 +127,7 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
 
 /** The deepest existing node along `path` (so a missing field points at its record). */
 function nodeAt(document: Document, path: readonly PropertyKey[]): Node | undefined {
+  const { isMap, isSeq } = yaml();
   let node = document.contents as Node | null;
   for (const step of path) {
     let next: unknown;

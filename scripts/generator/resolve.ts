@@ -42,8 +42,10 @@ const SUGGESTION_LIMIT = 50;
  * manuscripts, the 250,000 records a check held to its end were most of its garbage collection).
  */
 export interface CheckedRecords {
-  /** The keys of the author files that loaded, valid ones first, then invalid ones: names that exist. */
-  authorKeys: readonly string[];
+  /** The keys of the author files that loaded, valid ones first, then invalid ones: names that exist (for suggestions: made when asked). */
+  readonly authorKeys: readonly string[];
+  /** Whether an author file of that key loaded, valid or invalid. */
+  hasAuthor(key: string): boolean;
   /** How many authors are valid. */
   authors: number;
   volumes: readonly VolumeRecord[];
@@ -73,8 +75,11 @@ export interface ManuscriptReferences {
 /** A build's records as the checks read them. */
 export function referencesOf(records: Records): CheckedRecords {
   const manuscripts = records.manuscripts;
+  const authorKeys = [...records.authors.map((a) => a.origin.key), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)];
+  let known: Set<string> | undefined;
   return {
-    authorKeys: [...records.authors.map((a) => a.origin.key), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)],
+    authorKeys,
+    hasAuthor: (key) => (known ??= new Set(authorKeys)).has(key),
     authors: records.authors.length,
     volumes: records.volumes,
     manuscripts: {
@@ -141,10 +146,8 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
     }
   }
 
-  // Records that failed validation still exist: naming them is not a second mistake. Made only when a
-  // manuscript's authors are not known otherwise (allAuthorsKnown): after an edit, hardly ever.
-  let knownKeys: Set<string> | undefined;
-  const authorKeys = () => (knownKeys ??= new Set(records.authorKeys));
+  // Records that failed validation still exist: naming them is not a second mistake. Looked up only
+  // when a manuscript's authors are not known otherwise (allAuthorsKnown): after an edit, a few keys.
   const volumeIds = new Set([...volumesById.keys(), ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : []))]);
   const sections = journal.sections ? new Set(journal.sections) : undefined;
   let suggestions = 0;
@@ -160,8 +163,8 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
     }
     authors?.forEach((key, i) => {
       // An author kept as published (issue 3) names no record.
-      if (typeof key !== 'string' || authorKeys().has(key)) return;
-      const guess = suggest(key, authorKeys());
+      if (typeof key !== 'string' || records.hasAuthor(key)) return;
+      const guess = suggest(key, records.authorKeys);
       report(origin(), `authors[${i}]`, 'ref/unknown-author', `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
         'the file name of an author in content/authors/, without extension');
     });
