@@ -80,6 +80,36 @@ describe('landing page of a manuscript', () => {
     }
   });
 
+  it('of packed manuscripts, is the same page when the thread that hands it over makes it (its writer behind) as when the writer does', async () => {
+    // file-writer.ts makes the deferred parts where they are handed over when the writer's thread
+    // is behind: every time with behindAt 0, never for a few pages with the default.
+    const unpack = createUnpacker(() => {
+      throw new Error('a packed record is never read from its file');
+    });
+    const abstracts = ['<p>Plain <em>markup</em> only.</p>', '<p>A <a href="https://example.org/x?a=1&amp;b=2">link</a>, 12&nbsp;°C, “Пакошево” 𝔘</p>', '<p>Tail & <b>unclosed' + ' word'.repeat(90)];
+    const pages = abstracts.map((abstract) => {
+      const plain = { ...salamanders, abstract };
+      const { slim, packed } = packManuscript(plain);
+      const page = (m: ManuscriptRecord) => renderPages(site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [m] })).find((o) => o.path === 'manuscripts/7.html')!;
+      return { expected: bodyText(page(plain)), parts: [...(page(unpack(slim, packed)).body as () => Iterable<string | DeferredText>)()] };
+    });
+    let madeHere = 0;
+    const counted = (parts: readonly (string | DeferredText)[]) => parts.map((part) => (typeof part === 'string' ? part : Object.assign(Object.create(part) as DeferredText, { make: () => (madeHere++, part.make()) })));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'pages-'));
+    try {
+      for (const [behindAt, count, made] of [[0, 300, 600], [undefined, 3, 0]] as const) {
+        madeHere = 0;
+        const writer = createFileWriter(undefined, behindAt === undefined ? {} : { behindAt });
+        for (let i = 0; i < count; i++) await writer.writeText(path.join(dir, `${i}.html`), counted(pages[i % pages.length]!.parts));
+        await writer.close();
+        for (let i = 0; i < count; i++) expect(await readFile(path.join(dir, `${i}.html`), 'utf8'), `page ${i}`).toBe(pages[i % pages.length]!.expected);
+        expect(madeHere, `behind at ${behindAt}`).toBe(made);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('carries Google Scholar\'s citation_* tags in order, each author followed by its institution', () => {
     const tags = metaTags(pageOf('manuscripts/7.html')).filter(([name]) => name.startsWith('citation_'));
     expect(tags).toEqual([

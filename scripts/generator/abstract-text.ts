@@ -46,8 +46,12 @@ export class AbstractText implements DeferredText {
     this.source = json;
   }
 
+  make(): string | Uint8Array {
+    return makeDeferredText(this.maker, this.source);
+  }
+
   toString(): string {
-    const made = makeDeferredText(this.maker, this.source);
+    const made = this.make();
     return typeof made === 'string' ? made : bufferView(made).toString('utf8');
   }
 }

@@ -3,10 +3,11 @@
  * other with plain system calls, off the main thread, and answers with each file's stamp (size,
  * mtimeMs, ino), taken from the file it just made: the build records them for the next build
  * instead of stamping 200,000 files again once all are written. It makes a page's deferred parts
- * (abstract-text.ts) as it writes the page.
+ * (abstract-text.ts) as it writes the page, and counts the batches it has written where the main
+ * thread can read them at once (file-writer.ts: how far behind it is).
  */
 import { closeSync, constants, copyFileSync, fstatSync, linkSync, lstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { makeDeferredText } from './abstract-text.ts';
 import type { CopyMode, FileBatch } from './file-writer.ts';
 
@@ -20,6 +21,8 @@ const SMALL_FILE = 1 << 20;
 const bytes = Buffer.allocUnsafe(SMALL_FILE);
 /** Whether the files given here can be cloned: unknown until the first copy tries (all come from one folder to another). */
 let clones: boolean | undefined;
+/** Batches written, for the thread that hands them over to see how far behind this one is (file-writer.ts). */
+const written = new Int32Array((workerData as { written: SharedArrayBuffer }).written);
 /** Where a page with deferred parts is put together; grown when a page needs more. */
 let page = Buffer.allocUnsafe(SMALL_FILE);
 
@@ -136,4 +139,5 @@ parentPort!.on('message', ({ batch, paths, bodies, sources, deferred, texts }: F
   } catch (error) {
     parentPort!.postMessage({ batch, error: { message: (error as Error).message, code: codeOf(error) || undefined } });
   }
+  Atomics.add(written, 0, 1);
 });

@@ -16,7 +16,8 @@
  * encoding it saved. A page may come as its parts (render-pages.ts), each encoded where it lands.
  * A part that is a DeferredText (a landing page's abstract as HTML, and its summary) is made on the
  * thread: its source bytes are copied into the batch's buffer, and the thread puts the text it
- * makes of them in their place (abstract-text.ts says why).
+ * makes of them in their place (abstract-text.ts says why). When the thread is behind, this one
+ * makes the part instead, where it would otherwise soon wait (writeText).
  *
  * The thread answers each batch with the stamps of the files it made, for the build cache
  * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
@@ -71,6 +72,11 @@ export interface FileWriterOptions {
    * thread for seconds. Otherwise `write`, `writeText` and `copy` wait while IN_FLIGHT batches are.
    */
   unbounded?: boolean;
+  /**
+   * How many batches waiting for the thread make it behind, so that deferred parts are made on
+   * this thread instead (writeText); IN_FLIGHT by default, 0 for every one (the tests).
+   */
+  behindAt?: number;
 }
 
 export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => void = () => {}, options: FileWriterOptions = {}): FileWriter {
@@ -100,9 +106,14 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
    */
   const spare: Buffer[] = [];
   const encoder = new TextEncoder();
+  /**
+   * How many batches the thread has written, counted by the thread itself: this thread learns of
+   * each from its answer only once it waits, so this is what tells it how far behind the thread is.
+   */
+  const written = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const start = () => {
     const boot = { name: 'file-writer-worker', entry: new URL('./file-writer-worker.ts', import.meta.url).href };
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot } });
+    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot, written: written.buffer } });
     worker.on('message', ({ batch, error, stamps, texts: written }: { batch: number; error?: { message: string; code?: string }; stamps?: Float64Array; texts?: ArrayBuffer }) => {
       if (written) spare.push(Buffer.from(written));
       const settle = waiting.get(batch)!;
@@ -156,21 +167,29 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
       return queue(absolutePath, ownsItsBuffer(bytes) ? bytes : new Uint8Array(bytes), null, tag);
     },
     async writeText(absolutePath, text, tag) {
-      const parts = typeof text === 'string' ? [text] : text;
+      // When the thread is behind (as many batches waiting for it as may be in flight), this one
+      // would soon wait for it: it makes the deferred parts itself instead, so the thread catches
+      // up sooner (issue 4: at 100,000 manuscripts on a disk, the pages' thread was the last one
+      // busy, for seconds, while this one waited).
+      const behind = !options.unbounded && next - Atomics.load(written, 0) >= (options.behindAt ?? IN_FLIGHT);
+      const parts = typeof text === 'string' ? [text] : behind ? text.map((part) => (typeof part === 'string' ? part : part.make())) : text;
       // UTF-8 takes at most three bytes per UTF-16 code unit; a deferred part's source is copied.
       let bound = 0;
-      for (const part of parts) bound += typeof part === 'string' ? part.length * 3 : part.source.byteLength;
-      if (bound > BATCH_BYTES) return queue(absolutePath, encoder.encode(parts.join('')), null, tag);
+      for (const part of parts) bound += typeof part === 'string' ? part.length * 3 : part instanceof Uint8Array ? part.byteLength : part.source.byteLength;
+      if (bound > BATCH_BYTES) return queue(absolutePath, Buffer.concat(parts.map((part) => (part instanceof Uint8Array ? part : encoder.encode(String(part))))), null, tag);
       while (used + bound > texts.length) await send();
       const start = used;
       for (const part of parts) {
         if (typeof part === 'string') {
           used += texts.write(part, used);
-          continue;
+        } else if (!(part instanceof Uint8Array)) {
+          deferred.push(paths.length, part.maker, used - start, used - start + part.source.byteLength);
+          texts.set(part.source, used);
+          used += part.source.byteLength;
+        } else {
+          texts.set(part, used);
+          used += part.byteLength;
         }
-        deferred.push(paths.length, part.maker, used - start, used - start + part.source.byteLength);
-        texts.set(part.source, used);
-        used += part.source.byteLength;
       }
       return queue(absolutePath, texts.subarray(start, used), null, tag);
     },
