@@ -110,10 +110,10 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
    * How many batches the thread has written, counted by the thread itself: this thread learns of
    * each from its answer only once it waits, so this is what tells it how far behind the thread is.
    */
-  const written = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  const batchesWritten = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const start = () => {
     const boot = { name: 'file-writer-worker', entry: new URL('./file-writer-worker.ts', import.meta.url).href };
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot, written: written.buffer } });
+    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { boot, written: batchesWritten.buffer } });
     worker.on('message', ({ batch, error, stamps, texts: written }: { batch: number; error?: { message: string; code?: string }; stamps?: Float64Array; texts?: ArrayBuffer }) => {
       if (written) spare.push(Buffer.from(written));
       const settle = waiting.get(batch)!;
@@ -171,7 +171,7 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
       // would soon wait for it: it makes the deferred parts itself instead, so the thread catches
       // up sooner (issue 4: at 100,000 manuscripts on a disk, the pages' thread was the last one
       // busy, for seconds, while this one waited).
-      const behind = !options.unbounded && next - Atomics.load(written, 0) >= (options.behindAt ?? IN_FLIGHT);
+      const behind = !options.unbounded && next - Atomics.load(batchesWritten, 0) >= (options.behindAt ?? IN_FLIGHT);
       const parts = typeof text === 'string' ? [text] : behind ? text.map((part) => (typeof part === 'string' ? part : part.make())) : text;
       // UTF-8 takes at most three bytes per UTF-16 code unit; a deferred part's source is copied.
       let bound = 0;
