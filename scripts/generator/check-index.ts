@@ -20,7 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
-import type { Discovery, SourceFiles } from './discover.ts';
+import type { CollectionFiles, Discovery, SourceFiles } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
 import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
 // A manuscript is restored without its long fields, which a build reads from the file when a
@@ -285,7 +285,7 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
  * (`listed`, one string comparison), else name by name, compared in place (joining 250,000 names to
  * compare them cost as much as the rest of the load stage's comparison).
  */
-function sameFiles(frame: IndexFrame, listed: string | undefined, files: ReturnType<SourceFiles['range']>): boolean {
+function sameFiles(frame: IndexFrame, listed: string | undefined, files: CollectionFiles): boolean {
   if (files.names.length === 0) return frame.fileNames === '';
   // One collection's files are all in its folder.
   if (files.filePrefix !== frame.folder) return false;

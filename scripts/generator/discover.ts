@@ -8,7 +8,7 @@ import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
 import { RECORD_KEY } from './formats.ts';
 import type { Problem } from './problems.ts';
-import { STAT_FIELDS, statsOf, type Scan, type Stats } from './stat-many.ts';
+import { positionInSorted, STAT_FIELDS, statsOf, type Scan, type Stats } from './stat-many.ts';
 
 export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
@@ -55,6 +55,15 @@ interface Folder {
   extension: string | undefined;
 }
 
+/** One collection's files among all found: positions `start` to `end`, and their names in its folder. */
+export interface CollectionFiles {
+  start: number;
+  end: number;
+  /** The start of their paths (`content/authors/`); '' when the collection has no file. */
+  filePrefix: string;
+  names: readonly string[];
+}
+
 /**
  * The content files found, in discovery order (the collections in COLLECTION_NAMES order, each
  * sorted), as a column of names and a folder per collection. A file's path, key and absolute path
@@ -95,8 +104,7 @@ export class SourceFiles {
 
   /** The record's key: its file name without extension (authors are referenced by it). */
   key(i: number): string {
-    const name = this.name(i);
-    return name.slice(0, name.lastIndexOf('.'));
+    return keyOf(this.name(i));
   }
 
   /** Path relative to the project root, forward slashes: used in every report. */
@@ -114,11 +122,11 @@ export class SourceFiles {
   at(i: number): SourceFile {
     const folder = this.#folderAt(i);
     const name = folder.names[i - folder.start]!;
-    return { collection: folder.collection, key: name.slice(0, name.lastIndexOf('.')), file: folder.filePrefix + name, name, absolutePath: folder.absolutePrefix + name };
+    return { collection: folder.collection, key: keyOf(name), file: folder.filePrefix + name, name, absolutePath: folder.absolutePrefix + name };
   }
 
-  /** Where a collection's files are: from `start` to `end`, and the start of their paths (`content/authors/`; '' when it has none). */
-  range(collection: CollectionName): { start: number; end: number; filePrefix: string; names: readonly string[] } {
+  /** Where a collection's files are (CollectionFiles). */
+  range(collection: CollectionName): CollectionFiles {
     const folder = this.#folders.find((f) => f.collection === collection);
     return folder ? { start: folder.start, end: folder.end, filePrefix: folder.names.length > 0 ? folder.filePrefix : '', names: folder.names } : { start: this.length, end: this.length, filePrefix: '', names: [] };
   }
@@ -128,18 +136,9 @@ export class SourceFiles {
     const folder = this.#folders.find((f) => f.collection === collection);
     if (!folder) return -1;
     if (folder.extension !== undefined) {
-      // The names are sorted by code units (stat-walk.mjs), and a key is a name less the one extension.
-      const wanted = key + folder.extension;
-      let low = 0;
-      let high = folder.names.length - 1;
-      while (low <= high) {
-        const middle = (low + high) >>> 1;
-        const name = folder.names[middle]!;
-        if (name === wanted) return folder.start + middle;
-        if (name < wanted) low = middle + 1;
-        else high = middle - 1;
-      }
-      return -1;
+      // With one extension, a key and its file name sort alike.
+      const at = positionInSorted(folder.names, key + folder.extension);
+      return at === undefined ? -1 : folder.start + at;
     }
     let keys = this.#keys.get(collection);
     if (!keys) {
@@ -149,6 +148,11 @@ export class SourceFiles {
     }
     return keys.get(key) ?? -1;
   }
+}
+
+/** A record's key: its file's name without the extension (a name found has one). */
+function keyOf(name: string): string {
+  return name.slice(0, name.lastIndexOf('.'));
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -254,7 +258,7 @@ function dropDuplicateKeys(filePrefix: string, names: readonly string[], stamps:
   const kept: string[] = [];
   const keptStamps = new Float64Array(stamps.length);
   names.forEach((name, n) => {
-    const key = name.slice(0, name.lastIndexOf('.'));
+    const key = keyOf(name);
     const previous = seenKeys.get(key);
     if (previous) {
       problems.push(whole(filePrefix + name, 'ref/duplicate-key', `has the same key "${key}" as ${previous}`, 'one file per key'));

@@ -285,18 +285,23 @@ function listingOf(names: string[], values: Float64Array, joined?: string): Fold
     names,
     joined: () => (joined ??= names.join('\0')),
     ...statsOf(values),
-    // The names are sorted by code units (as `<` compares): a binary search, no map of 100,000 names.
-    position(name) {
-      let low = 0;
-      let high = names.length - 1;
-      while (low <= high) {
-        const middle = (low + high) >>> 1;
-        const known = names[middle]!;
-        if (known === name) return middle;
-        if (known < name) low = middle + 1;
-        else high = middle - 1;
-      }
-      return undefined;
-    },
+    position: (name) => positionInSorted(names, name),
   };
+}
+
+/**
+ * Where `name` is in `names`, sorted by code units (as `<` compares, and as every listing here is):
+ * a binary search, no map of 100,000 names. Undefined when it is not there.
+ */
+export function positionInSorted(names: readonly string[], name: string): number | undefined {
+  let low = 0;
+  let high = names.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const known = names[middle]!;
+    if (known === name) return middle;
+    if (known < name) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }
