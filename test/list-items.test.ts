@@ -48,9 +48,9 @@ function listOf(items: readonly Item[]): ListItems & { keys: readonly string[]; 
 
 /** Chunks as the list writer makes them, reading their ranges from the previous file. */
 function joined(chunks: Iterable<ChunkPart[]>, previous?: { bytes: Buffer }): Buffer[] {
-  return [...chunks].map((parts) => joinChunk(parts, ({ position, length }) => {
+  return [...chunks].map((parts) => joinChunk(parts, ({ position, length }, into, at) => {
     if (!previous) throw new Error('a chunk names the previous file, and there is none');
-    return Buffer.from(previous.bytes.subarray(position, position + length));
+    into.set(previous.bytes.subarray(position, position + length), at);
   }));
 }
 

@@ -153,4 +153,18 @@ describe('scanFolders', () => {
     expect(listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i)])).toEqual(alone);
     expect((await both.folder(path.join(dir, 'flat')))!.names).toHaveLength(6);
   });
+
+  it('answers for a folder under a recursive root once that root is walked, before the roots after it', async () => {
+    // One worker walks `tree`, then the large folder of the test before. The media checks wait for
+    // a folder under content/media while the previous output is stamped after it (content-scan.ts).
+    const big = path.join(dir, 'big');
+    const scan = scanFolders([{ path: path.join(dir, 'tree'), recursive: true }, { path: big, recursive: true }], 1);
+    const deep = scan.folder(path.join(dir, 'tree/a/deep'));
+    const first = await Promise.race([deep.then(() => 'tree/a/deep'), scan.folder(big).then(() => 'big')]);
+    expect(first).toBe('tree/a/deep');
+    expect((await deep)!.names).toEqual(['x.pdf']);
+    // Under the root walked last, and a folder under no root: once the scan is done.
+    expect((await scan.folder(path.join(big, 'sub')))!.names).toEqual([]);
+    expect(await scan.folder(path.join(dir, 'flat'))).toBeUndefined();
+  });
 });

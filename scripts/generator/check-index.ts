@@ -130,7 +130,12 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
   const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, { hash, loaded }])));
-  const rows = frames.map((frame, f) => recordRow(frame, whole[f]!, mode === 'build'));
+  const names = frames.map((frame) => once(() => frame.fileNames.split('\0')));
+  const authorKeys = once(() => {
+    const authors = frames.findIndex((frame) => frame.collection === 'authors');
+    return authors < 0 ? [] : names[authors]!().map((name) => name.slice(0, name.lastIndexOf('.')));
+  });
+  const rows = frames.map((frame, f) => recordRow(frame, whole[f]!, mode === 'build', names[f]!, authorKeys));
   // A build needs every record, made here while the content is being stamped. `check` reads the
   // manuscripts' references from the columns (manuscriptColumns) and makes a record only when asked
   // (a file touched but unchanged, or the index rewritten).
@@ -143,38 +148,49 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
 function manuscriptColumns(frame: IndexFrame) {
   const split = (column: string) => column.split('\n');
   const documents = split(frame.documents);
-  const authors = split(frame.authors);
+  // Split only if asked: a build's restored records mostly take their authors by row (recordRow).
+  const authors = once(() => split(frame.authors));
   return {
     id: (row: number) => frame.numbers[row * 2]!,
     volume: (row: number) => frame.numbers[row * 2 + 1]!,
     section: sharedTexts(frame.sections),
     document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
-    authors: (row: number): string[] => (authors[row] === '' ? [] : authors[row]!.split('\t')),
+    authors: (row: number): string[] => (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
   };
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => (value ??= { made: make() }).made;
 }
 
 /**
  * What loading a file of `frame` gave, by row: its whole entry's, or the skeleton of its record from
  * the columns (kept alone: the Loaded around it is made when asked, and dropped at once). The
  * columns are split on the first call.
+ *
+ * Restored authors take their keys from `authorKeys` (the authors' frame's, by row), and so do the
+ * manuscripts that name them, by the authors' rows (IndexFrame.authorRows): one string per author,
+ * not one more per mention, and a manuscript's authors are then found among the authors' keys by
+ * the strings themselves (resolve.ts; issue 4: at 100,000 manuscripts, looking up 250,000 copies
+ * took a fifth of a second after every edit).
  */
-function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean): (row: number) => Loaded | NonNullable<Loaded['record']> {
-  let names: string[] | undefined;
+function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean, fileNames: () => readonly string[], authorKeys: () => readonly string[]): (row: number) => Loaded | NonNullable<Loaded['record']> {
   let columns: (ReturnType<typeof manuscriptColumns> & { titles: string[]; date: (row: number) => string }) | undefined;
   let people: { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string } | undefined;
   return (row) => {
     const kept = whole.get(row);
     if (kept) return kept.loaded;
-    names ??= frame.fileNames.split('\0');
     if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
     if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
-    const name = names[row]!;
+    const name = fileNames()[row]!;
     // The key from the name, not from the path: slicing the path would flatten it, a string more
     // per record (250,000 after an edit) that lives to the end of the build.
     const file = frame.folder + name;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
-      file, key: name.slice(0, name.lastIndexOf('.')), at: NO_POSITIONS,
+      file, key: people ? authorKeys()[row]! : name.slice(0, name.lastIndexOf('.')), at: NO_POSITIONS,
       ...(withHashes ? { hash: frame.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH) } : {}),
     };
     const order = frame.orders[row]!;
@@ -190,13 +206,25 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
       citation_title: columns.titles[row]!,
       citation_date: columns.date(row),
       document: columns.document(row),
-      authors: columns.authors(row),
+      authors: authorsOf(frame, row, authorKeys()) ?? columns.authors(row),
       section: columns.section(row),
       ...(Number.isNaN(order) ? {} : { order }),
       origin,
     };
     return slim as ManuscriptRecord;
   };
+}
+
+/** A manuscript row's authors as the authors' own keys (keysOf); undefined when one names no author file. */
+function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[]): string[] | undefined {
+  const start = frame.authorStarts[row]!;
+  const refs = new Array<string>(frame.authorStarts[row + 1]! - start);
+  for (let k = 0; k < refs.length; k++) {
+    const key = authorKeys[frame.authorRows[start + k]!];
+    if (key === undefined) return undefined;
+    refs[k] = key;
+  }
+  return refs;
 }
 
 function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: SourceFiles, listed: Discovery['listed'], forBuild: boolean): AlignedCache {

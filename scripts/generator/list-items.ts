@@ -54,12 +54,24 @@ export function* renderedChunks(items: ListItems): Generator<string> {
   for (const parts of splicedChunks(items, undefined)) yield Buffer.concat(parts as Uint8Array[]).toString('utf8');
 }
 
-/** A chunk's bytes, its ranges read with `read`: one part is taken as it is, not copied. */
-export function joinChunk(parts: readonly ChunkPart[], read: (range: ByteRange) => Uint8Array): Buffer {
-  const bytes = parts.map((part) => (part instanceof Uint8Array ? part : read(part)));
-  if (bytes.length !== 1) return Buffer.concat(bytes);
-  const [only] = bytes as [Uint8Array];
-  return bufferView(only);
+/**
+ * A chunk's bytes, its ranges read with `readInto` straight into their place: one buffer for the
+ * chunk, not one per range and another to join them (issue 4: after an edit, 238 MB of the previous
+ * manuscripts list went through both). A chunk of bytes alone is taken as it is, not copied.
+ */
+export function joinChunk(parts: readonly ChunkPart[], readInto: (range: ByteRange, into: Uint8Array, at: number) => void): Buffer {
+  const [only] = parts;
+  if (parts.length === 1 && only instanceof Uint8Array) return bufferView(only);
+  let size = 0;
+  for (const part of parts) size += part instanceof Uint8Array ? part.byteLength : part.length;
+  const joined = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const part of parts) {
+    if (part instanceof Uint8Array) joined.set(part, at);
+    else readInto(part, joined, at);
+    at += part instanceof Uint8Array ? part.byteLength : part.length;
+  }
+  return joined;
 }
 
 /** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */
@@ -107,7 +119,7 @@ export function* splicedChunks(items: ListItems, previous: ListTable | undefined
       const key = items.keys?.[i];
       if (old && key !== undefined) {
         // The item after the run first, so that a run survives keys that occur twice (identical records).
-        const j = first >= 0 && old.keys[last + 1] === key ? last + 1 : old.index.get(key);
+        const j = first >= 0 && old.is(last + 1, key) ? last + 1 : old.find(key);
         if (j !== undefined) {
           lengths[i] = old.lengths[j]!;
           if (first >= 0 && j === last + 1) {
@@ -201,16 +213,55 @@ export function* chunkKeys(items: ListItems & { keys: readonly string[] }): Gene
   yield ']';
 }
 
-/** The previous table's items: keys, where each starts in the file, and a key → item index. */
+/**
+ * The previous table's items: where each starts in the file, and a lookup of their keys in the
+ * table's newline-joined keys as they are. Issue 4: splitting them into 250,000 strings and a map
+ * of them took the main thread a tenth of a second after every edit, and their garbage as much.
+ */
 function oldItems(table: ListTable) {
-  const keys = table.keys === '' && table.lengths.length === 0 ? [] : table.keys.split('\n');
-  const offsets = new Float64Array(table.lengths.length);
-  const index = new Map<string, number>();
+  const { keys, lengths } = table;
+  const count = lengths.length;
+  /** Where each key starts in `keys`; keyStarts[count] is one past the end (as if a newline followed). */
+  const keyStarts = new Uint32Array(count + 1);
+  const offsets = new Float64Array(count);
   let offset = 1; // after `[`
-  for (let j = 0; j < table.lengths.length; j++) {
+  let at = 0;
+  for (let j = 0; j < count; j++) {
+    keyStarts[j] = at;
     offsets[j] = offset;
-    offset += table.lengths[j]! + 1; // and the comma
-    if (!index.has(keys[j]!)) index.set(keys[j]!, j);
+    offset += lengths[j]! + 1; // and the comma
+    const newline = keys.indexOf('\n', at);
+    at = newline < 0 ? keys.length + 1 : newline + 1;
   }
-  return { keys, offsets, lengths: table.lengths, index };
+  keyStarts[count] = Math.max(at, keys.length + 1);
+  /** Whether item j's key is `key`. */
+  const is = (j: number, key: string): boolean => j < count && keyStarts[j + 1]! - 1 - keyStarts[j]! === key.length && keys.startsWith(key, keyStarts[j]!);
+  // An open-addressing table of the items by a hash of their keys, each key's first item found
+  // first (items are added in order, and equal keys probe the same slots).
+  const size = 2 ** Math.ceil(Math.log2(count * 2 + 2));
+  const slots = new Int32Array(size).fill(-1);
+  const hashes = new Int32Array(size);
+  for (let j = 0; j < count; j++) {
+    const h = hashOf(keys, keyStarts[j]!, keyStarts[j + 1]! - 1);
+    let slot = h & (size - 1);
+    while (slots[slot] !== -1) slot = (slot + 1) & (size - 1);
+    slots[slot] = j;
+    hashes[slot] = h;
+  }
+  /** The first item whose key is `key`. */
+  const find = (key: string): number | undefined => {
+    const h = hashOf(key, 0, key.length);
+    for (let slot = h & (size - 1); slots[slot] !== -1; slot = (slot + 1) & (size - 1)) {
+      if (hashes[slot] === h && is(slots[slot]!, key)) return slots[slot];
+    }
+    return undefined;
+  };
+  return { offsets, lengths, is, find };
+}
+
+/** FNV-1a of `text` from `start` to `end`, as a 32-bit integer. */
+function hashOf(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
 }

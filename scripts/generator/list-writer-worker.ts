@@ -147,14 +147,19 @@ function openPrevious(previous: PreviousFile): number {
   return fd;
 }
 
-function read(previous: { fd: number; file: string }, { position, length }: ByteRange): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
+function read(previous: { fd: number; file: string }, range: ByteRange): Buffer {
+  const buffer = Buffer.allocUnsafe(range.length);
+  readInto(previous, range, buffer, 0);
+  return buffer;
+}
+
+/** Reads `range` of a previous file into `into` from `at`. */
+function readInto(previous: { fd: number; file: string }, { position, length }: ByteRange, into: Uint8Array, at: number): void {
   for (let done = 0; done < length;) {
-    const bytes = readSync(previous.fd, buffer, done, length - done, position + done);
+    const bytes = readSync(previous.fd, into, at + done, length - done, position + done);
     if (bytes === 0) throw new Error(`${previous.file} ended before its recorded length`);
     done += bytes;
   }
-  return buffer;
 }
 
 async function finish(list: number, opened: OpenList): Promise<void> {
@@ -203,9 +208,9 @@ parentPort!.on('message', (request: ListWriterRequest) => {
   opened.queue = opened.queue.then(async () => {
     if (lists.get(list) !== opened) return; // failed or stopped meanwhile
     if ('end' in request) return finish(list, opened);
-    const bytes = joinChunk(request.chunk, (range) => {
+    const bytes = joinChunk(request.chunk, (range, into, at) => {
       if (opened.previous.length === 0) throw new Error('a list chunk names the previous file, which is not open');
-      return read(opened.previous[0]!, range);
+      readInto(opened.previous[0]!, range, into, at);
     });
     await Promise.race([Promise.all(opened.sinks.map((sink) => sink.write(bytes, request.key))), opened.failed]);
     post({ list, taken: true });

@@ -30,17 +30,20 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
   const volumes = new Map(site.volumes.map((v) => [v.id, v.origin.hash!]));
   // The manuscripts list's items are keyed by their pages' keys, so these come first: the lists
   // start as soon as they are known (issue 4), before the pages' keys by path are made.
-  const inputs: string[] = [];
-  const manuscriptKeys = site.manuscripts.map((m, i) => {
-    // Joined once, not built by `+=`: hashing a string of many pieces flattens it first.
-    inputs.length = 0;
-    inputs.push(m.origin.hash!, volumes.get(m.citation_volume) ?? '');
+  const manuscriptKeys = new Array<string>(site.manuscripts.length);
+  for (let i = 0; i < site.manuscripts.length; i++) {
+    const m = site.manuscripts[i]!;
     const found = site.manuscriptAuthors[i]!;
-    m.authors.forEach((ref, k) => inputs.push(typeof ref === 'string' ? found[k]?.origin.hash ?? '' : JSON.stringify(ref)));
-    inputs.push('');
+    // The inputs newline-joined, in one string built by `+=` (hashing flattens it once): an array
+    // joined per page, with a closure per author, took twice as long (issue 4: 100,000 pages).
+    let inputs = `${m.origin.hash!}\n${volumes.get(m.citation_volume) ?? ''}`;
+    for (let k = 0; k < m.authors.length; k++) {
+      const ref = m.authors[k]!;
+      inputs += `\n${typeof ref === 'string' ? found[k]?.origin.hash ?? '' : JSON.stringify(ref)}`;
+    }
     // One call per page: a Hash object each cost more than the hashing (100,000 pages).
-    return `page:${hash('sha1', inputs.join('\n'), 'base64url')}`;
-  });
+    manuscriptKeys[i] = `page:${hash('sha1', `${inputs}\n`, 'base64url')}`;
+  }
   const itemKeys = new Map<string, readonly string[]>([
     [listFile('authors'), site.authors.map((a) => a.origin.hash!)],
     [listFile('volumes'), site.volumes.map((v) => v.origin.hash!)],

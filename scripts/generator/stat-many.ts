@@ -6,6 +6,7 @@
  * whole folders are listed and stamped on worker threads (scanFolders) while the main thread
  * reads the build cache.
  */
+import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { STAT_FIELDS, stampInto, stampShared, startsWithInto, walkFolders } from './stat-walk.mjs';
@@ -177,8 +178,15 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
     return { folder: async (folder) => listings.get(folder) };
   }
 
-  // Each root's listing can be awaited on its own; anything else (folders found on the way) once all are done.
+  // Each root's listing can be awaited on its own; a folder found under a recursive root, once every
+  // folder under that root is done (issue 4: the media checks waited for the previous output's
+  // 200,000 stamps, listed after the content, with the main thread idle).
   const waiting = new Map<string, (() => void)[]>();
+  const walked = roots.map(() => {
+    let wake = () => {};
+    const done = new Promise<void>((resolve) => (wake = resolve));
+    return { done, wake };
+  });
   // Large folders whose names came first: this thread takes a share of the stamps of the one it
   // waits for (stat-walk.mjs, stampShared), and only then: it has the build's own work to do, and
   // stamping a folder nobody waits for yet would delay the one it needs.
@@ -204,6 +212,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   const all = Promise.all(workers.map((worker) => {
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (answer: WorkerAnswer) => {
+        if ('walked' in answer) return walked[answer.walked]!.wake();
         if ('done' in answer) {
           if (options.helpEachOther) {
             idle.push(worker);
@@ -241,10 +250,15 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
     for (const worker of workers) void worker.terminate();
   });
   const rootPaths = new Set(roots.map((root) => root.path));
+  /** Once `folder`, not a root, has been answered if it is ever to be: its recursive root walked, or the whole scan done. */
+  const walkedOver = (folder: string): Promise<void> => {
+    const under = roots.findIndex((root) => root.recursive === true && folder.startsWith(root.path + path.sep));
+    return under < 0 ? all : walked[under]!.done;
+  };
   return {
     async folder(folder) {
       if (!listings.has(folder)) {
-        const listed = rootPaths.has(folder) ? new Promise<void>((wake) => waiting.set(folder, [...(waiting.get(folder) ?? []), wake])) : all;
+        const listed = rootPaths.has(folder) ? new Promise<void>((wake) => waiting.set(folder, [...(waiting.get(folder) ?? []), wake])) : walkedOver(folder);
         awaited.add(folder);
         help(folder);
         await Promise.race([listed, all]);
@@ -276,6 +290,7 @@ interface WorkerShare {
 /** What a stat worker posts while scanning folders (stat-worker.mjs). */
 type WorkerAnswer =
   | { done: true }
+  | { walked: number }
   | { folder: string; names?: string; values?: Float64Array }
   | { folder: string; share: WorkerShare }
   | { folder: string; stamped: true };

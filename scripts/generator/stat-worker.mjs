@@ -6,7 +6,8 @@
 // - `folders`: whole folders listed and stamped (scanFolders), claimed one at a time from a counter
 //   shared with the other workers, each answered as soon as it is done; a large folder is answered
 //   twice, with its names as soon as they are listed (`share`), then once it is stamped (`stamped`);
-//   a worker with no folder left may take chunks of the large folders still being stamped (`help`).
+//   a worker with no folder left may take chunks of the large folders still being stamped (`help`);
+//   each root is answered once more when every folder under it is (`walked`).
 import { parentPort, workerData } from 'node:worker_threads';
 import { STAT_FIELDS, stampInto, stampShared, startsWithInto, walkFolders } from './stat-walk.mjs';
 
@@ -35,6 +36,9 @@ if (workerData.magic !== undefined) {
       shared.add(folder);
       parentPort.postMessage({ folder, share: { names: names.join('\0'), values, control, prefix } });
     });
+    // Every folder under this root was answered above: one waiting for a folder found under it need
+    // not wait for the other roots (stat-many.ts).
+    parentPort.postMessage({ walked: f });
   }
   // No folder left to claim: take chunks of the large folders the other workers are still stamping,
   // if the main thread hands them over, until it stops this thread.

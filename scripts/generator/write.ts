@@ -122,8 +122,9 @@ async function findReusable(outDir: string, previous: PreviousOutput | undefined
   if (!listed || !previous || previous.rows.names.length === 0) return rows;
   // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
   const listings = new Map<string, FolderListing | undefined>();
+  const folderOfNext = folderFinder();
   const folders = new Set<string>();
-  for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOf(relative));
+  for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOfNext(relative));
   // Named as the scan names them (path.join), whatever the platform's separator.
   for (const folder of folders) listings.set(folder, await listed.folder(path.join(outDir, ...folder.split('/'))));
   // Name → position in its listing, for this search only: a binary search over 100,000 names cost
@@ -131,10 +132,14 @@ async function findReusable(outDir: string, previous: PreviousOutput | undefined
   const positions = new Map<FolderListing, Map<string, number>>();
   // The name after the last one found first: outputs in the listing's order (the PDFs) need no map.
   const lastFound = new Map<FolderListing, number>();
-  const positionIn = (listing: FolderListing, name: string): number | undefined => {
+  /** Where the file `relative` names (its name from `start`) is in `listing`. */
+  const positionIn = (listing: FolderListing, relative: string, start: number): number | undefined => {
     const next = (lastFound.get(listing) ?? -1) + 1;
-    let at: number | undefined = listing.names[next] === name ? next : undefined;
+    // Compared in place: a name sliced per file was 200,000 strings.
+    const guess = listing.names[next];
+    let at: number | undefined = guess !== undefined && guess.length === relative.length - start && relative.endsWith(guess) ? next : undefined;
     if (at === undefined) {
+      const name = relative.slice(start);
       let known = positions.get(listing);
       if (!known) {
         known = new Map();
@@ -149,9 +154,9 @@ async function findReusable(outDir: string, previous: PreviousOutput | undefined
   const { stamps } = previous.rows;
   // 200,000 files at 100,000 manuscripts: no closure or object per file.
   const intact = (relative: string, row: number): boolean => {
-    const folder = folderOf(relative);
+    const folder = folderOfNext(relative);
     const listing = listings.get(folder);
-    const at = listing && positionIn(listing, folder === '' ? relative : relative.slice(folder.length + 1));
+    const at = listing && positionIn(listing, relative, folder === '' ? 0 : folder.length + 1);
     if (at === undefined || listing!.kind(at) !== 'file') return false;
     const v = listing!.values;
     const r = row * ROW_STAMP_FIELDS;
@@ -187,6 +192,20 @@ interface FilePlan {
 async function filePlan(outDir: string, previous: PreviousOutput | undefined, wanted: readonly { relatives: readonly string[]; key: string | undefined }[], listed: Scan | undefined): Promise<FilePlan> {
   const rows = await findReusable(outDir, previous, wanted, listed);
   return { files: wanted.flatMap(({ relatives }) => relatives), rows, tags: new Int32Array(rows.length).fill(-1) };
+}
+
+/**
+ * The folder of each relative output path given ('' for the root), the one before's given again
+ * when it is the same: consecutive outputs are mostly in one folder, and a folder sliced per file
+ * was 200,000 strings, each hashed to look its listing up (issue 4).
+ */
+function folderFinder(): (relative: string) => string {
+  let last: string | undefined;
+  return (relative) => {
+    const slash = relative.lastIndexOf('/');
+    if (last !== undefined && Math.max(slash, 0) === last.length && relative.startsWith(last)) return last;
+    return (last = folderOf(relative));
+  };
 }
 
 /** The folder of a relative output path ('' for the root). */
