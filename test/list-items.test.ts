@@ -129,6 +129,22 @@ describe('a list taken from the previous build where its items did not change', 
     // Chunks of items left alone keep their keys: the check above is not empty.
     expect(sameKeys).toBeGreaterThan(5);
   });
+
+  it('after one edit, takes every other chunk as one range of the previous file, and the edited one around its item', () => {
+    const next = seededRandom(11);
+    const before = Array.from({ length: ITEMS_PER_CHUNK * 4 + 10 }, (_, i) => item(next, i));
+    const after = [...before];
+    const edited = ITEMS_PER_CHUNK * 2 + 7;
+    after[edited] = item(next, before.length);
+    const previous = written(before);
+    const record = { lengths: new Uint32Array(after.length), rendered: 0 };
+    const parts = [...splicedChunks(listOf(after), previous.table, record)];
+    const ranges = (chunk: ChunkPart[]) => chunk.filter((part) => !(part instanceof Uint8Array));
+    // `[`, five chunks, `]`: the edited item's chunk is a range before it, the item, a range after it.
+    expect(parts.map((chunk) => ranges(chunk).length)).toEqual([0, 1, 1, 2, 1, 1, 0]);
+    expect(texts(joined(parts, previous))).toEqual(fresh(after));
+    expect(record.rendered).toBe(1);
+  });
 });
 
 let workspace: Workspace | undefined;
