@@ -11,10 +11,10 @@
  *   one too (ListItems.keys), so that rewriting a list renders only the items that changed.
  * - Anything else (host files, public/) has no key and is always written; it is small.
  */
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { OutputFile } from '../shared/output-file.ts';
 import { listFile, pageFile } from '../shared/contract.ts';
-import { manuscriptPagePath, volumePagePath } from './render-pages.ts';
+import { MANUSCRIPT_PAGES, manuscriptPagePath, volumePagePath } from './render-pages.ts';
 import type { ResolvedJournal } from './resolve.ts';
 
 /**
@@ -49,23 +49,44 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
     [listFile('volumes'), site.volumes.map((v) => v.origin.hash!)],
     [listFile('manuscripts'), manuscriptKeys],
   ]);
-  /** The pages' keys by path, made when pages are first keyed (after the lists have started). */
-  let pageKeys: Map<string, string> | undefined;
-  const pages = () => {
-    if (pageKeys) return pageKeys;
-    pageKeys = new Map();
-    const volumeHashes = new Map(site.volumes.map((v) => [v.id, createHash('sha1').update(`${v.origin.hash}\n`)]));
-    site.manuscripts.forEach((m, i) => {
-      pageKeys!.set(pageFile(manuscriptPagePath(m)), manuscriptKeys[i]!);
-      volumeHashes.get(m.citation_volume)?.update(`${manuscriptKeys[i]}\n`);
-    });
-    for (const v of site.volumes) pageKeys.set(pageFile(volumePagePath(v)), `volume:${volumeHashes.get(v.id)!.digest('base64url')}`);
-    return pageKeys;
+  /** The volumes' pages' keys by path, made when pages are first keyed (after the lists have started). */
+  let volumePageKeys: Map<string, string> | undefined;
+  const volumePages = () => {
+    if (volumePageKeys) return volumePageKeys;
+    // A volume's key hashes its own hash and its manuscripts' page keys in order, each newline-ended:
+    // joined into one string per volume, not a hash updated 100,000 times.
+    const inputs = new Map(site.volumes.map((v) => [v.id, [v.origin.hash!]]));
+    site.manuscripts.forEach((m, i) => inputs.get(m.citation_volume)?.push(manuscriptKeys[i]!));
+    volumePageKeys = new Map(site.volumes.map((v) => [pageFile(volumePagePath(v)), `volume:${hash('sha1', `${inputs.get(v.id)!.join('\n')}\n`, 'base64url')}`]));
+    return volumePageKeys;
+  };
+  /** Each manuscript's position by its page's path: made only for a page not where it was expected (pageKey). */
+  let manuscriptPageAt: Map<string, number> | undefined;
+  /**
+   * The manuscripts' pages come in the manuscripts' order (render-pages.ts): a path is first compared
+   * with the page of the manuscript after the last one found, so that 100,000 pages need no map by
+   * path (issue 4: making it, and looking each page up in it, took the main thread a fifth of a
+   * second after every edit). Anything else is looked up.
+   */
+  let nextManuscript = 0;
+  const pageKey = (path: string): string | undefined => {
+    const expected = site.manuscripts[nextManuscript];
+    let at = expected && path === pageFile(manuscriptPagePath(expected)) ? nextManuscript : undefined;
+    if (at === undefined) {
+      const volumeKey = volumePages().get(path);
+      if (volumeKey !== undefined || !path.startsWith(MANUSCRIPT_PAGES)) return volumeKey;
+      manuscriptPageAt ??= new Map(site.manuscripts.map((m, i) => [pageFile(manuscriptPagePath(m)), i]));
+      at = manuscriptPageAt.get(path);
+      if (at === undefined) return undefined;
+    }
+    nextManuscript = at + 1;
+    return manuscriptKeys[at];
   };
   return (outputs) => {
     for (const output of outputs) {
-      const keys = itemKeys.get(output.path);
-      output.key = keys ? siteKey : pages().get(output.path) ?? siteKey;
+      // Only a list has items: a page's path is not looked up among the lists'.
+      const keys = output.items ? itemKeys.get(output.path) : undefined;
+      output.key = keys ? siteKey : pageKey(output.path) ?? siteKey;
       if (output.items && keys?.length === output.items.count) output.items.keys = keys;
     }
   };

@@ -29,6 +29,8 @@ const [VOLUMES, MANUSCRIPTS] = PAGE_FOLDERS;
 export const homePagePath = '/';
 export const volumePagePath = (volume: VolumeRecord) => `/${VOLUMES}/${volumeNumber(volume)}`;
 export const manuscriptPagePath = (manuscript: ManuscriptRecord) => `/${MANUSCRIPTS}/${manuscript.id}`;
+/** Where every manuscript's page file is, relative to the output folder (pageFile of manuscriptPagePath). */
+export const MANUSCRIPT_PAGES = `${MANUSCRIPTS}/`;
 
 /**
  * The number a reader cites: the label's Roman numeral as a number ("Volume V" → 5). Not the API's
