@@ -215,7 +215,7 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
   };
 }
 
-/** A manuscript row's authors as the authors' own keys (keysOf); undefined when one names no author file. */
+/** A manuscript row's authors as the restored authors' own keys (recordRow); undefined when one names no author file. */
 function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[]): string[] | undefined {
   const start = frame.authorStarts[row]!;
   const refs = new Array<string>(frame.authorStarts[row + 1]! - start);

@@ -29,7 +29,7 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
 
   const volumes = new Map(site.volumes.map((v) => [v.id, v.origin.hash!]));
   // The manuscripts list's items are keyed by their pages' keys, so these come first: the lists
-  // start as soon as they are known (issue 4), before the pages' keys by path are made.
+  // start as soon as they are known (issue 4), before the pages are keyed.
   const manuscriptKeys = new Array<string>(site.manuscripts.length);
   for (let i = 0; i < site.manuscripts.length; i++) {
     const m = site.manuscripts[i]!;
