@@ -251,19 +251,25 @@ function oldItems(table: ListTable) {
   /** Whether item j's key is `key`. */
   const is = (j: number, key: string): boolean => j < count && keyStarts[j + 1]! - 1 - keyStarts[j]! === key.length && keys.startsWith(key, keyStarts[j]!);
   // An open-addressing table of the items by a hash of their keys, each key's first item found
-  // first (items are added in order, and equal keys probe the same slots).
+  // first (items are added in order, and equal keys probe the same slots). Made on the first
+  // lookup: a list whose chunks all follow on from the previous list's needs none (sameRun).
   const size = 2 ** Math.ceil(Math.log2(count * 2 + 2));
-  const slots = new Int32Array(size).fill(-1);
-  const hashes = new Int32Array(size);
-  for (let j = 0; j < count; j++) {
-    const h = hashOf(keys, keyStarts[j]!, keyStarts[j + 1]! - 1);
-    let slot = h & (size - 1);
-    while (slots[slot] !== -1) slot = (slot + 1) & (size - 1);
-    slots[slot] = j;
-    hashes[slot] = h;
-  }
+  let byHash: { slots: Int32Array; hashes: Int32Array } | undefined;
+  const made = () => {
+    if (byHash) return byHash;
+    byHash = { slots: new Int32Array(size).fill(-1), hashes: new Int32Array(size) };
+    for (let j = 0; j < count; j++) {
+      const h = hashOf(keys, keyStarts[j]!, keyStarts[j + 1]! - 1);
+      let slot = h & (size - 1);
+      while (byHash.slots[slot] !== -1) slot = (slot + 1) & (size - 1);
+      byHash.slots[slot] = j;
+      byHash.hashes[slot] = h;
+    }
+    return byHash;
+  };
   /** The first item whose key is `key`. */
   const find = (key: string): number | undefined => {
+    const { slots, hashes } = made();
     const h = hashOf(key, 0, key.length);
     for (let slot = h & (size - 1); slots[slot] !== -1; slot = (slot + 1) & (size - 1)) {
       if (hashes[slot] === h && is(slots[slot]!, key)) return slots[slot];
