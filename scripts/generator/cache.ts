@@ -24,7 +24,7 @@ import type { Loaded } from './load.ts';
 import type { VerifiedMedia } from './media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 8;
+const CACHE_FORMAT = 9;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';

@@ -56,7 +56,10 @@ interface IndexFrame {
   hashes: string;
   /** For manuscripts in the columns: id, citation_volume; NaN for a file kept whole. */
   numbers: Float64Array;
-  /** For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and the author keys (tab-joined). */
+  /**
+   * For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and,
+   * only for a manuscript naming a key that no author file had, its author keys (tab-joined).
+   */
   sections: SharedColumn;
   documents: string;
   authors: string;
@@ -141,21 +144,22 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   // (a file touched but unchanged, or the index rewritten).
   const made = mode === 'build' ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row))) : undefined;
   const rowAt = made ? (f: number, row: number) => made[f]![row]! : (f: number, row: number) => rows[f]!(row);
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources, listed) => align(frames, whole, rowAt, sources, listed, mode === 'build') };
+  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources, listed) => align(frames, whole, rowAt, authorKeys, sources, listed, mode === 'build') };
 }
 
 /** What the checks read of a manuscripts frame's rows, from its columns (the split columns are made once). */
-function manuscriptColumns(frame: IndexFrame) {
+function manuscriptColumns(frame: IndexFrame, authorKeys: () => readonly string[]) {
   const split = (column: string) => column.split('\n');
   const documents = split(frame.documents);
-  // Split only if asked: a build's restored records mostly take their authors by row (recordRow).
+  // The authors' keys are the authors' frame's, by row (authorsOf); the column holds them as text
+  // only for a manuscript naming a key that no author file had. Split only if asked.
   const authors = once(() => split(frame.authors));
   return {
     id: (row: number) => frame.numbers[row * 2]!,
     volume: (row: number) => frame.numbers[row * 2 + 1]!,
     section: sharedTexts(frame.sections),
     document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
-    authors: (row: number): string[] => (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
+    authors: (row: number): string[] => authorsOf(frame, row, authorKeys()) ?? (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
   };
 }
 
@@ -182,7 +186,7 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
   return (row) => {
     const kept = whole.get(row);
     if (kept) return kept.loaded;
-    if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
+    if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame, authorKeys), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
     if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
     const name = fileNames()[row]!;
     // The key from the name, not from the path: slicing the path would flatten it, a string more
@@ -206,7 +210,7 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
       citation_title: columns.titles[row]!,
       citation_date: columns.date(row),
       document: columns.document(row),
-      authors: authorsOf(frame, row, authorKeys()) ?? columns.authors(row),
+      authors: columns.authors(row),
       section: columns.section(row),
       ...(Number.isNaN(order) ? {} : { order }),
       origin,
@@ -227,7 +231,7 @@ function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[]
   return refs;
 }
 
-function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, sources: SourceFiles, listed: Discovery['listed'], forBuild: boolean): AlignedCache {
+function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, authorKeys: () => readonly string[], sources: SourceFiles, listed: Discovery['listed'], forBuild: boolean): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -270,7 +274,7 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
   const inColumns = (i: number) => rowOf[i]! >= 0 && !whole[frameOf[i]!]!.has(rowOf[i]!);
   const manuscripts = frames.findIndex((frame) => frame.collection === 'manuscripts');
   let columns: ReturnType<typeof manuscriptColumns> | undefined;
-  const column = () => (columns ??= manuscriptColumns(frames[manuscripts]!));
+  const column = () => (columns ??= manuscriptColumns(frames[manuscripts]!, authorKeys));
   return {
     stamps,
     hash,
@@ -345,15 +349,19 @@ export function writeCheckIndex(dir: string, fingerprint: string, found: Discove
 function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): Omit<IndexFrame, 'folder' | 'fileNames'> {
   const hashes: string[] = [];
   const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
-  const numbers = new Float64Array(entries.length * 2).fill(Number.NaN);
+  const isManuscripts = collection === 'manuscripts';
+  const isAuthors = collection === 'authors';
+  const numbers = new Float64Array(isManuscripts ? entries.length * 2 : 0).fill(Number.NaN);
   const orders = new Float64Array(entries.length).fill(Number.NaN);
-  // Every column has a row per file, empty where the file's collection or form has no such field
-  // (made at its length and filled in place: issue 4, 250,000 rows at 100,000 manuscripts).
-  const column = () => new Array<string>(entries.length).fill('');
-  const [sections, documents, authors, names, surnames, institutions, titles, dates] = [column(), column(), column(), column(), column(), column(), column(), column()];
+  // A collection's columns have a row per file, empty where the file's form has no such field (made
+  // at its length and filled in place: issue 4, 250,000 rows at 100,000 manuscripts); another
+  // collection's columns have none (4.8 MB of the index that every check and build read).
+  const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
+  const [sections, documents, authors, titles, dates] = [column(isManuscripts), column(isManuscripts), column(isManuscripts), column(isManuscripts), column(isManuscripts)];
+  const [names, surnames, institutions] = [column(isAuthors), column(isAuthors), column(isAuthors)];
   const whole: IndexFrame['whole'] = [];
   const authorRows: number[] = [];
-  const authorStarts = new Uint32Array(collection === 'manuscripts' ? entries.length + 1 : 0);
+  const authorStarts = new Uint32Array(isManuscripts ? entries.length + 1 : 0);
   const noHash = ' '.repeat(HASH_LENGTH);
   entries.forEach((entry, i) => {
     const stamp = entry.stamp;
@@ -375,8 +383,11 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
       if (manuscript.order !== undefined) orders[i] = manuscript.order;
       sections[i] = manuscript.section;
       documents[i] = (manuscript.document as { path: string }).path;
-      authors[i] = (manuscript.authors as string[]).join('\t');
-      for (const key of manuscript.authors as string[]) authorRows.push(authorRow.get(key) ?? -1);
+      // The authors as rows of the authors' frame; as text only when one has no row there (no author
+      // file had that key): the keys are the authors' frame's file names otherwise (9 MB less).
+      const rows = (manuscript.authors as string[]).map((key) => authorRow.get(key) ?? -1);
+      authorRows.push(...rows);
+      if (rows.includes(-1)) authors[i] = (manuscript.authors as string[]).join('\t');
       titles[i] = manuscript.citation_title;
       dates[i] = manuscript.citation_date;
     } else {
@@ -386,7 +397,7 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
       surnames[i] = author.surname;
       institutions[i] = author.institution;
     }
-    if (collection === 'manuscripts') authorStarts[i + 1] = authorRows.length;
+    if (isManuscripts) authorStarts[i + 1] = authorRows.length;
   });
   const joined = (column: string[]) => column.join('\n');
   return {
