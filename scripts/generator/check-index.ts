@@ -20,7 +20,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
-import type { CollectionFiles, Discovery, SourceFiles } from './discover.ts';
+import { keyOf, type CollectionFiles, type Discovery, type SourceFiles } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
 import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from './load.ts';
 // A manuscript is restored without its long fields, which a build reads from the file when a
@@ -136,7 +136,7 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   const names = frames.map((frame) => once(() => frame.fileNames.split('\0')));
   const authorKeys = once(() => {
     const authors = frames.findIndex((frame) => frame.collection === 'authors');
-    return authors < 0 ? [] : names[authors]!().map((name) => name.slice(0, name.lastIndexOf('.')));
+    return authors < 0 ? [] : names[authors]!().map(keyOf);
   });
   const rows = frames.map((frame, f) => recordRow(frame, whole[f]!, mode === 'build', names[f]!, authorKeys));
   // A build needs every record, made here while the content is being stamped. `check` reads the
@@ -194,7 +194,7 @@ function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, wit
     const file = frame.folder + name;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
-      file, key: people ? authorKeys()[row]! : name.slice(0, name.lastIndexOf('.')), at: NO_POSITIONS,
+      file, key: people ? authorKeys()[row]! : keyOf(name), at: NO_POSITIONS,
       ...(withHashes ? { hash: frame.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH) } : {}),
     };
     const order = frame.orders[row]!;

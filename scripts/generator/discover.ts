@@ -151,7 +151,7 @@ export class SourceFiles {
 }
 
 /** A record's key: its file's name without the extension (a name found has one). */
-function keyOf(name: string): string {
+export function keyOf(name: string): string {
   return name.slice(0, name.lastIndexOf('.'));
 }
 

@@ -276,10 +276,10 @@ function oldItems(table: ListTable) {
     }
     return undefined;
   };
-  /** Whether items `from`… are `keys` from `start` to `end`, one for one. */
-  const sameRun = (from: number, keys: readonly (string | undefined)[], start: number, end: number): boolean => {
+  /** Whether items `from`… are `itemKeys` from `start` to `end`, one for one. */
+  const sameRun = (from: number, itemKeys: readonly (string | undefined)[], start: number, end: number): boolean => {
     if (from + end - start > count) return false;
-    for (let i = start; i < end; i++) if (keys[i] === undefined || !is(from + i - start, keys[i]!)) return false;
+    for (let i = start; i < end; i++) if (itemKeys[i] === undefined || !is(from + i - start, itemKeys[i]!)) return false;
     return true;
   };
   return { offsets, lengths, is, find, sameRun };
