@@ -5,7 +5,7 @@
  * nothing is compiled, so cli.mjs runs the sources through the TypeScript loader.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -89,6 +89,31 @@ describe('the compiled command line', () => {
       expect((await runCompiled((await compiledCli(root))!)).value).toBe(String(edit));
     }
     expect(await readdir(path.join(root, 'node_modules', '.cache', 'journal-cli'))).toHaveLength(3);
+  });
+
+  it('compiles zod into the command line, other packages stay imports, and a new zod compiles again', async () => {
+    root = await checkout('packages');
+    const install = async (name: string, value: string) => {
+      await mkdir(path.join(root!, 'node_modules', name), { recursive: true });
+      await writeFile(path.join(root!, 'node_modules', name, 'package.json'), JSON.stringify({ name, version: value, type: 'module', exports: { '.': './index.js' } }));
+      await writeFile(path.join(root!, 'node_modules', name, 'index.js'), `export const value = '${value}';\n`);
+    };
+    await install('zod', 'zod one');
+    await install('yaml', 'yaml one');
+    await writeFile(path.join(root, 'scripts', 'cli.ts'), "import { value as zod } from 'zod';\nimport { value as yaml } from 'yaml';\nconsole.log(JSON.stringify({ value: `${zod}, ${yaml}`, here: '' }));\n");
+    const first = (await compiledCli(root))!;
+    expect((await runCompiled(first)).value).toBe('zod one, yaml one');
+    const compiled = await readdir(path.dirname(fileURLToPath(first)));
+    const code = (await Promise.all(compiled.filter((name) => name.endsWith('.mjs')).map((name) => readFile(path.join(path.dirname(fileURLToPath(first)), name), 'utf8')))).join('\n');
+    expect(code).toContain('zod one');
+    expect(code).not.toMatch(/from ["']zod["']/);
+    expect(code).toMatch(/from ["']yaml["']/);
+
+    // The compiled copy holds zod's code: a new version of it is compiled in before the next command.
+    await install('zod', 'zod two');
+    const second = (await compiledCli(root))!;
+    expect(second).not.toBe(first);
+    expect((await runCompiled(second)).value).toBe('zod two, yaml one');
   });
 
   it('compiles nothing without esbuild: the command line then runs the sources through the loader', async () => {
