@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanFolders, startsWithMany, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
+import { NameColumn, scanFolders, startsWithMany, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
 import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/stat-walk.mjs';
 
 const run = promisify(execFile);
@@ -86,6 +86,34 @@ describe('the stamp of one path', () => {
     const { stdout, stderr } = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: '--pending-deprecation' } });
     expect(stdout.trim()).toBe('undefined');
     expect(stderr).toBe('');
+  });
+});
+
+describe('a column of names', () => {
+  // Sorted by code units, as a listing is: an astral character (surrogates) before U+FF46.
+  const names = ['B.yaml', 'a.yaml', 'a.yaml.yaml', 'c.json', 'é.pdf', '\u{1F600}.pdf', '\uFF46.pdf'];
+  const absent = ['', 'a', 'a.yam', 'b.yaml', 'zz', '\u{1F601}.pdf', 'a.yaml\0c.json'];
+
+  it('reads the same whether it holds the joined names a worker sends or the names themselves', () => {
+    for (const column of [NameColumn.joined(names.join('\0'), names.length), NameColumn.of(names)]) {
+      expect(column.length).toBe(names.length);
+      expect(column.joined).toBe(names.join('\0'));
+      expect(names.map((_, i) => column.at(i))).toEqual(names);
+      expect(names.map((name) => column.position(name))).toEqual(names.map((_, i) => i));
+      expect(absent.map((name) => column.position(name))).toEqual(absent.map(() => undefined));
+      // In place: name i against the end of a longer text, as a PDF's path ends with its name.
+      names.forEach((name, i) => {
+        expect(column.matches(i, `pdfs/${name}`, 5), name).toBe(true);
+        expect(column.matches(i, `pdfs/${name}x`, 5), `${name}x`).toBe(false);
+        expect(column.matches(i, `pdfs/${name.slice(1)}`, 4), `${name} shifted`).toBe(false);
+        expect(column.matches(i, `pdfs/${name}`, 4), `${name} with the slash`).toBe(false);
+      });
+      expect(column.matches(names.length, 'B.yaml')).toBe(false);
+      expect(column.matches(-1, 'B.yaml')).toBe(false);
+      expect(column.all()).toEqual(names);
+    }
+    const none = NameColumn.joined('', 0);
+    expect([none.length, none.all(), none.position(''), none.matches(0, '')]).toEqual([0, [], undefined, false]);
   });
 });
 

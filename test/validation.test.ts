@@ -2,13 +2,13 @@
  * Each kind of editor mistake, as a literal file on top of the valid fixture journal. Every case
  * asserts the stable code and the exact `file:line:column field` the report points at.
  */
-import { lstat, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scanContent } from '../scripts/generator/content-scan.ts';
 import { discover, discoverJournal } from '../scripts/generator/discover.ts';
 import type { Problem } from '../scripts/generator/problems.ts';
-import { COLLECTION_NAMES } from '../scripts/generator/schema.ts';
+import { COLLECTION_NAMES, type CollectionName } from '../scripts/generator/schema.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
@@ -189,6 +189,38 @@ describe('file problems', () => {
       const { size, mtimeMs, ino } = await lstat(source.absolutePath);
       expect(found.stats.stamp(i), source.file).toEqual({ size, mtimeMs, ino });
     }
+  });
+
+  it('takes the files found last time as they are only while each is still a file, and looks at each name again otherwise', async () => {
+    // `check` and builds pass the check index's names (discover.ts, `known`): a listing that is those
+    // names is not looked at name by name (issue 4).
+    // The authors all .yaml (taken at once), the manuscripts of two extensions (looked at name by name).
+    workspace = await createWorkspace({ 'authors/jane-doe.json': null, 'authors/zoran-last.yaml': 'name: Z\nsurname: L\ninstitution: X\n', 'authors/ana-b.yaml': 'name: A\nsurname: B\ninstitution: X\n' });
+    const { root, content } = workspace.paths;
+    const journal = await discoverJournal(root, content);
+    const describeFound = async (known?: (collection: CollectionName) => string | undefined) => {
+      const found = await discover(root, content, scanContent(content), journal, known);
+      const files = Array.from({ length: found.files.length }, (_, i) => [found.files.at(i), found.stats.stamp(i)]);
+      const keys = COLLECTION_NAMES.flatMap((collection) => ['zoran-last', 'marko-nikolov', 'beetles', 'orchids', 'nobody'].map((key) => found.files.indexOfKey(collection, key)));
+      return { files, keys, problems: found.problems.map(where), listed: found.listed };
+    };
+    const first = await describeFound();
+    expect(first.problems).toEqual([]);
+    // A folder of two extensions is never taken at once: discovery gives no names for it, and names given are looked at.
+    expect(Object.keys(first.listed).sort()).toEqual(['authors', 'volumes']);
+    const manuscripts = (await readdir(path.join(content, 'manuscripts'))).sort().join('\0');
+    const last = (collection: CollectionName) => first.listed[collection] ?? (collection === 'manuscripts' ? manuscripts : undefined);
+    expect(await describeFound(last)).toEqual(first);
+
+    // The same names, one of them now a folder, another a link: each is reported, as without the names known.
+    await rm(path.join(content, 'authors/ana-b.yaml'));
+    await mkdir(path.join(content, 'authors/ana-b.yaml'));
+    await rm(path.join(content, 'authors/marko-nikolov.yaml'));
+    await symlink(path.join(content, 'authors/zoran-last.yaml'), path.join(content, 'authors/marko-nikolov.yaml'));
+    const changed = await describeFound(last);
+    expect(changed.problems).toEqual(['io/unexpected-file content/authors/ana-b.yaml:0:0 ', 'io/symlink content/authors/marko-nikolov.yaml:0:0 ']);
+    expect(changed).toEqual(await describeFound());
+    expect(changed.keys).not.toEqual(first.keys);
   });
 
   it('finds a key among the files found, in a folder of one extension (by its sorted names) as in one of several', async () => {

@@ -163,7 +163,7 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
   const cached = index ?? noCache;
   const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : undefined;
 
-  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound));
+  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound, (collection) => cached.fileNames(collection)));
   const problems: Problem[] = [...found.problems, ...journal.problems];
   const loaded = await loadContent(found, cached, progress, { threads, restore: mode === 'build' ? 'records' : 'checks' });
   problems.push(...loaded.problems);

@@ -144,7 +144,11 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   // (a file touched but unchanged, or the index rewritten).
   const made = mode === 'build' ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row))) : undefined;
   const rowAt = made ? (f: number, row: number) => made[f]![row]! : (f: number, row: number) => rows[f]!(row);
-  return { size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0), align: (sources, listed) => align(frames, whole, rowAt, authorKeys, sources, listed, mode === 'build') };
+  return {
+    size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0),
+    fileNames: (collection) => frames.find((frame) => frame.collection === collection)?.fileNames,
+    align: (sources, listed) => align(frames, whole, rowAt, authorKeys, sources, listed, mode === 'build'),
+  };
 }
 
 /** What the checks read of a manuscripts frame's rows, from its columns (the split columns are made once). */
@@ -254,7 +258,7 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
         const rowByName = new Map<string, number>();
         frame.fileNames.split('\0').forEach((name, row) => name && rowByName.set(name, row));
         for (let i = start; i < end; i++) {
-          const row = rowByName.get(files.names[i - start]!);
+          const row = rowByName.get(files.names.at(i - start));
           if (row === undefined) continue;
           rowOf[i] = row;
           stamps.set(frame.stamps.subarray(row * STAMP_FIELDS, (row + 1) * STAMP_FIELDS), i * STAMP_FIELDS);
@@ -323,7 +327,7 @@ function sameFiles(frame: IndexFrame, listed: string | undefined, files: Collect
   if (files.filePrefix !== frame.folder) return false;
   if (listed !== undefined) return listed === frame.fileNames;
   let at = 0;
-  for (const [i, name] of files.names.entries()) {
+  for (const [i, name] of files.names.all().entries()) {
     if (i > 0 && frame.fileNames.charCodeAt(at++) !== 0) return false;
     if (!frame.fileNames.startsWith(name, at)) return false;
     at += name.length;
@@ -340,7 +344,7 @@ export function writeCheckIndex(dir: string, fingerprint: string, found: Discove
   for (let i = authors.start; i < authors.end; i++) authorRow.set(sources.key(i), i - authors.start);
   for (const collection of COLLECTION_NAMES) {
     const { start, end, filePrefix, names } = sources.range(collection);
-    const fileNames = found.listed[collection] ?? names.join('\0');
+    const fileNames = found.listed[collection] ?? names.joined;
     frames.push({ ...indexFrame(collection, entries.slice(start, end), authorRow), folder: filePrefix, fileNames });
   }
   writeFrames(dir, INDEX_FILE, fingerprint, frames);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
 import { RECORD_KEY } from './formats.ts';
 import type { Problem } from './problems.ts';
-import { positionInSorted, STAT_FIELDS, statsOf, type Scan, type Stats } from './stat-many.ts';
+import { NameColumn, STAT_FIELDS, statsOf, type FolderListing, type Scan, type Stats } from './stat-many.ts';
 
 export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
@@ -47,7 +47,7 @@ interface Folder {
   collection: CollectionName;
   start: number;
   end: number;
-  names: readonly string[];
+  names: NameColumn;
   /** `content/authors/`: a file's path relative to the project root, forward slashes. */
   filePrefix: string;
   absolutePrefix: string;
@@ -61,7 +61,7 @@ export interface CollectionFiles {
   end: number;
   /** The start of their paths (`content/authors/`); '' when the collection has no file. */
   filePrefix: string;
-  names: readonly string[];
+  names: NameColumn;
 }
 
 /**
@@ -99,7 +99,7 @@ export class SourceFiles {
   /** The file's name in its folder: `file` ends with it. */
   name(i: number): string {
     const folder = this.#folderAt(i);
-    return folder.names[i - folder.start]!;
+    return folder.names.at(i - folder.start);
   }
 
   /** The record's key: its file name without extension (authors are referenced by it). */
@@ -110,25 +110,25 @@ export class SourceFiles {
   /** Path relative to the project root, forward slashes: used in every report. */
   file(i: number): string {
     const folder = this.#folderAt(i);
-    return folder.filePrefix + folder.names[i - folder.start]!;
+    return folder.filePrefix + folder.names.at(i - folder.start);
   }
 
   absolutePath(i: number): string {
     const folder = this.#folderAt(i);
-    return folder.absolutePrefix + folder.names[i - folder.start]!;
+    return folder.absolutePrefix + folder.names.at(i - folder.start);
   }
 
   /** File `i` as one object, for what is sent to a worker or kept with a record. */
   at(i: number): SourceFile {
     const folder = this.#folderAt(i);
-    const name = folder.names[i - folder.start]!;
+    const name = folder.names.at(i - folder.start);
     return { collection: folder.collection, key: keyOf(name), file: folder.filePrefix + name, name, absolutePath: folder.absolutePrefix + name };
   }
 
   /** Where a collection's files are (CollectionFiles). */
   range(collection: CollectionName): CollectionFiles {
     const folder = this.#folders.find((f) => f.collection === collection);
-    return folder ? { start: folder.start, end: folder.end, filePrefix: folder.names.length > 0 ? folder.filePrefix : '', names: folder.names } : { start: this.length, end: this.length, filePrefix: '', names: [] };
+    return folder ? { start: folder.start, end: folder.end, filePrefix: folder.names.length > 0 ? folder.filePrefix : '', names: folder.names } : { start: this.length, end: this.length, filePrefix: '', names: NO_NAMES };
   }
 
   /** The position of `collection`'s file with key `key`, or -1 when there is none. */
@@ -137,7 +137,7 @@ export class SourceFiles {
     if (!folder) return -1;
     if (folder.extension !== undefined) {
       // With one extension, a key and its file name sort alike.
-      const at = positionInSorted(folder.names, key + folder.extension);
+      const at = folder.names.position(key + folder.extension);
       return at === undefined ? -1 : folder.start + at;
     }
     let keys = this.#keys.get(collection);
@@ -149,6 +149,8 @@ export class SourceFiles {
     return keys.get(key) ?? -1;
   }
 }
+
+const NO_NAMES = NameColumn.of([]);
 
 /** A record's key: its file's name without the extension (a name found has one). */
 export function keyOf(name: string): string {
@@ -185,14 +187,17 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
  * The collections' files from `scan` (content-scan.ts), then the journal's (discoverJournal). Each
  * collection is taken as soon as its folder's listing is there (the workers finish them in any
  * order); files and problems come out in COLLECTION_NAMES order all the same.
+ *
+ * `known` gives a collection's files found by an earlier run (the check index's, NUL-joined): a
+ * listing that is exactly those names, all still files, is taken without a look at each name.
  */
-export async function discover(projectRoot: string, contentDir: string, scan: Scan, journal: JournalDiscovery): Promise<Discovery> {
+export async function discover(projectRoot: string, contentDir: string, scan: Scan, journal: JournalDiscovery, known: (collection: CollectionName) => string | undefined = () => undefined): Promise<Discovery> {
   const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
   const found = await Promise.all(COLLECTION_NAMES.map(async (collection) => {
     const folder = path.join(contentDir, collection);
     // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
     const place = { collection, filePrefix: `${relative(folder)}/`, absolutePrefix: `${folder}${path.sep}` };
-    const nothing = { folder: { ...place, names: [], extension: undefined }, stamps: new Float64Array(0), listed: undefined };
+    const nothing = { folder: { ...place, names: NO_NAMES, extension: undefined }, stamps: new Float64Array(0), listed: undefined };
     const problems: Problem[] = [];
     const folderStat = await lstat(folder).catch(() => undefined);
     if (folderStat?.isSymbolicLink()) {
@@ -201,8 +206,16 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
     }
     const listing = await scan.folder(folder);
     if (!listing) return { ...nothing, problems };
+    const column = listing.column;
+    // The files found last time, every one still a file (nearly always): each name passed the checks
+    // below then, and passes them now (issue 4: 250,000 names looked at after every edit).
+    if (column.length > 0 && column.joined === known(collection) && allFiles(listing)) {
+      const extension = sharedExtension(column);
+      if (extension !== undefined) return { folder: { ...place, names: column, extension }, stamps: listing.values, problems, listed: column.joined };
+    }
     // The names and stamps of the files kept, in their order: the listing's own when every entry is
     // a content file (nearly always); a copy without the others when not.
+    const listed = listing.names;
     let names: string[] | undefined;
     let stamps: Float64Array | undefined;
     // Two files share a key only if their extensions differ: with one extension in the folder
@@ -212,11 +225,11 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
     const leaveOut = (i: number, problem: Problem) => {
       problems.push(problem);
       if (names) return;
-      names = listing.names.slice(0, i);
+      names = listed.slice(0, i);
       stamps = new Float64Array(listing.values.length);
       stamps.set(listing.values.subarray(0, i * STAT_FIELDS));
     };
-    listing.names.forEach((name, i) => {
+    listed.forEach((name, i) => {
       const kind = listing.kind(i);
       if (kind === 'directory') return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is a folder', `record files directly in content/${collection}/`));
       if (kind === 'symlink') return leaveOut(i, whole(place.filePrefix + name, 'io/symlink', 'is a symbolic link', 'a regular file'));
@@ -236,12 +249,12 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
       stamps!.set(listing.values.subarray(i * STAT_FIELDS, (i + 1) * STAT_FIELDS), names.length * STAT_FIELDS);
       names.push(name);
     });
-    const kept = { names: names ?? listing.names, stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values };
+    const kept = { names: names ?? listed, stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values };
     if (mixed) {
       const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
-      return { folder: { ...place, names: unique.names, extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
+      return { folder: { ...place, names: NameColumn.of(unique.names), extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
     }
-    return { folder: { ...place, names: kept.names, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : listing.joined() };
+    return { folder: { ...place, names: names ? NameColumn.of(names) : column, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : column.joined };
   }));
   const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
   found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);
@@ -250,6 +263,29 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
     files: new SourceFiles(found.map((part) => part.folder)), journalFile: journal.journalFile,
     problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps), listed,
   };
+}
+
+/** Whether every entry of a listing is a regular file. */
+function allFiles(listing: FolderListing): boolean {
+  const values = listing.values;
+  for (let at = 0; at < values.length; at += STAT_FIELDS) if (values[at] !== 1) return false;
+  return true;
+}
+
+/**
+ * The extension every name has (as path.extname gives it), or undefined when they differ: counted
+ * in the joined names, where each name ends in a NUL but the last, without a string per name.
+ */
+function sharedExtension(names: NameColumn): string | undefined {
+  const first = names.at(0);
+  const dot = first.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const extension = first.slice(dot);
+  const joined = names.joined;
+  const ending = `${extension}\0`;
+  let count = joined.endsWith(extension) ? 1 : 0;
+  for (let at = joined.indexOf(ending); at >= 0; at = joined.indexOf(ending, at + ending.length)) count++;
+  return count === names.length ? extension : undefined;
 }
 
 /** Keeps the first file (in sorted order) of each key, and reports the others, with their stamps taken out too. */

@@ -14,7 +14,7 @@ import type { Problem } from './problems.ts';
 import type { Progress } from './progress.ts';
 import { createUnpacker, type PackedSource, type SlimManuscript } from './packed-manuscript.ts';
 import { rereadManuscript } from './reread.ts';
-import { COLLECTION_NAMES } from './schema.ts';
+import { COLLECTION_NAMES, type CollectionName } from './schema.ts';
 import { runLoadJobs } from './workers.ts';
 
 export interface LoadedContent {
@@ -40,6 +40,8 @@ export interface LoadedContent {
 export interface LoadCache {
   /** Files the cache knows. */
   size: number;
+  /** A collection's files as the cache knows them, their names NUL-joined (discover.ts, `known`). */
+  fileNames(collection: CollectionName): string | undefined;
   /** The cache lined up with the files found: file `i` of `sources` is entry `i` (`listed`: discover.ts). */
   align(sources: SourceFiles, listed: Discovery['listed']): AlignedCache;
 }
@@ -74,6 +76,7 @@ export const STAMP_FIELDS = 3;
 /** No cache: every file is loaded (a cold build, `--no-cache`, or a cache of other code or settings). */
 export const noCache: LoadCache = {
   size: 0,
+  fileNames: () => undefined,
   align: (sources) => ({
     stamps: new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN),
     hash: () => undefined,

@@ -228,8 +228,7 @@ async function statListed(refPaths: readonly string[], folders: readonly MediaFo
     if (!listing) return rest.push(i);
     const nameLength = refPath.length - folders[folderOf[i]!]!.prefix.length;
     const hint = listing === last ? next : 0;
-    const guess = listing.names[hint];
-    const at = guess !== undefined && guess.length === nameLength && refPath.endsWith(guess) ? hint : listing.position(refPath.slice(refPath.length - nameLength));
+    const at = listing.column.matches(hint, refPath, refPath.length - nameLength) ? hint : listing.position(refPath.slice(refPath.length - nameLength));
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).

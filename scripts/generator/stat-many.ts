@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { STAT_FIELDS, stampInto, stampShared, startsWithInto, walkFolders } from './stat-walk.mjs';
+import { STAT_FIELDS, stampInto, stampShared, startsInJoined, startsWithInto, walkFolders } from './stat-walk.mjs';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -124,9 +124,91 @@ export function statsOf(values: Float64Array): Stats {
   };
 }
 
+/**
+ * A folder's names in order, kept as the one NUL-joined string a stat worker sends: a name, or
+ * every name as a string, is made when asked (issue 4: a check after one edit at 100,000
+ * manuscripts reads a handful of 350,000 names, and splitting them all, then collecting them, cost
+ * its main thread a tenth of its second).
+ */
+export class NameColumn {
+  readonly length: number;
+  #joined: string | undefined;
+  #starts: Int32Array | undefined;
+  #all: readonly string[] | undefined;
+
+  private constructor(length: number, joined: string | undefined, all: readonly string[] | undefined, starts?: Int32Array) {
+    this.length = length;
+    this.#joined = joined;
+    this.#all = all;
+    this.#starts = starts;
+  }
+
+  /** `count` names joined by NUL (and, when known, where each starts: stat-walk.mjs, startsOf). */
+  static joined(joined: string, count: number, starts?: Int32Array): NameColumn {
+    return new NameColumn(count, joined, count === 0 ? [] : undefined, starts);
+  }
+
+  static of(names: readonly string[]): NameColumn {
+    return new NameColumn(names.length, undefined, names);
+  }
+
+  /** The names joined by NUL: one string to compare a whole listing with (check-index.ts). */
+  get joined(): string {
+    return (this.#joined ??= this.#all!.join('\0'));
+  }
+
+  at(i: number): string {
+    if (this.#all) return this.#all[i]!;
+    const starts = this.#startsOf();
+    return this.#joined!.slice(starts[i]!, starts[i + 1]! - 1);
+  }
+
+  /** Whether name `i` is `text` from `from` on, compared in place (no string made). */
+  matches(i: number, text: string, from = 0): boolean {
+    if (i < 0 || i >= this.length) return false;
+    if (this.#all) {
+      const name = this.#all[i]!;
+      return name.length === text.length - from && text.endsWith(name);
+    }
+    const starts = this.#startsOf();
+    const start = starts[i]!;
+    const length = starts[i + 1]! - 1 - start;
+    if (length !== text.length - from) return false;
+    const joined = this.#joined!;
+    for (let k = 0; k < length; k++) if (joined.charCodeAt(start + k) !== text.charCodeAt(from + k)) return false;
+    return true;
+  }
+
+  #startsOf(): Int32Array {
+    return (this.#starts ??= startsInJoined(this.#joined!, this.length));
+  }
+
+  /** Every name, as strings (made once). */
+  all(): readonly string[] {
+    return (this.#all ??= this.#joined!.split('\0'));
+  }
+
+  /** The position of `name`, if it is there: a binary search, as the names are sorted by code units. */
+  position(name: string): number | undefined {
+    if (this.#all) return positionInSorted(this.#all, name);
+    let low = 0;
+    let high = this.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const known = this.at(middle);
+      if (known === name) return middle;
+      if (known < name) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+}
+
 /** A folder's entries, sorted by UTF-16 code units, each with what `lstat` said of it. */
 export interface FolderListing extends Stats {
-  names: readonly string[];
+  /** The names as strings (made when first asked: `column` reads one without the others). */
+  readonly names: readonly string[];
+  column: NameColumn;
   /** The names joined by NUL, as a worker sends them: one string to compare a whole listing with (check-index.ts). */
   joined(): string;
   /** The position of `name` in `names`, if it is there. */
@@ -167,11 +249,11 @@ export interface ScanOptions {
  */
 export function scanFolders(roots: readonly ScanRoot[], threads = availableParallelism(), options: ScanOptions = {}): Scan {
   const listings = new Map<string, FolderListing | undefined>();
-  const add = (folder: string, names: string[], values: Float64Array, joined?: string) => listings.set(folder, listingOf(names, values, joined));
+  const add = (folder: string, names: NameColumn, values: Float64Array) => listings.set(folder, listingOf(names, values));
   if (threads <= 0) {
     for (const root of roots) {
       walkFolders(root.path, root.recursive === true, (folder, listing) => {
-        if (listing) add(folder, listing.names, listing.values);
+        if (listing) add(folder, NameColumn.joined(listing.joined, listing.count), listing.values);
         else listings.set(folder, undefined);
       });
     }
@@ -197,7 +279,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
     const shared = sharing.get(folder);
     if (!shared) return;
     try {
-      stampShared(shared.values, shared.prefix, shared.names, shared.control);
+      stampShared(shared.values, shared.prefix, shared.joined, shared.starts, shared.control);
     } catch (error) {
       failed ??= error;
     }
@@ -206,8 +288,8 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
   /** Workers with no folder left to claim (ScanOptions.helpEachOther), and how to ask one to help with a folder in `sharing`. */
   const idle: Worker[] = [];
-  const askHelp = (helper: Worker, { joined, values, control, prefix }: SharedFolder) =>
-    helper.postMessage({ help: { names: joined, values, control, prefix } satisfies WorkerShare });
+  const askHelp = (helper: Worker, { joined, starts, values, control, prefix }: SharedFolder) =>
+    helper.postMessage({ help: { names: joined, starts, values, control, prefix } satisfies WorkerShare });
   const workers = Array.from({ length: Math.min(threads, roots.length) }, () => new Worker(STAT_WORKER, { workerData, execArgv: [] }));
   const all = Promise.all(workers.map((worker) => {
     return new Promise<void>((resolve, reject) => {
@@ -224,7 +306,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
         }
         if ('share' in answer) {
           const { names, ...shared } = answer.share;
-          sharing.set(answer.folder, { names: names.split('\0'), joined: names, ...shared });
+          sharing.set(answer.folder, { joined: names, ...shared });
           for (const helper of idle) askHelp(helper, sharing.get(answer.folder)!);
           if (awaited.has(answer.folder)) help(answer.folder);
           return;
@@ -232,8 +314,8 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
         if ('stamped' in answer) {
           const listed = sharing.get(answer.folder)!;
           sharing.delete(answer.folder);
-          add(answer.folder, listed.names, listed.values, listed.joined);
-        } else if (answer.values) add(answer.folder, answer.names === '' ? [] : answer.names!.split('\0'), answer.values, answer.names);
+          add(answer.folder, NameColumn.joined(listed.joined, listed.starts.length - 1, listed.starts), listed.values);
+        } else if (answer.values) add(answer.folder, NameColumn.joined(answer.names!, answer.count!), answer.values);
         else listings.set(answer.folder, undefined);
         for (const wake of waiting.get(answer.folder) ?? []) wake();
         waiting.delete(answer.folder);
@@ -270,10 +352,10 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   };
 }
 
-/** A large folder being stamped, as this thread holds it: its names, also joined as they came. */
+/** A large folder being stamped, as this thread holds it: its names joined, and where each starts. */
 interface SharedFolder {
-  names: string[];
   joined: string;
+  starts: Int32Array;
   values: Float64Array;
   control: Int32Array;
   prefix: string;
@@ -282,6 +364,7 @@ interface SharedFolder {
 /** A large folder's names and the shared memory its stamps go to (stat-walk.mjs, stampShared). */
 interface WorkerShare {
   names: string;
+  starts: Int32Array;
   values: Float64Array;
   control: Int32Array;
   prefix: string;
@@ -291,16 +374,19 @@ interface WorkerShare {
 type WorkerAnswer =
   | { done: true }
   | { walked: number }
-  | { folder: string; names?: string; values?: Float64Array }
+  | { folder: string; names?: string; count?: number; values?: Float64Array }
   | { folder: string; share: WorkerShare }
   | { folder: string; stamped: true };
 
-function listingOf(names: string[], values: Float64Array, joined?: string): FolderListing {
+function listingOf(column: NameColumn, values: Float64Array): FolderListing {
   return {
-    names,
-    joined: () => (joined ??= names.join('\0')),
+    get names() {
+      return column.all();
+    },
+    column,
+    joined: () => column.joined,
     ...statsOf(values),
-    position: (name) => positionInSorted(names, name),
+    position: (name) => column.position(name),
   };
 }
 

@@ -6,10 +6,14 @@ export declare function stampInto(values: Float64Array, prefix: string, names: r
 export type Stamp = (values: Float64Array, at: number, path: string) => void;
 export declare const stampByLstat: Stamp;
 export declare function stampByBinding(): Stamp | undefined;
-export declare function stampShared(values: Float64Array, prefix: string, names: readonly string[], control: Int32Array): void;
-/** A large folder as it is listed, before its stamps are all taken: `values` and `control` are in shared memory. */
+export declare function startsOf(names: readonly string[], starts?: Int32Array): Int32Array;
+export declare function startsInJoined(joined: string, count: number): Int32Array;
+export declare function stampJoined(values: Float64Array, prefix: string, joined: string, starts: Int32Array, start: number, end: number): void;
+export declare function stampShared(values: Float64Array, prefix: string, joined: string, starts: Int32Array, control: Int32Array): void;
+/** A large folder as it is listed, before its stamps are all taken: `starts`, `values` and `control` are in shared memory. */
 export interface SharedFolder {
-  names: string[];
+  joined: string;
+  starts: Int32Array;
   values: Float64Array;
   control: Int32Array;
   prefix: string;
@@ -17,6 +21,6 @@ export interface SharedFolder {
 export declare function walkFolders(
   root: string,
   recursive: boolean,
-  found: (folder: string, listing: { names: string[]; values: Float64Array } | undefined) => void,
+  found: (folder: string, listing: { joined: string; count: number; values: Float64Array } | undefined) => void,
   share?: (folder: string, shared: SharedFolder) => void,
 ): void;

@@ -85,17 +85,55 @@ export function stampByBinding() {
 const stampOne = stampByBinding() ?? stampByLstat;
 
 /**
- * Stamps chunks of a large folder's `names`, claimed one at a time from `control[0]`, until none
- * is left; `control[1]` counts the chunks done, for the worker that listed the folder to wait on,
- * and `control[2]` is set when one failed. That worker, the main thread while it waits for the
- * scan, and in a `check` any worker with no folder left share the folder (issue 4: at 100,000
- * manuscripts, the 150,000 authors on one worker were the end of the scan).
+ * Where each of `names` starts once they are joined by NUL, and one more number where the next
+ * would: a name is `joined.slice(starts[i], starts[i + 1] - 1)`. Into `starts` when given.
  */
-export function stampShared(values, prefix, names, control) {
-  const chunks = Math.ceil(names.length / CHUNK);
+export function startsOf(names, starts = new Int32Array(names.length + 1)) {
+  let at = 0;
+  for (let i = 0; i < names.length; i++) {
+    starts[i] = at;
+    at += names[i].length + 1;
+  }
+  starts[names.length] = at;
+  return starts;
+}
+
+/** The same from the joined names themselves (`count` of them). */
+export function startsInJoined(joined, count) {
+  const starts = new Int32Array(count + 1);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    starts[i] = at;
+    const end = joined.indexOf('\0', at);
+    at = (end < 0 ? joined.length : end) + 1;
+  }
+  starts[count] = at;
+  return starts;
+}
+
+/**
+ * Stamps the names `joined` (by NUL; `starts`: startsOf) from `start` to `end`, under `prefix`, into
+ * `values`. A folder's names are kept as the one string they are sent as (issue 4): 350,000 names
+ * kept as strings while they were stamped were copied by each thread's garbage collector, and split
+ * again on the main thread, which reads few of them.
+ */
+export function stampJoined(values, prefix, joined, starts, start, end) {
+  for (let i = start; i < end; i++) stampOne(values, i * STAT_FIELDS, prefix + joined.slice(starts[i], starts[i + 1] - 1));
+}
+
+/**
+ * Stamps chunks of a large folder's names (joined, with their `starts`), claimed one at a time from
+ * `control[0]`, until none is left; `control[1]` counts the chunks done, for the worker that listed
+ * the folder to wait on, and `control[2]` is set when one failed. That worker, the main thread
+ * while it waits for the scan, and in a `check` any worker with no folder left share the folder
+ * (issue 4: at 100,000 manuscripts, the 150,000 authors on one worker were the end of the scan).
+ */
+export function stampShared(values, prefix, joined, starts, control) {
+  const count = starts.length - 1;
+  const chunks = Math.ceil(count / CHUNK);
   for (let chunk = Atomics.add(control, 0, 1); chunk < chunks; chunk = Atomics.add(control, 0, 1)) {
     try {
-      stampInto(values, prefix, names, chunk * CHUNK, Math.min(names.length, (chunk + 1) * CHUNK));
+      stampJoined(values, prefix, joined, starts, chunk * CHUNK, Math.min(count, (chunk + 1) * CHUNK));
     } catch (error) {
       Atomics.store(control, 2, 1);
       throw error;
@@ -107,9 +145,9 @@ export function stampShared(values, prefix, names, control) {
   }
 }
 
-/** Waits until every chunk of `names` is stamped, by whichever thread took it. */
-function waitForChunks(names, control) {
-  const chunks = Math.ceil(names.length / CHUNK);
+/** Waits until every chunk of a folder of `count` names is stamped, by whichever thread took it. */
+function waitForChunks(count, control) {
+  const chunks = Math.ceil(count / CHUNK);
   for (let done = Atomics.load(control, 1); done < chunks; done = Atomics.load(control, 1)) Atomics.wait(control, 1, done);
 }
 
@@ -126,9 +164,10 @@ function shortPrefix(folder) {
 /**
  * Lists and stamps `root` and, if `recursive`, every folder under it (never through a symbolic
  * link), handing each to `found` as it is done: its names sorted by UTF-16 code units (the order of
- * every list the build reports) and their stamps, or nothing when it cannot be listed. With
- * `share`, a folder of more than SHARED_FOLDER entries is handed to it as soon as it is listed, with
- * shared memory for its stamps, and stamped with stampShared.
+ * every list the build reports), joined by NUL, how many, and their stamps; or nothing when it
+ * cannot be listed. With `share`, a folder of more than SHARED_FOLDER entries is handed to it as
+ * soon as it is listed, with shared memory for its stamps and the names' starts, and stamped with
+ * stampShared.
  */
 export function walkFolders(root, recursive, found, share) {
   const pending = [root];
@@ -142,21 +181,28 @@ export function walkFolders(root, recursive, found, share) {
       continue;
     }
     names.sort();
+    const count = names.length;
+    const joined = names.join('\0');
     const prefix = shortPrefix(folder);
+    const shared = share && count > SHARED_FOLDER;
+    const starts = startsOf(names, shared ? new Int32Array(new SharedArrayBuffer((count + 1) * Int32Array.BYTES_PER_ELEMENT)) : undefined);
+    names = undefined; // from here on, the joined names only
     let values;
-    if (share && names.length > SHARED_FOLDER) {
-      values = new Float64Array(new SharedArrayBuffer(names.length * STAT_FIELDS * Float64Array.BYTES_PER_ELEMENT));
+    if (shared) {
+      values = new Float64Array(new SharedArrayBuffer(count * STAT_FIELDS * Float64Array.BYTES_PER_ELEMENT));
       const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
-      share(folder, { names, values, control, prefix });
-      stampShared(values, prefix, names, control);
-      waitForChunks(names, control);
+      share(folder, { joined, starts, values, control, prefix });
+      stampShared(values, prefix, joined, starts, control);
+      waitForChunks(count, control);
       // A chunk taken by another thread failed there: its stamps are missing.
       if (Atomics.load(control, 2) !== 0) throw new Error(`${folder}: its files could not all be stamped`);
     } else {
-      values = new Float64Array(names.length * STAT_FIELDS);
-      stampInto(values, prefix, names);
+      values = new Float64Array(count * STAT_FIELDS);
+      stampJoined(values, prefix, joined, starts, 0, count);
     }
-    if (recursive) for (let i = names.length - 1; i >= 0; i--) if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + names[i]);
-    found(folder, { names, values });
+    if (recursive) {
+      for (let i = count - 1; i >= 0; i--) if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + joined.slice(starts[i], starts[i + 1] - 1));
+    }
+    found(folder, { joined, count, values });
   }
 }

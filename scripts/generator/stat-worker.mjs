@@ -31,10 +31,10 @@ if (workerData.magic !== undefined) {
     walkFolders(folders[f], recursive[f], (folder, listing) => {
       if (!listing) return parentPort.postMessage({ folder });
       if (shared.has(folder)) return parentPort.postMessage({ folder, stamped: true });
-      parentPort.postMessage({ folder, names: listing.names.join('\0'), values: listing.values }, [listing.values.buffer]);
-    }, (folder, { names, values, control, prefix }) => {
+      parentPort.postMessage({ folder, names: listing.joined, count: listing.count, values: listing.values }, [listing.values.buffer]);
+    }, (folder, { joined, starts, values, control, prefix }) => {
       shared.add(folder);
-      parentPort.postMessage({ folder, share: { names: names.join('\0'), values, control, prefix } });
+      parentPort.postMessage({ folder, share: { names: joined, starts, values, control, prefix } });
     });
     // Every folder under this root was answered above: one waiting for a folder found under it need
     // not wait for the other roots (stat-many.ts).
@@ -44,7 +44,7 @@ if (workerData.magic !== undefined) {
   // if the main thread hands them over, until it stops this thread.
   parentPort.on('message', ({ help }) => {
     try {
-      stampShared(help.values, help.prefix, help.names.split('\0'), help.control);
+      stampShared(help.values, help.prefix, help.names, help.starts, help.control);
     } catch {
       // Marked in the folder's control: the worker that listed it fails the scan (walkFolders).
     }
