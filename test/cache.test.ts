@@ -220,6 +220,13 @@ describe('check after a change reports what a check without the cache reports', 
     expect(warm.counts).toEqual({ authors: 3, volumes: 2, manuscripts: 3, pdfs: 5 });
   });
 
+  it('a PDF that two manuscripts name is counted once, as a build counts it', async () => {
+    const warm = await checkAfter((ws) => edit(ws, 'manuscripts/orchids.yaml', 'document: pdfs/orchids.pdf', 'document: pdfs/salamanders.pdf'));
+    expect(warm.ok).toBe(true);
+    expect(warm.counts).toEqual({ authors: 3, volumes: 2, manuscripts: 3, pdfs: 4 });
+    expect((await workspace!.build('build')).counts).toEqual(warm.counts);
+  });
+
   it('a deleted author is reported, on its line, in the unchanged manuscripts that name it', async () => {
     const warm = await checkAfter((ws) => ws.remove('authors/jane-doe.json'));
     expect(warm.parsed).toBe(0);

@@ -88,25 +88,37 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
   const absoluteOf = (i: number) => folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
   const problems: Problem[] = [];
-  const copies = new Map<string, MediaCopy>();
-  const passing = new Set<string>();
-  const pass = (i: number, stamp: FileStamp | undefined) => {
-    if (options.copies === false) passing.add(refPaths[i]!);
-    else copies.set(refPaths[i]!, { from: absoluteOf(i), to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
-  };
-  // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
-  const stats = scan ? await statListed(refPaths, folders, folderOf, scan, absoluteOf) : await statMany(refPaths.map((_, i) => absoluteOf(i)));
-  const values = stats.values;
+  // First what needs no stamp, while the stat workers may still be taking the PDFs' (issue 4: at
+  // 100,000 PDFs, `check` did this after them, with the other core idle).
   const known = lineUp(verified, refPaths);
-  // What passes now, in the records' order (lined up with the next run's paths, as `known` is with these).
-  const passed = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
-  let changed = verified === undefined || known === undefined;
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
   const inside: boolean[] = [];
   await forEachLimited(folders.map((_, f) => f), CONCURRENCY, async (f) => {
     const real = await realpath(folders[f]!.path).catch(() => folders[f]!.path);
     inside[f] = real === realMediaDir || real.startsWith(realMediaDir + path.sep);
   });
+  // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
+  const { stats, slotOf, slots } = scan ? await statListed(refPaths, folders, folderOf, scan, absoluteOf) : { stats: await statMany(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
+  const values = stats.values;
+  const copies = new Map<string, MediaCopy>();
+  // `check` counts the distinct PDFs that pass (two records may name one): by their places in their
+  // folders' listings, and by their paths only where no listing has them, rather than in a set of
+  // 100,000 paths.
+  const counted = new Uint8Array(options.copies === false ? slots : 0);
+  let passing = 0;
+  const passingUnlisted = new Set<string>();
+  const pass = (i: number, stamp: FileStamp | undefined) => {
+    if (options.copies !== false) return void copies.set(refPaths[i]!, { from: absoluteOf(i), to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
+    const slot = slotOf ? slotOf[i]! : -1;
+    if (slot < 0) passingUnlisted.add(refPaths[i]!);
+    else if (counted[slot] === 0) {
+      counted[slot] = 1;
+      passing++;
+    }
+  };
+  // What passes now, in the records' order (lined up with the next run's paths, as `known` is with these).
+  const passed = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
+  let changed = verified === undefined || known === undefined;
   const fail = (i: number, code: Problem['code'], message: string, expected: string) => {
     const by = namedBy[i]!;
     const [origin, field] = by < 0 ? [records.volumes[-1 - by]!.origin, 'pdf'] : [manuscripts.origin(by), 'document'];
@@ -146,7 +158,7 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
       changed = true;
     }
     const sorted = [...copies.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
-    const pdfs = options.copies === false ? passing.size : sorted.length;
+    const pdfs = options.copies === false ? passing + passingUnlisted.size : sorted.length;
     const kept: number[] = [];
     for (let i = 0; i < refPaths.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
     // Every PDF as it was (nearly always): the verified media stand as they are.
@@ -166,7 +178,7 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
  */
 function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]): Float64Array | undefined {
   if (!verified) return undefined;
-  if (verified.stamps.length === refPaths.length * STAMP && refPaths.join('\n') === verified.paths) return verified.stamps;
+  if (verified.stamps.length === refPaths.length * STAMP && isJoined(verified.paths, refPaths)) return verified.stamps;
   const rows = new Map<string, number>();
   if (verified.paths !== '') verified.paths.split('\n').forEach((refPath, row) => rows.set(refPath, row));
   const known = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
@@ -175,6 +187,17 @@ function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]
     if (row !== undefined) known.set(verified.stamps.subarray(row * STAMP, (row + 1) * STAMP), i * STAMP);
   });
   return known;
+}
+
+/** Whether `text` is `lines` joined by newlines, compared in place (no string of 100,000 paths made to compare it with). */
+function isJoined(text: string, lines: readonly string[]): boolean {
+  let at = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && text.charCodeAt(at++) !== 0x0a) return false;
+    if (!text.startsWith(lines[i]!, at)) return false;
+    at += lines[i]!.length;
+  }
+  return at === text.length;
 }
 
 /** A folder of PDFs: its path under content/media/ with a trailing slash ('' for the media folder itself), and on disk. */
@@ -212,12 +235,22 @@ function foldersOf(refPaths: readonly string[], mediaDir: string): { folders: Me
 
 /**
  * What `lstat` said of each PDF when `scan` listed its folder; PDFs in folders it did not list (a
- * folder reached through a symbolic link, or missing) are `lstat`ed now.
+ * folder reached through a symbolic link, or missing) are `lstat`ed now. With each PDF's place
+ * among the entries of every folder listed (`slotOf`, -1 where its folder was not listed or has no
+ * such file; `slots` places in all): two PDFs are one file exactly when they have one place.
  */
-async function statListed(refPaths: readonly string[], folders: readonly MediaFolder[], folderOf: Int32Array, scan: Scan, absoluteOf: (i: number) => string): Promise<Stats> {
+async function statListed(refPaths: readonly string[], folders: readonly MediaFolder[], folderOf: Int32Array, scan: Scan, absoluteOf: (i: number) => string): Promise<{ stats: Stats; slotOf: Int32Array; slots: number }> {
   const values = new Float64Array(refPaths.length * STAT_FIELDS);
+  const slotOf = new Int32Array(refPaths.length).fill(-1);
   const listings: (FolderListing | undefined)[] = [];
-  for (const folder of folders) listings.push(await scan.folder(folder.path));
+  const firstSlot: number[] = [];
+  let slots = 0;
+  for (const folder of folders) {
+    const listing = await scan.folder(folder.path);
+    listings.push(listing);
+    firstSlot.push(slots);
+    slots += listing ? listing.column.length : 0;
+  }
   const rest: number[] = [];
   // Records name their PDFs mostly in the order of their names: the entry after the last one found
   // is tried first, and compared in place.
@@ -226,17 +259,19 @@ async function statListed(refPaths: readonly string[], folders: readonly MediaFo
   refPaths.forEach((refPath, i) => {
     const listing = listings[folderOf[i]!];
     if (!listing) return rest.push(i);
-    const nameLength = refPath.length - folders[folderOf[i]!]!.prefix.length;
+    const nameStart = folders[folderOf[i]!]!.prefix.length;
     const hint = listing === last ? next : 0;
-    const at = listing.column.matches(hint, refPath, refPath.length - nameLength) ? hint : listing.position(refPath.slice(refPath.length - nameLength));
+    const at = listing.column.matches(hint, refPath, nameStart) ? hint : listing.position(refPath.slice(nameStart));
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).
-    if (at !== undefined) for (let f = 0; f < STAT_FIELDS; f++) values[i * STAT_FIELDS + f] = listing.values[at * STAT_FIELDS + f]!;
+    if (at === undefined) return;
+    for (let f = 0; f < STAT_FIELDS; f++) values[i * STAT_FIELDS + f] = listing.values[at * STAT_FIELDS + f]!;
+    slotOf[i] = firstSlot[folderOf[i]!]! + at;
   });
   const taken = await statMany(rest.map(absoluteOf));
   rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
-  return statsOf(values);
+  return { stats: statsOf(values), slotOf, slots };
 }
 
 /**
