@@ -6,6 +6,9 @@ import { formatProblem, formatReport, nearest, type Problem } from '../scripts/g
 import { toJson } from '../scripts/generator/json-text.ts';
 import { findUnsafeMarkup, richTextToPlain } from '../scripts/generator/rich-text.ts';
 import { fieldName } from '../scripts/generator/validate.ts';
+import { orderJournal } from '../scripts/generator/resolve.ts';
+import type { AuthorRecord } from '../scripts/generator/load.ts';
+import type { JournalInput } from '../scripts/generator/schema.ts';
 
 describe('formats', () => {
   it('accepts only canonical Roman numerals', () => {
@@ -137,5 +140,42 @@ describe('the report', () => {
   it('suggests the nearest name only for small typos', () => {
     expect(nearest('jane-do', ['jane-doe', 'john-doe', 'ana'])).toBe('jane-doe');
     expect(nearest('zzzzzz', ['jane-doe', 'ana'])).toBeUndefined();
+  });
+});
+
+describe('the published order', () => {
+  it('lists authors with an order first, by it, then the rest by institution and key, in code units', () => {
+    // Keys whose order differs from their files' (`a-b.yaml` sorts before `a.yaml`, `a` before `a-b`),
+    // institutions shared and not, texts beyond the ASCII range, and orders shared by several authors.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor(seed / 65536) % n; // the high bits: the low ones of this generator repeat quickly
+    };
+    const stems = ['a', 'a-b', 'a.b', 'a_b', 'A', 'ab', 'é', 'z', 'Ω', '\u{1F600}'];
+    const institutions = ['Institute 1', 'Institute 10', 'institute 2', 'Ústav', 'Z', '\u{1F600} Lab'];
+    const keys = new Set<string>();
+    for (let tries = 0; tries < 2000 && keys.size < 300; tries++) keys.add(`${stems[next(stems.length)]}${next(3) === 0 ? '' : `-${next(50)}`}`);
+    const files = [...keys].map((key) => `${key}.yaml`).sort();
+    const authors: AuthorRecord[] = files.map((file, i) => ({
+      name: 'N', surname: 'S', institution: institutions[next(institutions.length)]!,
+      ...(i % 9 === 0 ? { order: next(5) } : {}),
+      origin: { file: `content/authors/${file}`, key: file.slice(0, -'.yaml'.length), at: {} },
+    }));
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const expected = [...authors].sort((a, b) => {
+      if (a.order !== undefined || b.order !== undefined) {
+        if (a.order === undefined) return 1;
+        if (b.order === undefined) return -1;
+        if (a.order !== b.order) return a.order - b.order;
+      }
+      return text(a.institution, b.institution) || text(a.origin.key, b.origin.key);
+    });
+    const journal = {} as JournalInput;
+    const keysOf = (list: readonly AuthorRecord[]) => list.map((author) => author.origin.key);
+    expect(keysOf(orderJournal(journal, { authors, volumes: [], manuscripts: [], invalid: [] }).authors)).toEqual(keysOf(expected));
+    const unordered = authors.map(({ order, ...author }) => author);
+    expect(keysOf(orderJournal(journal, { authors: unordered, volumes: [], manuscripts: [], invalid: [] }).authors))
+      .toEqual(keysOf([...unordered].sort((a, b) => text(a.institution, b.institution) || text(a.origin.key, b.origin.key))));
   });
 });

@@ -192,7 +192,7 @@ export function orderJournal(journal: JournalInput, records: Records): ResolvedJ
   const manuscripts = sortByOrder(records.manuscripts, (a, b) => a.citation_volume - b.citation_volume || a.id - b.id);
   return {
     journal,
-    authors: sortByOrder(records.authors, (a, b) => compareText(a.institution, b.institution) || compareText(a.origin.key, b.origin.key)),
+    authors: orderAuthors(records.authors),
     volumes: [...records.volumes].sort((a, b) => a.id - b.id),
     manuscripts,
     manuscriptAuthors: resolveAuthors(records.authors, manuscripts),
@@ -212,6 +212,33 @@ function sortByOrder<T extends { order?: number | undefined; origin: Origin }>(r
     }
     return byDefault(a, b) || compareText(a.origin.key, b.origin.key);
   });
+}
+
+/**
+ * The authors in their published order: those with an `order` first (sortByOrder), then the rest by
+ * institution, then key. The rest (nearly always all of them) are sorted by one number each, their
+ * institution's rank and their key's, with no comparison of texts per step: at 150,000 authors, 2.6
+ * million calls of a comparison took a build 0.15 s (issue 4). The keys are ranked by a sort of
+ * their own, quick on the order they come in: sorted by file name, nearly the keys' order.
+ */
+function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
+  const byDefault = (a: AuthorRecord, b: AuthorRecord) => compareText(a.institution, b.institution) || compareText(a.origin.key, b.origin.key);
+  const ordered = authors.filter((author) => author.order !== undefined);
+  const rest = ordered.length === 0 ? authors : authors.filter((author) => author.order === undefined);
+  const count = rest.length;
+  const byKey = Array.from({ length: count }, (_, i) => i).sort((a, b) => compareText(rest[a]!.origin.key, rest[b]!.origin.key) || a - b);
+  const keyRank = new Float64Array(count);
+  byKey.forEach((i, rank) => (keyRank[i] = rank));
+  const institutionRank = new Map<string, number>();
+  for (const author of rest) institutionRank.set(author.institution, 0);
+  [...institutionRank.keys()].sort(compareText).forEach((institution, rank) => institutionRank.set(institution, rank));
+  // Exact in a double: fewer institutions than authors, so every number is below count².
+  const places = new Float64Array(count);
+  for (let i = 0; i < count; i++) places[i] = institutionRank.get(rest[i]!.institution)! * count + keyRank[i]!;
+  places.sort();
+  const sorted = sortByOrder(ordered, byDefault);
+  for (const place of places) sorted.push(rest[byKey[place % count]!]!);
+  return sorted;
 }
 
 function compareText(a: string, b: string): number {
