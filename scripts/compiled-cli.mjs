@@ -9,10 +9,10 @@
 // the schemas use is kept (180 KB), which loads in 12 ms.
 //
 // The compiled copy lives in node_modules/.cache/, keyed by the content of every file under
-// scripts/, where they are, and the versions of esbuild and zod: an edit to any of them compiles again (about
-// 0.1 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
-// node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through the loader
-// as before.
+// scripts/, where they are, and the versions of esbuild and zod: an edit to any of them compiles
+// again (about 0.1 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild,
+// a read-only node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through
+// the loader as before.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -71,7 +71,10 @@ function codeKey(root, scripts) {
   const hash = createHash('sha256').update(`${scripts}\n`);
   hash.update(readFileSync(path.join(root, 'node_modules', 'esbuild', 'package.json')));
   // A bundled package that is not installed is imported by no module of this checkout.
-  for (const name of BUNDLED) hash.update(`\n${name}\n`).update(existsSync(path.join(root, 'node_modules', name, 'package.json')) ? readFileSync(path.join(root, 'node_modules', name, 'package.json')) : '');
+  for (const name of BUNDLED) {
+    const manifest = path.join(root, 'node_modules', name, 'package.json');
+    hash.update(`\n${name}\n`).update(existsSync(manifest) ? readFileSync(manifest) : '');
+  }
   const files = readdirSync(scripts, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))

@@ -95,7 +95,7 @@ describe('a column of names', () => {
   const absent = ['', 'a', 'a.yam', 'b.yaml', 'zz', '\u{1F601}.pdf', 'a.yaml\0c.json'];
 
   it('reads the same whether it holds the joined names a worker sends or the names themselves', () => {
-    for (const column of [NameColumn.joined(names.join('\0'), names.length), NameColumn.of(names)]) {
+    for (const column of [NameColumn.fromJoined(names.join('\0'), names.length), NameColumn.fromNames(names)]) {
       expect(column.length).toBe(names.length);
       expect(column.joined).toBe(names.join('\0'));
       expect(names.map((_, i) => column.at(i))).toEqual(names);
@@ -112,7 +112,7 @@ describe('a column of names', () => {
       expect(column.matches(-1, 'B.yaml')).toBe(false);
       expect(column.all()).toEqual(names);
     }
-    const none = NameColumn.joined('', 0);
+    const none = NameColumn.fromJoined('', 0);
     expect([none.length, none.all(), none.position(''), none.matches(0, '')]).toEqual([0, [], undefined, false]);
   });
 });

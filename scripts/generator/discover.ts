@@ -150,7 +150,7 @@ export class SourceFiles {
   }
 }
 
-const NO_NAMES = NameColumn.of([]);
+const NO_NAMES = NameColumn.fromNames([]);
 
 /** A record's key: its file's name without the extension (a name found has one). */
 export function keyOf(name: string): string {
@@ -252,9 +252,9 @@ export async function discover(projectRoot: string, contentDir: string, scan: Sc
     const kept = { names: names ?? listed, stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values };
     if (mixed) {
       const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
-      return { folder: { ...place, names: NameColumn.of(unique.names), extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
+      return { folder: { ...place, names: NameColumn.fromNames(unique.names), extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
     }
-    return { folder: { ...place, names: names ? NameColumn.of(names) : column, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : column.joined };
+    return { folder: { ...place, names: names ? NameColumn.fromNames(names) : column, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : column.joined };
   }));
   const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
   found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);

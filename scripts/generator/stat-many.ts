@@ -144,11 +144,11 @@ export class NameColumn {
   }
 
   /** `count` names joined by NUL (and, when known, where each starts: stat-walk.mjs, startsOf). */
-  static joined(joined: string, count: number, starts?: Int32Array): NameColumn {
+  static fromJoined(joined: string, count: number, starts?: Int32Array): NameColumn {
     return new NameColumn(count, joined, count === 0 ? [] : undefined, starts);
   }
 
-  static of(names: readonly string[]): NameColumn {
+  static fromNames(names: readonly string[]): NameColumn {
     return new NameColumn(names.length, undefined, names);
   }
 
@@ -209,8 +209,6 @@ export interface FolderListing extends Stats {
   /** The names as strings (made when first asked: `column` reads one without the others). */
   readonly names: readonly string[];
   column: NameColumn;
-  /** The names joined by NUL, as a worker sends them: one string to compare a whole listing with (check-index.ts). */
-  joined(): string;
   /** The position of `name` in `names`, if it is there. */
   position(name: string): number | undefined;
 }
@@ -253,7 +251,7 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   if (threads <= 0) {
     for (const root of roots) {
       walkFolders(root.path, root.recursive === true, (folder, listing) => {
-        if (listing) add(folder, NameColumn.joined(listing.joined, listing.count), listing.values);
+        if (listing) add(folder, NameColumn.fromJoined(listing.joined, listing.count), listing.values);
         else listings.set(folder, undefined);
       });
     }
@@ -314,8 +312,8 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
         if ('stamped' in answer) {
           const listed = sharing.get(answer.folder)!;
           sharing.delete(answer.folder);
-          add(answer.folder, NameColumn.joined(listed.joined, listed.starts.length - 1, listed.starts), listed.values);
-        } else if (answer.values) add(answer.folder, NameColumn.joined(answer.names!, answer.count!), answer.values);
+          add(answer.folder, NameColumn.fromJoined(listed.joined, listed.starts.length - 1, listed.starts), listed.values);
+        } else if (answer.values) add(answer.folder, NameColumn.fromJoined(answer.names!, answer.count!), answer.values);
         else listings.set(answer.folder, undefined);
         for (const wake of waiting.get(answer.folder) ?? []) wake();
         waiting.delete(answer.folder);
@@ -384,7 +382,6 @@ function listingOf(column: NameColumn, values: Float64Array): FolderListing {
       return column.all();
     },
     column,
-    joined: () => column.joined,
     ...statsOf(values),
     position: (name) => column.position(name),
   };
