@@ -128,13 +128,8 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   uniqueBy(records.volumes, (v) => v.citation_journal_title, (v, first) =>
     report(v.origin, 'citation_journal_title', 'ref/duplicate-label', `"${v.citation_journal_title}" is also the label of ${first.origin.file}`, 'a label no other volume has'));
   const manuscripts = records.manuscripts;
-  const firstWithId = new Map<number, number>();
-  for (let i = 0; i < manuscripts.length; i++) {
-    const id = manuscripts.id(i);
-    const first = firstWithId.get(id);
-    if (first === undefined) firstWithId.set(id, i);
-    else report(manuscripts.origin(i), 'id', 'ref/duplicate-id', `${id} is also the id of ${manuscripts.origin(first).file}`, 'an id no other manuscript has');
-  }
+  forEachRepeatedId(manuscripts.length, (i) => manuscripts.id(i), (i, first) =>
+    report(manuscripts.origin(i), 'id', 'ref/duplicate-id', `${manuscripts.id(i)} is also the id of ${manuscripts.origin(first).file}`, 'an id no other manuscript has'));
 
   for (const volume of records.volumes) {
     // SPEC 2.2: the ISSN is the same in every volume: the journal's.
@@ -243,6 +238,29 @@ function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Calls `repeated` for each of `count` positions whose id (`idAt`) an earlier one has, with the
+ * first that has it. Ids are whole numbers, nearly always below a few times their count: then by a
+ * table indexed by id, not a map of 100,000 numbers (issue 4: `check` after every edit).
+ */
+function forEachRepeatedId(count: number, idAt: (i: number) => number, repeated: (i: number, first: number) => void): void {
+  const limit = count * 4 + 1024;
+  let small = true;
+  for (let i = 0; i < count && small; i++) {
+    const id = idAt(i);
+    small = Number.isInteger(id) && id >= 0 && id < limit;
+  }
+  const table = small ? new Int32Array(limit).fill(-1) : undefined;
+  const byId = small ? undefined : new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    const id = idAt(i);
+    const first = table ? table[id]! : byId!.get(id) ?? -1;
+    if (first >= 0) repeated(i, first);
+    else if (table) table[id] = i;
+    else byId!.set(id, i);
+  }
 }
 
 function uniqueBy<T, K>(items: readonly T[], keyOf: (item: T) => K, onDuplicate: (item: T, first: T) => void): Map<K, T> {
