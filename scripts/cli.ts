@@ -158,7 +158,7 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | '
   const loaded = mode === 'build' ? heapForWriting() : undefined;
   // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
-  const scan = scanContent(paths.content, mode === 'build' ? { outDir: paths.out } : {});
+  const scan = scanContent(paths.content, { ...(mode === 'build' ? { outDir: paths.out } : {}), ...(options.cache === false ? {} : { cacheDir: paths.cache }) });
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
   const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });

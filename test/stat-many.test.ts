@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { lstatSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -180,6 +180,55 @@ describe('scanFolders', () => {
     const listing = (await both.folder(big))!;
     expect(listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i)])).toEqual(alone);
     expect((await both.folder(path.join(dir, 'flat')))!.names).toHaveLength(6);
+    // Its listing kept, then read back into shared memory for the threads that share its stamps.
+    const listings = { dir: path.join(dir, 'big-listings'), trustedBefore: Date.now() + 60_000 };
+    for (const round of ['kept', 'read back']) {
+      const keptScan = scanFolders([{ path: path.join(dir, 'flat') }, { path: big, recursive: true, keepListings: true }], 2, { helpEachOther: true, listings });
+      const again = (await keptScan.folder(big))!;
+      expect(again.names.map((name, i) => [name, again.kind(i), again.stamp(i)]), round).toEqual(alone);
+      expect(await readdir(listings.dir), round).toHaveLength(1);
+    }
+  });
+
+  describe('with listings kept between scans', () => {
+    const folder = () => path.join(dir, 'kept');
+    const listingsDir = () => path.join(dir, 'listings');
+    const scanKept = async (threads: number, trustedBefore: number) =>
+      (await scanFolders([{ path: folder(), keepListings: true }], threads, { listings: { dir: listingsDir(), trustedBefore } }).folder(folder()))!;
+    const names = Array.from({ length: 1_100 }, (_, i) => `f${String(i).padStart(4, '0')}.yaml`);
+
+    beforeAll(async () => {
+      await mkdir(folder());
+      for (const name of names) writeFileSync(path.join(folder(), name), name);
+    });
+
+    it('keeps no listing of a folder changed too recently to trust its stamp', async () => {
+      expect((await scanKept(0, Date.now() - 60_000)).names).toEqual(names);
+      await expect(readdir(listingsDir())).rejects.toThrow();
+    });
+
+    it('reads a listing back while its folder keeps its stamp, still stamps each entry, and lists a changed folder again', async () => {
+      expect((await scanKept(0, Date.now() + 60_000)).names).toEqual(names);
+      const [kept] = await readdir(listingsDir());
+      const file = path.join(listingsDir(), kept!);
+      // A name changed in the kept listing: read back, it shows that the folder was not listed.
+      await writeFile(file, (await readFile(file, 'utf8')).replace('f0005.yaml', 'g0005.yaml'));
+      for (const threads of [0, 2]) {
+        const listing = await scanKept(threads, Date.now() + 60_000);
+        expect(listing.names[5], `${threads} threads`).toBe('g0005.yaml');
+        expect([listing.kind(5), listing.kind(6)], `${threads} threads`).toEqual(['missing', 'file']);
+      }
+      // A damaged listing (a name fewer than it says) is listed again.
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, text.slice(0, text.lastIndexOf('\0')));
+      expect((await scanKept(0, Date.now() + 60_000)).names).toEqual(names);
+      await writeFile(file, text);
+      // An entry added: the folder's times change, and it is listed again (and kept again).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      writeFileSync(path.join(folder(), 'f9999.yaml'), 'new');
+      for (const threads of [2, 0]) expect((await scanKept(threads, Date.now() + 60_000)).names, `${threads} threads`).toEqual([...names, 'f9999.yaml']);
+      expect(await readFile(file, 'utf8')).toContain('f0005.yaml');
+    });
   });
 
   it('answers for a folder under a recursive root once that root is walked, before the roots after it', async () => {

@@ -151,7 +151,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
 async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined, early: Scan | undefined) {
   // Every content folder and the media are listed and stamped on worker threads from the start,
   // while this thread reads the journal settings and the build cache (issue 4).
-  const scan = early ?? scanContent(paths.content, { ...(mode === 'build' ? { outDir: paths.out } : {}), ...(threads === 0 ? { threads: 0 } : {}) });
+  const scan = early ?? scanContent(paths.content, { ...(mode === 'build' ? { outDir: paths.out } : {}), ...(threads === 0 ? { threads: 0 } : {}), ...(useCache ? { cacheDir: paths.cache } : {}) });
   const journalFound = await discoverJournal(paths.root, paths.content);
   const journal = journalFound.journalFile ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath) : { problems: [] };
 

@@ -10,6 +10,7 @@ import type { SourceFile } from './discover.ts';
 import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from './load.ts';
 import { packManuscript } from './packed-manuscript.ts';
 import { sameStamp, stampOfStat, type FileStamp } from './stat-many.ts';
+import { RACY_MS } from './stat-walk.mjs';
 
 
 export interface LoadJob {
@@ -29,12 +30,6 @@ export interface LoadJob {
 export type LoadResult =
   | { index: number; kind: 'unchanged'; stamp?: FileStamp }
   | { index: number; kind: 'loaded'; stamp?: FileStamp; hash: string; loaded: Loaded; packed?: Uint8Array };
-
-/**
- * A stamp younger than this is not trusted next time: timestamps are coarse (a few milliseconds
- * on Linux), so a file rewritten right after it was read could keep its size and mtime ("racy git").
- */
-const RACY_MS = 3000;
 
 /** Whether a stamp of this modification time is old enough to be trusted by the next build (see RACY_MS). */
 export function isTrusted(mtimeMs: number, now: number): boolean {

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { STAT_FIELDS, stampInto, stampShared, startsInJoined, startsWithInto, walkFolders } from './stat-walk.mjs';
+import { keptListings, STAT_FIELDS, stampInto, stampShared, startsInJoined, startsWithInto, walkFolders, type KeptListingsPlace } from './stat-walk.mjs';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -180,7 +180,7 @@ export class NameColumn {
   }
 
   #startsOf(): Int32Array {
-    return (this.#starts ??= startsInJoined(this.#joined!, this.length));
+    return (this.#starts ??= startsInJoined(this.#joined!, this.length)!);
   }
 
   /** Every name, as strings (made once). */
@@ -225,6 +225,8 @@ export interface ScanRoot {
   path: string;
   /** Also every folder under it (never through a symbolic link). */
   recursive?: boolean;
+  /** Its large folders' listings are kept between scans (ScanOptions.listings). */
+  keepListings?: boolean;
 }
 
 export interface ScanOptions {
@@ -237,6 +239,8 @@ export interface ScanOptions {
    * (docs/performance.md).
    */
   helpEachOther?: boolean;
+  /** Where the roots marked `keepListings` keep their large folders' listings (stat-walk.mjs, keptListings). */
+  listings?: KeptListingsPlace;
 }
 
 /**
@@ -249,11 +253,12 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   const listings = new Map<string, FolderListing | undefined>();
   const add = (folder: string, names: NameColumn, values: Float64Array) => listings.set(folder, listingOf(names, values));
   if (threads <= 0) {
+    const kept = options.listings ? keptListings(options.listings) : undefined;
     for (const root of roots) {
       walkFolders(root.path, root.recursive === true, (folder, listing) => {
         if (listing) add(folder, NameColumn.fromJoined(listing.joined, listing.count), listing.values);
         else listings.set(folder, undefined);
-      });
+      }, undefined, root.keepListings ? kept : undefined);
     }
     return { folder: async (folder) => listings.get(folder) };
   }
@@ -283,7 +288,10 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
     }
   };
   const next = new SharedArrayBuffer(4);
-  const workerData = { folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next };
+  const workerData = {
+    folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next,
+    keep: roots.map((root) => root.keepListings === true), ...(options.listings ? { listings: options.listings } : {}),
+  };
   /** Workers with no folder left to claim (ScanOptions.helpEachOther), and how to ask one to help with a folder in `sharing`. */
   const idle: Worker[] = [];
   const askHelp = (helper: Worker, { joined, starts, values, control, prefix }: SharedFolder) =>

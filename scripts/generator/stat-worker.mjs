@@ -9,7 +9,7 @@
 //   a worker with no folder left may take chunks of the large folders still being stamped (`help`);
 //   each root is answered once more when every folder under it is (`walked`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { STAT_FIELDS, stampInto, stampShared, startsWithInto, walkFolders } from './stat-walk.mjs';
+import { keptListings, STAT_FIELDS, stampInto, stampShared, startsWithInto, walkFolders } from './stat-walk.mjs';
 
 if (workerData.magic !== undefined) {
   const paths = workerData.magic.paths.split('\0');
@@ -22,7 +22,8 @@ if (workerData.magic !== undefined) {
   stampInto(out, '', paths);
   parentPort.postMessage(out, [out.buffer]);
 } else {
-  const { folders, recursive } = workerData;
+  const { folders, recursive, keep } = workerData;
+  const kept = workerData.listings ? keptListings(workerData.listings) : undefined;
   const next = new Int32Array(workerData.next);
   for (let f = Atomics.add(next, 0, 1); f < folders.length; f = Atomics.add(next, 0, 1)) {
     // A large folder's names go to the main thread as soon as they are listed, so that it can take a
@@ -35,7 +36,7 @@ if (workerData.magic !== undefined) {
     }, (folder, { joined, starts, values, control, prefix }) => {
       shared.add(folder);
       parentPort.postMessage({ folder, share: { names: joined, starts, values, control, prefix } });
-    });
+    }, keep[f] ? kept : undefined);
     // Every folder under this root was answered above: one waiting for a folder found under it need
     // not wait for the other roots (stat-many.ts).
     parentPort.postMessage({ walked: f });
