@@ -125,8 +125,8 @@ describe('scanFolders', () => {
     return Promise.all(folders.map(async (folder) => {
       const listing = await scan.folder(path.join(dir, folder));
       return listing && {
-        folder, names: listing.names, entries: listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i), listing.position(name)]),
-        absent: ['b.yaml', 'a.yam', 'zz', '', '\u{1F601}.pdf'].map((name) => listing.position(name)),
+        folder, names: listing.names, entries: listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i), listing.column.position(name)]),
+        absent: ['b.yaml', 'a.yam', 'zz', '', '\u{1F601}.pdf'].map((name) => listing.column.position(name)),
       };
     }));
   }

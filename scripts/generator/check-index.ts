@@ -19,6 +19,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isJoined } from '../shared/joined-text.ts';
 import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
 import { keyOf, type CollectionFiles, type Discovery, type SourceFiles } from './discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from './load-all.ts';
@@ -326,13 +327,7 @@ function sameFiles(frame: IndexFrame, listed: string | undefined, files: Collect
   // One collection's files are all in its folder.
   if (files.filePrefix !== frame.folder) return false;
   if (listed !== undefined) return listed === frame.fileNames;
-  let at = 0;
-  for (const [i, name] of files.names.all().entries()) {
-    if (i > 0 && frame.fileNames.charCodeAt(at++) !== 0) return false;
-    if (!frame.fileNames.startsWith(name, at)) return false;
-    at += name.length;
-  }
-  return at === frame.fileNames.length;
+  return isJoined(frame.fileNames, files.names.all(), '\0');
 }
 
 /** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */

@@ -13,6 +13,7 @@ import type { FileStamp } from './stat-many.ts';
 import { positionOf } from './load.ts';
 import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../shared/for-each-limited.ts';
+import { isJoined } from '../shared/joined-text.ts';
 import type { Problem } from './problems.ts';
 import { STAT_FIELDS, startsWithMany, statMany, statsOf, type FolderListing, type Scan, type Stats } from './stat-many.ts';
 
@@ -178,7 +179,7 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
  */
 function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]): Float64Array | undefined {
   if (!verified) return undefined;
-  if (verified.stamps.length === refPaths.length * STAMP && isJoined(verified.paths, refPaths)) return verified.stamps;
+  if (verified.stamps.length === refPaths.length * STAMP && isJoined(verified.paths, refPaths, '\n')) return verified.stamps;
   const rows = new Map<string, number>();
   if (verified.paths !== '') verified.paths.split('\n').forEach((refPath, row) => rows.set(refPath, row));
   const known = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
@@ -187,17 +188,6 @@ function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]
     if (row !== undefined) known.set(verified.stamps.subarray(row * STAMP, (row + 1) * STAMP), i * STAMP);
   });
   return known;
-}
-
-/** Whether `text` is `lines` joined by newlines, compared in place (no string of 100,000 paths made to compare it with). */
-function isJoined(text: string, lines: readonly string[]): boolean {
-  let at = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0 && text.charCodeAt(at++) !== 0x0a) return false;
-    if (!text.startsWith(lines[i]!, at)) return false;
-    at += lines[i]!.length;
-  }
-  return at === text.length;
 }
 
 /** A folder of PDFs: its path under content/media/ with a trailing slash ('' for the media folder itself), and on disk. */
@@ -261,7 +251,7 @@ async function statListed(refPaths: readonly string[], folders: readonly MediaFo
     if (!listing) return rest.push(i);
     const nameStart = folders[folderOf[i]!]!.prefix.length;
     const hint = listing === last ? next : 0;
-    const at = listing.column.matches(hint, refPath, nameStart) ? hint : listing.position(refPath.slice(nameStart));
+    const at = listing.column.matches(hint, refPath, nameStart) ? hint : listing.column.position(refPath.slice(nameStart));
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { keptListings, STAT_FIELDS, stampInto, stampShared, startsInJoined, startsWithInto, walkFolders, type KeptListingsPlace } from './stat-walk.mjs';
+import { keptListings, nameAt, STAT_FIELDS, stampInto, stampShared, startsInJoined, startsWithInto, walkFolders, type KeptListingsPlace } from './stat-walk.mjs';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -158,9 +158,7 @@ export class NameColumn {
   }
 
   at(i: number): string {
-    if (this.#all) return this.#all[i]!;
-    const starts = this.#startsOf();
-    return this.#joined!.slice(starts[i]!, starts[i + 1]! - 1);
+    return this.#all ? this.#all[i]! : nameAt(this.#joined!, this.#startsOf(), i);
   }
 
   /** Whether name `i` is `text` from `from` on, compared in place (no string made). */
@@ -188,9 +186,11 @@ export class NameColumn {
     return (this.#all ??= this.#joined!.split('\0'));
   }
 
-  /** The position of `name`, if it is there: a binary search, as the names are sorted by code units. */
+  /**
+   * The position of `name`, if it is there: a binary search, as the names are sorted by code units
+   * (as `<` compares): no map of 100,000 names.
+   */
   position(name: string): number | undefined {
-    if (this.#all) return positionInSorted(this.#all, name);
     let low = 0;
     let high = this.length - 1;
     while (low <= high) {
@@ -209,8 +209,6 @@ export interface FolderListing extends Stats {
   /** The names as strings (made when first asked: `column` reads one without the others). */
   readonly names: readonly string[];
   column: NameColumn;
-  /** The position of `name` in `names`, if it is there. */
-  position(name: string): number | undefined;
 }
 
 export interface Scan {
@@ -391,23 +389,5 @@ function listingOf(column: NameColumn, values: Float64Array): FolderListing {
     },
     column,
     ...statsOf(values),
-    position: (name) => column.position(name),
   };
-}
-
-/**
- * Where `name` is in `names`, sorted by code units (as `<` compares, and as every listing here is):
- * a binary search, no map of 100,000 names. Undefined when it is not there.
- */
-export function positionInSorted(names: readonly string[], name: string): number | undefined {
-  let low = 0;
-  let high = names.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const known = names[middle]!;
-    if (known === name) return middle;
-    if (known < name) low = middle + 1;
-    else high = middle - 1;
-  }
-  return undefined;
 }

@@ -8,6 +8,7 @@ export type Stamp = (values: Float64Array, at: number, path: string) => void;
 export declare const stampByLstat: Stamp;
 export declare function stampByBinding(): Stamp | undefined;
 export declare function startsOf(names: readonly string[], starts?: Int32Array): Int32Array;
+export declare function nameAt(joined: string, starts: Int32Array, i: number): string;
 export declare function startsInJoined(joined: string, count: number, starts?: Int32Array): Int32Array | undefined;
 export declare function stampJoined(values: Float64Array, prefix: string, joined: string, starts: Int32Array, start: number, end: number): void;
 export declare function stampShared(values: Float64Array, prefix: string, joined: string, starts: Int32Array, control: Int32Array): void;

@@ -106,6 +106,11 @@ export function startsOf(names, starts = new Int32Array(names.length + 1)) {
   return starts;
 }
 
+/** Name `i` of names joined by NUL, where `starts` (startsOf) says. */
+export function nameAt(joined, starts, i) {
+  return joined.slice(starts[i], starts[i + 1] - 1);
+}
+
 /**
  * The same from the joined names themselves (`count` of them), into `starts` when given; undefined
  * when they are not `count` names.
@@ -187,7 +192,7 @@ export function keptListings({ dir, trustedBefore }) {
  * again on the main thread, which reads few of them.
  */
 export function stampJoined(values, prefix, joined, starts, start, end) {
-  for (let i = start; i < end; i++) stampOne(values, i * STAT_FIELDS, prefix + joined.slice(starts[i], starts[i + 1] - 1));
+  for (let i = start; i < end; i++) stampOne(values, i * STAT_FIELDS, prefix + nameAt(joined, starts, i));
 }
 
 /**
@@ -277,7 +282,7 @@ export function walkFolders(root, recursive, found, share, kept) {
       stampJoined(values, prefix, joined, starts, 0, count);
     }
     if (recursive) {
-      for (let i = count - 1; i >= 0; i--) if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + joined.slice(starts[i], starts[i + 1] - 1));
+      for (let i = count - 1; i >= 0; i--) if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + nameAt(joined, starts, i));
     }
     found(folder, { joined, count, values });
   }
