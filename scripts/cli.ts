@@ -10,9 +10,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import type { BuildMode, BuildOptions } from './generator/build.ts';
-import { scanContent } from './generator/content-scan.ts';
+import { scanContent } from './generator/engine/scan/content-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
-import { formatGithubAnnotations, formatReport } from './generator/problems.ts';
+import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
@@ -205,7 +205,7 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
 }
 
 async function writeSchemas(outDir: string): Promise<number> {
-  const { contentJsonSchemas } = await import('./generator/schema.ts');
+  const { contentJsonSchemas } = await import('./generator/model/schema.ts');
   await mkdir(outDir, { recursive: true });
   for (const [name, schema] of Object.entries(contentJsonSchemas())) {
     await writeFile(path.join(outDir, name), JSON.stringify(schema, null, 2) + '\n');

@@ -26,11 +26,11 @@ const BUNDLED = ['zod'];
 const KEPT = 3;
 
 /** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
-const ENTRIES = {
+export const ENTRIES = {
   cli: 'cli.ts',
-  'load-worker': 'generator/load-worker.ts',
-  'list-writer-worker': 'generator/list-writer-worker.ts',
-  'file-writer-worker': 'generator/file-writer-worker.ts',
+  'load-worker': 'generator/engine/load/load-worker.ts',
+  'list-writer-worker': 'generator/engine/write/list-writer-worker.ts',
+  'file-writer-worker': 'generator/engine/write/file-writer-worker.ts',
 };
 
 /**

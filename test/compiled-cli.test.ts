@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledCli, compiledEntry } from '../scripts/compiled-cli.mjs';
+import { compiledCli, compiledEntry, ENTRIES } from '../scripts/compiled-cli.mjs';
 import { REPO_ROOT } from './helpers/workspace.ts';
 
 const run = promisify(execFile);
@@ -27,8 +27,12 @@ async function checkout(value: string, packages = true): Promise<string> {
   await mkdir(path.join(dir, 'scripts', 'generator'), { recursive: true });
   await writeFile(path.join(dir, 'scripts', 'cli.ts'), "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n");
   await writeFile(path.join(dir, 'scripts', 'generator', 'value.ts'), `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`);
-  for (const worker of ['load worker', 'list writer worker', 'file writer worker']) {
-    await writeFile(path.join(dir, 'scripts', 'generator', `${worker.replaceAll(' ', '-')}.ts`), `import { value } from './value.ts';\nconsole.log(JSON.stringify({ value, here: '${worker}' }));\n`);
+  for (const [name, file] of Object.entries(ENTRIES)) {
+    if (name === 'cli') continue;
+    const worker = path.join(dir, 'scripts', file);
+    const value = path.relative(path.dirname(worker), path.join(dir, 'scripts', 'generator', 'value.ts')).split(path.sep).join('/');
+    await mkdir(path.dirname(worker), { recursive: true });
+    await writeFile(worker, `import { value } from './${value}';\nconsole.log(JSON.stringify({ value, here: '${name.replaceAll('-', ' ')}' }));\n`);
   }
   await mkdir(path.join(dir, 'node_modules'));
   if (packages) await symlink(path.join(REPO_ROOT, 'node_modules', 'esbuild'), path.join(dir, 'node_modules', 'esbuild'));

@@ -7,8 +7,8 @@ import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileWriter } from '../scripts/generator/file-writer.ts';
-import { stampOfStat, type FileStamp } from '../scripts/generator/stat-many.ts';
+import { createFileWriter } from '../scripts/generator/engine/write/file-writer.ts';
+import { stampOfStat, type FileStamp } from '../scripts/generator/engine/scan/stat-many.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
-import { toJson } from '../scripts/generator/json-text.ts';
+import { toJson } from '../scripts/generator/render/json-text.ts';
 import { importJournal, type ImportOptions } from '../scripts/import/import.ts';
 import { formatImportSummary } from '../scripts/import/summary.ts';
 import { projectPaths, type ProjectPaths } from '../scripts/project.ts';

@@ -7,8 +7,8 @@
 import { readFile, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentHash } from '../scripts/generator/load-job.ts';
-import { rereadManuscript } from '../scripts/generator/reread.ts';
+import { contentHash } from '../scripts/generator/engine/load/load-job.ts';
+import { rereadManuscript } from '../scripts/generator/engine/load/reread.ts';
 import { age, expectSameAsCold } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 

@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChunkPart } from '../scripts/generator/list-items.ts';
-import { createListWriter, type ListWriterSetup, type PreviousListFile, type WrittenList } from '../scripts/generator/list-writer.ts';
-import { stampOfStat } from '../scripts/generator/stat-many.ts';
-import { BROTLI_OPTIONS, GZIP_LEVEL } from '../scripts/generator/write.ts';
+import type { ChunkPart } from '../scripts/generator/engine/write/list-items.ts';
+import { createListWriter, type ListWriterSetup, type PreviousListFile, type WrittenList } from '../scripts/generator/engine/write/list-writer.ts';
+import { stampOfStat } from '../scripts/generator/engine/scan/stat-many.ts';
+import { BROTLI_OPTIONS, GZIP_LEVEL } from '../scripts/generator/stages/write.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -3,11 +3,11 @@
  * stand for this build's. A key must change with everything the page shows, and with nothing else.
  */
 import { describe, expect, it } from 'vitest';
-import { outputKeys } from '../scripts/generator/output-keys.ts';
-import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../scripts/generator/load.ts';
-import { renderApi } from '../scripts/generator/render-api.ts';
-import { renderPages } from '../scripts/generator/render-pages.ts';
-import { renderSitemap } from '../scripts/generator/render-sitemap.ts';
+import { outputKeys } from '../scripts/generator/engine/cache/output-keys.ts';
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../scripts/generator/stages/load.ts';
+import { renderApi } from '../scripts/generator/render/api.ts';
+import { renderPages } from '../scripts/generator/render/pages.ts';
+import { renderSitemap } from '../scripts/generator/render/sitemap.ts';
 import type { OutputFile } from '../scripts/shared/output-file.ts';
 import { author, manuscript, site, volume } from './helpers/synthetic-site.ts';
 

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutputManifest, writeOutputManifest } from '../scripts/generator/cache.ts';
-import { OutputRowsBuilder, rowFinder, rowStamp } from '../scripts/generator/output-rows.ts';
+import { readOutputManifest, writeOutputManifest } from '../scripts/generator/engine/cache/cache.ts';
+import { OutputRowsBuilder, rowFinder, rowStamp } from '../scripts/generator/engine/cache/output-rows.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
-import { sanitizeAbstractHtml } from '../scripts/generator/sanitize-html.ts';
+import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 /**

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPages } from '../scripts/generator/render-pages.ts';
+import { renderPages } from '../scripts/generator/render/pages.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../scripts/generator/html-references.ts';
-import { toJson } from '../scripts/generator/json-text.ts';
-import { cleanAbstractBytes, sanitizeAbstractHtml as clean } from '../scripts/generator/sanitize-html.ts';
+import { escapeHtml } from '../scripts/generator/model/html-references.ts';
+import { toJson } from '../scripts/generator/render/json-text.ts';
+import { cleanAbstractBytes, sanitizeAbstractHtml as clean } from '../scripts/generator/render/sanitize-html.ts';
 import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 
 describe('abstract sanitizer: what editors write survives', () => {

@@ -11,8 +11,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isScalar, isSeq } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSyntheticJournal } from '../scripts/bench/synthetic-journal.ts';
-import { parseFile, parseWithYamlPackage, type Position } from '../scripts/generator/parse.ts';
-import { parsePlainYaml } from '../scripts/generator/plain-yaml.ts';
+import { parseFile, parseWithYamlPackage, type Position } from '../scripts/generator/stages/parse.ts';
+import { parsePlainYaml } from '../scripts/generator/stages/plain-yaml.ts';
 import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentJsonSchemas } from '../scripts/generator/schema.ts';
+import { contentJsonSchemas } from '../scripts/generator/model/schema.ts';
 import { REPO_ROOT } from './helpers/workspace.ts';
 
 describe('the editors\' JSON Schemas', () => {

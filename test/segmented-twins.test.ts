@@ -12,9 +12,9 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brotliSegments, gzipSegments, segmentedTwins, type SegmentTable } from '../scripts/generator/segmented-twins.ts';
-import { stitchedBrotli } from '../scripts/generator/stitched-brotli.ts';
-import { BROTLI_OPTIONS } from '../scripts/generator/write.ts';
+import { brotliSegments, gzipSegments, segmentedTwins, type SegmentTable } from '../scripts/generator/engine/compress/segmented-twins.ts';
+import { stitchedBrotli } from '../scripts/generator/engine/compress/stitched-brotli.ts';
+import { BROTLI_OPTIONS } from '../scripts/generator/stages/write.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -136,7 +136,7 @@ describe.skipIf(!canStitch && !process.env['CI'])(`segmented twins${canStitch ? 
   });
 
   it('brotli: not made in segments when Node is asked to warn of pending deprecations (its binding would print one)', async () => {
-    const module = path.join(import.meta.dirname, '../scripts/generator/stitched-brotli.ts');
+    const module = path.join(import.meta.dirname, '../scripts/generator/engine/compress/stitched-brotli.ts');
     const script = `import(${JSON.stringify(module)}).then((m) => console.log(m.stitchedBrotli({}) === undefined))`;
     const env = { ...process.env, NODE_OPTIONS: '--pending-deprecation' };
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { env });

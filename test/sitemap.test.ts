@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { escapeXml, renderSitemap, SITEMAP_MAX_URLS } from '../scripts/generator/render-sitemap.ts';
+import { escapeXml, renderSitemap, SITEMAP_MAX_URLS } from '../scripts/generator/render/sitemap.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
 import { bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 

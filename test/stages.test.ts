@@ -1,14 +1,14 @@
 /** Unit tests of the pipeline's small pure pieces: formats, rich text, parsing, the report. */
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, isCanonicalRoman, romanToNumber, absoluteMediaPath } from '../scripts/generator/formats.ts';
-import { parseFile } from '../scripts/generator/parse.ts';
-import { formatProblem, formatReport, nearest, type Problem } from '../scripts/generator/problems.ts';
-import { toJson } from '../scripts/generator/json-text.ts';
-import { findUnsafeMarkup, richTextToPlain } from '../scripts/generator/rich-text.ts';
-import { fieldName } from '../scripts/generator/validate.ts';
-import { orderJournal } from '../scripts/generator/resolve.ts';
-import type { AuthorRecord } from '../scripts/generator/load.ts';
-import type { JournalInput } from '../scripts/generator/schema.ts';
+import { isCalendarDate, isCanonicalRoman, romanToNumber, absoluteMediaPath } from '../scripts/generator/model/formats.ts';
+import { parseFile } from '../scripts/generator/stages/parse.ts';
+import { formatProblem, formatReport, nearest, type Problem } from '../scripts/generator/model/problems.ts';
+import { toJson } from '../scripts/generator/render/json-text.ts';
+import { findUnsafeMarkup, richTextToPlain } from '../scripts/generator/model/rich-text.ts';
+import { fieldName } from '../scripts/generator/stages/validate.ts';
+import { orderJournal } from '../scripts/generator/stages/resolve.ts';
+import type { AuthorRecord } from '../scripts/generator/stages/load.ts';
+import type { JournalInput } from '../scripts/generator/model/schema.ts';
 
 describe('formats', () => {
   it('accepts only canonical Roman numerals', () => {

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NameColumn, scanFolders, startsWithMany, statMany, type StatKind } from '../scripts/generator/stat-many.ts';
-import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/stat-walk.mjs';
+import { NameColumn, scanFolders, startsWithMany, statMany, type StatKind } from '../scripts/generator/engine/scan/stat-many.ts';
+import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/engine/scan/stat-walk.mjs';
 
 const run = promisify(execFile);
 let dir: string;
@@ -81,7 +81,7 @@ describe('the stamp of one path', () => {
   });
 
   it('is not used when Node is asked to warn of pending deprecations (it would print one)', async () => {
-    const walk = pathToFileURL(path.join(import.meta.dirname, '../scripts/generator/stat-walk.mjs')).href;
+    const walk = pathToFileURL(path.join(import.meta.dirname, '../scripts/generator/engine/scan/stat-walk.mjs')).href;
     const script = `import('${walk}').then((walk) => console.log(typeof walk.stampByBinding()))`;
     const { stdout, stderr } = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: '--pending-deprecation' } });
     expect(stdout.trim()).toBe('undefined');

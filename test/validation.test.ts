@@ -5,10 +5,10 @@
 import { lstat, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scanContent } from '../scripts/generator/content-scan.ts';
-import { discover, discoverJournal } from '../scripts/generator/discover.ts';
-import type { Problem } from '../scripts/generator/problems.ts';
-import { COLLECTION_NAMES, type CollectionName } from '../scripts/generator/schema.ts';
+import { scanContent } from '../scripts/generator/engine/scan/content-scan.ts';
+import { discover, discoverJournal } from '../scripts/generator/stages/discover.ts';
+import type { Problem } from '../scripts/generator/model/problems.ts';
+import { COLLECTION_NAMES, type CollectionName } from '../scripts/generator/model/schema.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;

@@ -8,11 +8,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadRecordFrom } from '../generator/load.ts';
-import { parseFile, parseWithYamlPackage } from '../generator/parse.ts';
-import { parsePlainYaml } from '../generator/plain-yaml.ts';
-import { authorSchema, manuscriptSchema } from '../generator/schema.ts';
-import { validate } from '../generator/validate.ts';
+import { loadRecordFrom } from '../generator/stages/load.ts';
+import { parseFile, parseWithYamlPackage } from '../generator/stages/parse.ts';
+import { parsePlainYaml } from '../generator/stages/plain-yaml.ts';
+import { authorSchema, manuscriptSchema } from '../generator/model/schema.ts';
+import { validate } from '../generator/stages/validate.ts';
 
 const PASSES = 5;
 

@@ -8,29 +8,29 @@
  * The build cache (issue 4, cache.ts) is read before loading and written after each stage that
  * feeds it; `check` writes the cache too (never the output), so the next check is fast.
  */
-import { scanContent } from './content-scan.ts';
-import { discover, discoverJournal, type Discovery } from './discover.ts';
+import { scanContent } from './engine/scan/content-scan.ts';
+import { discover, discoverJournal, type Discovery } from './stages/discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
   type RecordEntry, cacheFingerprint, readListTables, readOutputManifest, readVerifiedMedia, removeOutputManifest,
   writeListTables, writeOutputManifest, writeVerifiedMedia,
-} from './cache.ts';
-import { locateProblems, readCheckIndex, writeCheckIndex } from './check-index.ts';
-import { loadContent, noCache } from './load-all.ts';
-import { loadJournal } from './load.ts';
-import { startMediaCheck } from './media.ts';
-import type { Scan } from './stat-many.ts';
-import { outputKeys } from './output-keys.ts';
+} from './engine/cache/cache.ts';
+import { locateProblems, readCheckIndex, writeCheckIndex } from './engine/cache/check-index.ts';
+import { loadContent, noCache } from './engine/load/load-all.ts';
+import { loadJournal } from './stages/load.ts';
+import { startMediaCheck } from './stages/media.ts';
+import type { Scan } from './engine/scan/stat-many.ts';
+import { outputKeys } from './engine/cache/output-keys.ts';
 import type { OutputFile } from '../shared/output-file.ts';
-import type { Problem } from './problems.ts';
+import type { Problem } from './model/problems.ts';
 import { silentProgress, timed, type Progress } from './progress.ts';
-import { findOutputConflicts, readPublicFiles } from './public-files.ts';
-import { checkHostLimits, ruleFilesOf, type HostCheck } from './host-limits.ts';
-import { renderApi } from './render-api.ts';
-import { renderPages } from './render-pages.ts';
-import { renderSitemap } from './render-sitemap.ts';
-import { checkReferences, orderJournal, withAuthorsFound, type ResolvedJournal } from './resolve.ts';
-import { startSite, type WriteStats } from './write.ts';
+import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
+import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
+import { renderApi } from './render/api.ts';
+import { renderPages } from './render/pages.ts';
+import { renderSitemap } from './render/sitemap.ts';
+import { checkReferences, orderJournal, withAuthorsFound, type ResolvedJournal } from './stages/resolve.ts';
+import { startSite, type WriteStats } from './stages/write.ts';
 import { renderApacheFiles } from '../hosts/apache.ts';
 import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
 import { hostRules } from '../hosts/rules.ts';

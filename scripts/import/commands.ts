@@ -3,7 +3,7 @@
  */
 import path from 'node:path';
 import type { BuildOptions } from '../generator/build.ts';
-import { formatReport } from '../generator/problems.ts';
+import { formatReport } from '../generator/model/problems.ts';
 import { UsageError } from '../shared/usage-error.ts';
 import type { ProjectPaths } from '../project.ts';
 import { exportJournal } from './export.ts';

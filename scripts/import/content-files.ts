@@ -7,8 +7,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isScalar, isSeq } from 'yaml';
-import { parseFile } from '../generator/parse.ts';
-import { authorSchema, journalSchema, manuscriptSchema, volumeSchema } from '../generator/schema.ts';
+import { parseFile } from '../generator/stages/parse.ts';
+import { authorSchema, journalSchema, manuscriptSchema, volumeSchema } from '../generator/model/schema.ts';
 import type { PlannedFile } from './plan.ts';
 
 const SCHEMAS = { 'journal.yaml': journalSchema, authors: authorSchema, volumes: volumeSchema, manuscripts: manuscriptSchema } as const;

@@ -3,7 +3,7 @@
  * before anything is inferred. A record whose keys or types differ from the contract cannot be
  * reproduced exactly, so it is reported with its list, index and field, never adjusted.
  */
-import type { Problem, ProblemCode } from '../generator/problems.ts';
+import type { Problem, ProblemCode } from '../generator/model/problems.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
 
 export interface SourceAuthor {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build, type BuildOptions } from '../generator/build.ts';
 import { removeTree } from '../shared/remove-tree.ts';
-import type { Problem } from '../generator/problems.ts';
+import type { Problem } from '../generator/model/problems.ts';
 import { API_LISTS, listFile } from '../shared/contract.ts';
 import { projectPaths, type ProjectPaths } from '../project.ts';
 

@@ -7,10 +7,10 @@
  */
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Problem } from '../generator/problems.ts';
-import { toJson } from '../generator/json-text.ts';
+import type { Problem } from '../generator/model/problems.ts';
+import { toJson } from '../generator/render/json-text.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
-import { contentJsonSchemas } from '../generator/schema.ts';
+import { contentJsonSchemas } from '../generator/model/schema.ts';
 import type { ProjectPaths } from '../project.ts';
 import { renderContentFile } from './content-files.ts';
 import { checkDump, inContractOrder, type Dump } from './dump.ts';

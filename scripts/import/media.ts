@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { forEachLimited } from '../shared/for-each-limited.ts';
-import type { Problem } from '../generator/problems.ts';
+import type { Problem } from '../generator/model/problems.ts';
 import { fetchBytes } from './http.ts';
 import type { PlannedMedia } from './plan.ts';
 

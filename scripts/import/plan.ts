@@ -3,15 +3,15 @@
  * fetch, every inference and every record that cannot be represented out. Nothing here touches
  * the disk or the network, so tests call it directly and the command writes only what it planned.
  *
- * Each record is checked with the build's own schemas (scripts/generator/schema.ts), so a value
+ * Each record is checked with the build's own schemas (scripts/generator/model/schema.ts), so a value
  * the build would refuse is reported here, with its list, index and field, instead of being changed.
  */
 import type { z } from 'zod';
-import { DOCUMENT_PATH, VOLUME_PDF_PATH, absoluteMediaPath } from '../generator/formats.ts';
-import type { Problem } from '../generator/problems.ts';
+import { DOCUMENT_PATH, VOLUME_PDF_PATH, absoluteMediaPath } from '../generator/model/formats.ts';
+import type { Problem } from '../generator/model/problems.ts';
 import type { ApiList } from '../shared/contract.ts';
-import { authorSchema, journalSchema, manuscriptSchema, volumeSchema, type AuthorRef, type IssueParams } from '../generator/schema.ts';
-import { fieldName } from '../generator/validate.ts';
+import { authorSchema, journalSchema, manuscriptSchema, volumeSchema, type AuthorRef, type IssueParams } from '../generator/model/schema.ts';
+import { fieldName } from '../generator/stages/validate.ts';
 import type { Dump } from './dump.ts';
 import { keyMaker, slug } from './keys.ts';
 import { compareAuthorsByDefault, compareManuscriptsByDefault, planOrder, type OrderPlan } from './order.ts';

@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Problem } from '../generator/problems.ts';
+import type { Problem } from '../generator/model/problems.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
 import { fetchJson, parseJsonBody } from './http.ts';
 

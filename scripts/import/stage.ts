@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
-import type { Problem } from '../generator/problems.ts';
+import type { Problem } from '../generator/model/problems.ts';
 import { removeTree } from '../shared/remove-tree.ts';
 
 /** Entries that do not make a content tree "non-empty": an empty repository keeps its folder with these. */

@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from '../generator/build.ts';
 import { removeTree } from '../shared/remove-tree.ts';
-import type { Problem } from '../generator/problems.ts';
-import { toJson } from '../generator/json-text.ts';
+import type { Problem } from '../generator/model/problems.ts';
+import { toJson } from '../generator/render/json-text.ts';
 import { API_LISTS, listFile, type ApiList } from '../shared/contract.ts';
 import { projectPaths } from '../project.ts';
 

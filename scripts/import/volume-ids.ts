@@ -13,7 +13,7 @@
  * volume's `full_date` year (papers are dated before the issue that prints them). Anything else
  * is ambiguous and reported with the evidence, so the user can pass `--volume-ids`.
  */
-import { VOLUME_LABEL } from '../generator/formats.ts';
+import { VOLUME_LABEL } from '../generator/model/formats.ts';
 
 export interface VolumeEvidence {
   label: string;

@@ -35,12 +35,12 @@ export interface ListItems {
 
 /**
  * A part of a file's text made by the thread that writes the file, from bytes it is sent with the
- * file (generator/abstract-text.ts: a landing page's abstract, issue 4), or, when that thread is
+ * file (generator/render/abstract-text.ts: a landing page's abstract, issue 4), or, when that thread is
  * behind, by the one that hands the file over (`make`). Anything else that reads the text gets it
  * with `toString()`, so `parts.join('')` reads a page whole.
  */
 export interface DeferredText {
-  /** What to make of `source`: a number the file writer's thread knows (generator/abstract-text.ts, makeDeferredText). */
+  /** What to make of `source`: a number the file writer's thread knows (generator/render/abstract-text.ts, makeDeferredText). */
   readonly maker: number;
   readonly source: Uint8Array;
   /** The text, made here: as a string, or as its UTF-8 bytes. */

@@ -3,7 +3,7 @@
  * line and column it concerns, so a pull request shows each mistake where it is.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatGithubAnnotations, type Problem } from '../../scripts/generator/problems.ts';
+import { formatGithubAnnotations, type Problem } from '../../scripts/generator/model/problems.ts';
 import { createWorkspace, type Workspace } from '../helpers/workspace.ts';
 
 describe('formatGithubAnnotations', () => {

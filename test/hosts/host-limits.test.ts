@@ -6,7 +6,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkHostLimits, checkSite, HOST_LIMITS, type SiteFile } from '../../scripts/generator/host-limits.ts';
+import { checkHostLimits, checkSite, HOST_LIMITS, type SiteFile } from '../../scripts/generator/stages/host-limits.ts';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { snapshot } from '../helpers/snapshot.ts';

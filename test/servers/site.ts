@@ -6,7 +6,7 @@ import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../../scripts/generator/build.ts';
-import { formatReport } from '../../scripts/generator/problems.ts';
+import { formatReport } from '../../scripts/generator/model/problems.ts';
 import { projectPaths } from '../../scripts/project.ts';
 import { REPO_ROOT } from '../helpers/workspace.ts';
 

@@ -1,0 +1,241 @@
+/**
+ * The build cache (issue 4): what the load stage learned about each content file, and what the
+ * write stage wrote, so that a build after a small edit reads, parses and writes only what changed.
+ *
+ * - It lives outside the output folder (`.cache/journal-build/` by default) and is safe to delete
+ *   at any time: without it the build is simply cold. `npm run clean` removes it.
+ * - Entries are keyed by the file's content hash; size, mtime and inode only let the build skip
+ *   reading a file whose stamp is unchanged (as git's index does).
+ * - A fingerprint of the build code, the dependency versions, the Node version and the journal
+ *   settings invalidates everything at once when any of them changes.
+ * - Every frame carries a CRC-32: a damaged or truncated file is ignored as a whole, never trusted.
+ * - Files are replaced by rename, so a build that stops half way leaves the previous cache intact.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, readdirSync, readFileSync, renameSync, mkdirSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import zlib from 'node:zlib';
+import type { FileStamp } from '../scan/stat-many.ts';
+import { ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
+import type { ListTable } from '../write/list-items.ts';
+import type { Loaded } from '../../stages/load.ts';
+import type { VerifiedMedia } from '../../stages/media.ts';
+
+/** Bump when the layout of the cache files changes. */
+const CACHE_FORMAT = 9;
+const OUTPUTS_FILE = 'outputs.bin';
+const MEDIA_FILE = 'media.bin';
+const LIST_TABLES_FILE = 'lists.bin';
+
+export interface RecordEntry {
+  file: string;
+  /** Absent when the file was too recently modified for its stamp to be trusted. */
+  stamp?: FileStamp;
+  hash: string;
+  /** A valid manuscript's record is the slim part; its long fields are here (packed-manuscript.ts). */
+  loaded: Loaded;
+  packed?: Uint8Array;
+}
+
+export interface OutputManifest {
+  /** The output folder the files were written to (reuse is only safe from that folder). */
+  out: string;
+  /** Every file written, in the order of the outputs; files without a key have the key '' (listed, never reused). */
+  files: OutputRows;
+  /** Every folder holding files, with its stamp: a folder that still has it can be moved as a whole. */
+  folders?: Map<string, FileStamp>;
+}
+
+/**
+ * The cache's fingerprint: the build code (every module of the generator and the host renderers),
+ * the parser and schema library versions, the Node version (the cache is V8-serialized) and the
+ * journal settings. Any change to one of them starts from an empty cache.
+ */
+export function cacheFingerprint(journalBytes: Uint8Array | undefined): string {
+  const hash = createHash('sha256').update(`format ${CACHE_FORMAT}\nnode ${process.version}\n`);
+  const scripts = fileURLToPath(new URL('../../../', import.meta.url));
+  for (const folder of ['generator', 'hosts', 'shared']) {
+    const dir = path.join(scripts, folder);
+    // Sorted with forward slashes: the fingerprint must not depend on the platform or directory order.
+    const names = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => name.split(path.sep).join('/')).sort();
+    for (const name of names) {
+      if (!/\.(ts|mjs)$/.test(name)) continue;
+      hash.update(`${folder}/${name}\n`).update(readFileSync(path.join(dir, name)));
+    }
+  }
+  for (const dependency of ['yaml', 'zod']) {
+    const manifest = fileURLToPath(new URL(`../../../../node_modules/${dependency}/package.json`, import.meta.url));
+    hash.update(`${dependency} ${readVersion(manifest)}\n`);
+  }
+  hash.update('journal\n').update(journalBytes ?? new Uint8Array());
+  return hash.digest('base64url');
+}
+
+function readVersion(manifest: string): string {
+  try {
+    return String((JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version);
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files and folders in columns (paths and keys
+ * NUL-joined, stamps as numbers): no array or object per file to write or to read back (issue 4:
+ * 200,000 files at 100,000 manuscripts; entries one by one cost 30 MB at the end of a cold build).
+ */
+type OutputFrame = [out: string, files: string, keys: string, stamps: Float64Array, folders: string, folderStamps: Float64Array];
+const OUTPUT_ROWS_PER_FRAME = 10_000;
+
+export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
+  const frames = readFrames<OutputFrame>(path.join(dir, OUTPUTS_FILE), fingerprint);
+  if (!frames || frames.length === 0) return undefined;
+  const names: string[] = [];
+  const keys: string[] = [];
+  const stamps = new Float64Array(frames.reduce((sum, frame) => sum + frame[3].length, 0));
+  const folders = new Map<string, FileStamp>();
+  for (const [, frameNames, frameKeys, frameStamps, folderNames, folderStamps] of frames) {
+    if (frameNames) {
+      stamps.set(frameStamps, names.length * ROW_STAMP_FIELDS);
+      names.push(...frameNames.split('\0'));
+      keys.push(...frameKeys.split('\0'));
+    }
+    if (folderNames) folderNames.split('\0').forEach((folder, i) => folders.set(folder, { size: folderStamps[i * 3]!, mtimeMs: folderStamps[i * 3 + 1]!, ino: folderStamps[i * 3 + 2]! }));
+  }
+  if (stamps.length !== names.length * ROW_STAMP_FIELDS || keys.length !== names.length) return undefined;
+  return { out: frames[0]![0], files: { names, keys, stamps }, folders };
+}
+
+export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
+  // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
+  const { names, keys, stamps } = manifest.files;
+  const folders = [...(manifest.folders ?? new Map<string, FileStamp>())];
+  const count = Math.max(1, Math.ceil(Math.max(names.length, folders.length) / OUTPUT_ROWS_PER_FRAME));
+  writeFrames(dir, OUTPUTS_FILE, fingerprint, { length: count, *[Symbol.iterator]() {
+    for (let i = 0; i < count; i++) {
+      const start = i * OUTPUT_ROWS_PER_FRAME;
+      const end = Math.min(names.length, start + OUTPUT_ROWS_PER_FRAME);
+      const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
+      for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = stamps[start * ROW_STAMP_FIELDS + k]!;
+      const folderPart = folders.slice(start, start + OUTPUT_ROWS_PER_FRAME);
+      const folderStamps = new Float64Array(folderPart.length * 3);
+      folderPart.forEach(([, stamp], k) => folderStamps.set([stamp.size, stamp.mtimeMs, stamp.ino], k * 3));
+      yield [manifest.out, names.slice(start, end).join('\0'), keys.slice(start, end).join('\0'), frameStamps, folderPart.map(([folder]) => folder).join('\0'), folderStamps] satisfies OutputFrame;
+    }
+  } });
+}
+
+export function removeOutputManifest(dir: string): void {
+  rmSync(path.join(dir, OUTPUTS_FILE), { force: true });
+}
+
+/*
+ * File layout: a header line `{"format":1,"fingerprint":"...","frames":N}\n`, then N frames of
+ * [u32 length][u32 CRC-32][V8-serialized value]. Frames are read one at a time, so reading never
+ * holds the whole file and its decoded values at once.
+ */
+
+export function writeFrames(dir: string, name: string, fingerprint: string, frames: Iterable<unknown> & { length: number }): void {
+  mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, name);
+  const temporary = `${target}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify({ format: CACHE_FORMAT, fingerprint, frames: frames.length })}\n`);
+    for (const frame of frames) {
+      const payload = v8.serialize(frame);
+      const head = Buffer.alloc(8);
+      head.writeUInt32LE(payload.length, 0);
+      head.writeUInt32LE(zlib.crc32(payload), 4);
+      writeSync(fd, head);
+      writeSync(fd, payload);
+    }
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temporary, target);
+}
+
+export function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
+  return withFile(file, (fd) => {
+    const header = readHeader(fd, fingerprint);
+    if (!header) return undefined;
+    const frames: T[] = [];
+    let position = header.length;
+    const head = Buffer.alloc(8);
+    for (let i = 0; i < header.frames; i++) {
+      if (readSync(fd, head, 0, 8, position) !== 8) return undefined;
+      const length = head.readUInt32LE(0);
+      const payload = Buffer.allocUnsafe(length);
+      if (readSync(fd, payload, 0, length, position + 8) !== length) return undefined;
+      if (zlib.crc32(payload) !== head.readUInt32LE(4)) return undefined;
+      frames.push(v8.deserialize(payload) as T);
+      position += 8 + length;
+    }
+    return frames;
+  });
+}
+
+/** The header line, when it is this format's and this fingerprint's: the frame count and the header's length in bytes. */
+function readHeader(fd: number, fingerprint: string): { frames: number; length: number } | undefined {
+  const first = Buffer.alloc(512);
+  const read = readSync(fd, first, 0, first.length, 0);
+  const newline = first.subarray(0, read).indexOf(0x0a);
+  if (newline < 0) return undefined;
+  const header = JSON.parse(first.subarray(0, newline).toString('utf8')) as { format?: unknown; fingerprint?: unknown; frames?: unknown };
+  if (header.format !== CACHE_FORMAT || header.fingerprint !== fingerprint || typeof header.frames !== 'number') return undefined;
+  return { frames: header.frames, length: newline + 1 };
+}
+
+/** `read` on the open file; undefined when it cannot be opened or read, or is damaged beyond the checksums' reach. */
+function withFile<T>(file: string, read: (fd: number) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return read(fd);
+  } catch {
+    // A header that is not JSON, a value V8 cannot read.
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** PDFs that passed the media checks, with their stamps (media.ts): in columns, one frame (about 5 MB at 100,000 PDFs). */
+export function readVerifiedMedia(dir: string, fingerprint: string): VerifiedMedia | undefined {
+  return readFrames<VerifiedMedia>(path.join(dir, MEDIA_FILE), fingerprint)?.[0];
+}
+
+export function writeVerifiedMedia(dir: string, fingerprint: string, verified: VerifiedMedia): void {
+  writeFrames(dir, MEDIA_FILE, fingerprint, [verified]);
+}
+
+/** The lists' item tables (list-items.ts), by output path. */
+export function readListTables(dir: string, fingerprint: string): Map<string, ListTable> {
+  return readMap(dir, LIST_TABLES_FILE, fingerprint);
+}
+
+export function writeListTables(dir: string, fingerprint: string, tables: ReadonlyMap<string, ListTable>): void {
+  // A table is a few MB at 100,000 manuscripts: one per frame.
+  writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
+}
+
+function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {
+  return new Map(readFrames<[string, V][]>(path.join(dir, name), fingerprint)?.flat() ?? []);
+}
+
+function writeMap<V>(dir: string, name: string, fingerprint: string, map: ReadonlyMap<string, V>, perFrame: number): void {
+  const all = [...map];
+  const frames: [string, V][][] = [];
+  for (let start = 0; start < all.length; start += perFrame) frames.push(all.slice(start, start + perFrame));
+  writeFrames(dir, name, fingerprint, frames);
+}

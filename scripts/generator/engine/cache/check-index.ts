@@ -1,0 +1,449 @@
+/**
+ * The check index (issue 4: `check` after one edit at 100,000 manuscripts, from 7.8 s to about 3 s,
+ * then about 2 s once it was compared by columns and the files stamped in one pass, content-scan.ts,
+ * then about 1 s once `check` read the references of unchanged manuscripts from the columns rather
+ * than from records made of them). Builds restore their unchanged records from it too.
+ *
+ * Of an unchanged file, `check` needs its stamp and content hash and the few fields that other
+ * records' checks read (a manuscript's id, volume, authors, section and PDF; an author only
+ * exists); a build also reads an author's name, surname, institution and order and a manuscript's
+ * title, date and order, and reads a manuscript's long fields from its file when it renders it
+ * again (reread.ts). This index holds those fields in columns (about 52 MB at 100,000 manuscripts);
+ * the whole records it replaced were 320 MB, 1.3 s to read and 2 s of garbage collection. Files
+ * that do not fit the columns (volumes, invalid files, files with problems, manuscripts with
+ * authors kept as published or a remote PDF) are kept whole: there are few.
+ *
+ * Like valid records (load.ts), records restored from the index carry no positions: a problem found
+ * in one (an unchanged manuscript that names an author just deleted) is located afterwards by reading
+ * its file again (`locateProblems`), which costs one parse per file with a problem, and nothing otherwise.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isJoined } from '../../../shared/joined-text.ts';
+import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
+import { keyOf, type CollectionFiles, type Discovery, type SourceFiles } from '../../stages/discover.ts';
+import { STAMP_FIELDS, type AlignedCache, type LoadCache } from '../load/load-all.ts';
+import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from '../../stages/load.ts';
+// A manuscript is restored without its long fields, which a build reads from the file when a
+// renderer asks (packed-manuscript.ts) and `check` never reads.
+import type { FileBacked, SlimManuscript } from '../load/packed-manuscript.ts';
+import { parseFile } from '../../stages/parse.ts';
+import type { Problem } from '../../model/problems.ts';
+import { COLLECTION_NAMES, type CollectionName, type MediaRef } from '../../model/schema.ts';
+
+const INDEX_FILE = 'check-index.bin';
+/** A SHA-1 in base64url (load-job.ts, contentHash) is always this long. */
+const HASH_LENGTH = 27;
+
+/** A file kept whole in the index: its hash and what loading it gave. */
+interface KeptWhole {
+  hash: string;
+  loaded: Loaded;
+}
+
+/** One collection's files, in discovery order. */
+interface IndexFrame {
+  collection: CollectionName;
+  /** The folder the files are in, as the start of their paths (`content/authors/`; '' for no files). */
+  folder: string;
+  /**
+   * The files' names in that folder, NUL-joined as a folder's listing is (Discovery.listed): when the
+   * listing found is this string, the files are the same (one comparison, issue 4).
+   */
+  fileNames: string;
+  /** size, mtimeMs, ino per file; NaN where the stamp was too recent to trust. */
+  stamps: Float64Array;
+  /** The content hashes, HASH_LENGTH characters each (blank for a file kept whole). */
+  hashes: string;
+  /** For manuscripts in the columns: id, citation_volume; NaN for a file kept whole. */
+  numbers: Float64Array;
+  /**
+   * For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and,
+   * only for a manuscript naming a key that no author file had, its author keys (tab-joined).
+   */
+  sections: SharedColumn;
+  documents: string;
+  authors: string;
+  /**
+   * The same authors as rows of the authors' frame (-1: no author file had that key), row i's from
+   * authorStarts[i] to authorStarts[i + 1]: while the author files are the same, `check` decides
+   * that a manuscript names only known authors without a string per key (issue 4: 250,000 keys).
+   */
+  authorRows: Int32Array;
+  authorStarts: Uint32Array;
+  /**
+   * What a build reads of an unchanged record besides (issue 4: a build restores its records from
+   * the index, not from whole records): the `order` of authors and manuscripts (NaN: none), an
+   * author's name, surname and institution and a manuscript's date (shared), and its title
+   * (newline-joined).
+   * A manuscript's long fields (packed-manuscript.ts) are read from its file when asked (reread.ts).
+   */
+  orders: Float64Array;
+  names: SharedColumn;
+  surnames: SharedColumn;
+  institutions: SharedColumn;
+  titles: string;
+  dates: SharedColumn;
+  /** Files kept whole, by position: their hash and what loading them gave. */
+  whole: [number, string, Loaded][];
+}
+
+/**
+ * A column of texts that repeat across records (first names, surnames, institutions, sections,
+ * dates): each text once, newline-joined, and each row's position among them. Restored records
+ * share one string per text, as loading makes them share (load-all.ts, shareTexts), without a
+ * lookup per record: at 250,000 records that lookup was a fifth of a second after every edit.
+ */
+interface SharedColumn {
+  texts: string;
+  rows: Uint32Array;
+}
+
+function sharedColumn(column: readonly string[]): SharedColumn {
+  const positions = new Map<string, number>();
+  const texts: string[] = [];
+  const rows = new Uint32Array(column.length);
+  column.forEach((text, row) => {
+    let at = positions.get(text);
+    if (at === undefined) positions.set(text, (at = texts.push(text) - 1));
+    rows[row] = at;
+  });
+  return { texts: texts.join('\n'), rows };
+}
+
+/** Each row's text of a shared column, one string per distinct text. */
+function sharedTexts(column: SharedColumn): (row: number) => string {
+  const texts = column.texts.split('\n');
+  return (row) => texts[column.rows[row]!]!;
+}
+
+/**
+ * Records restored from the index keep no positions (locateProblems finds them): one empty object
+ * for all of them, not one each.
+ */
+const NO_POSITIONS: Origin['at'] = Object.freeze({});
+const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
+
+/**
+ * The index as the load stage reads a cache (load-all.ts): lined up with the files found, its stamps
+ * as columns, and what loading each file gave: no entry, stamp or hash object per file (issue 4).
+ * The records' skeletons are made here, at once: a check reads the index while the content folders
+ * are being listed and stamped (content-scan.ts), and needs every skeleton but the edited files'.
+ */
+export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' | 'build' = 'check'): LoadCache | undefined {
+  const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
+  if (!frames) return undefined;
+  const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, { hash, loaded }])));
+  const names = frames.map((frame) => once(() => frame.fileNames.split('\0')));
+  const authorKeys = once(() => {
+    const authors = frames.findIndex((frame) => frame.collection === 'authors');
+    return authors < 0 ? [] : names[authors]!().map(keyOf);
+  });
+  const rows = frames.map((frame, f) => recordRow(frame, whole[f]!, mode === 'build', names[f]!, authorKeys));
+  // A build needs every record, made here while the content is being stamped. `check` reads the
+  // manuscripts' references from the columns (manuscriptColumns) and makes a record only when asked
+  // (a file touched but unchanged, or the index rewritten).
+  const made = mode === 'build' ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row))) : undefined;
+  const rowAt = made ? (f: number, row: number) => made[f]![row]! : (f: number, row: number) => rows[f]!(row);
+  return {
+    size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0),
+    fileNames: (collection) => frames.find((frame) => frame.collection === collection)?.fileNames,
+    align: (sources, listed) => align(frames, whole, rowAt, authorKeys, sources, listed, mode === 'build'),
+  };
+}
+
+/** What the checks read of a manuscripts frame's rows, from its columns (the split columns are made once). */
+function manuscriptColumns(frame: IndexFrame, authorKeys: () => readonly string[]) {
+  const split = (column: string) => column.split('\n');
+  const documents = split(frame.documents);
+  // The authors' keys are the authors' frame's, by row (authorsOf); the column holds them as text
+  // only for a manuscript naming a key that no author file had. Split only if asked.
+  const authors = once(() => split(frame.authors));
+  return {
+    id: (row: number) => frame.numbers[row * 2]!,
+    volume: (row: number) => frame.numbers[row * 2 + 1]!,
+    section: sharedTexts(frame.sections),
+    document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
+    authors: (row: number): string[] => authorsOf(frame, row, authorKeys()) ?? (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
+  };
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let value: { made: T } | undefined;
+  return () => (value ??= { made: make() }).made;
+}
+
+/**
+ * What loading a file of `frame` gave, by row: its whole entry's, or the skeleton of its record from
+ * the columns (kept alone: the Loaded around it is made when asked, and dropped at once). The
+ * columns are split on the first call.
+ *
+ * Restored authors take their keys from `authorKeys` (the authors' frame's, by row), and so do the
+ * manuscripts that name them, by the authors' rows (IndexFrame.authorRows): one string per author,
+ * not one more per mention, and a manuscript's authors are then found among the authors' keys by
+ * the strings themselves (resolve.ts; issue 4: at 100,000 manuscripts, looking up 250,000 copies
+ * took a fifth of a second after every edit).
+ */
+function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean, fileNames: () => readonly string[], authorKeys: () => readonly string[]): (row: number) => Loaded | NonNullable<Loaded['record']> {
+  let columns: (ReturnType<typeof manuscriptColumns> & { titles: string[]; date: (row: number) => string }) | undefined;
+  let people: { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string } | undefined;
+  return (row) => {
+    const kept = whole.get(row);
+    if (kept) return kept.loaded;
+    if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame, authorKeys), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
+    if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
+    const name = fileNames()[row]!;
+    // The key from the name, not from the path: slicing the path would flatten it, a string more
+    // per record (250,000 after an edit) that lives to the end of the build.
+    const file = frame.folder + name;
+    // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
+    const origin: Origin = {
+      file, key: people ? authorKeys()[row]! : keyOf(name), at: NO_POSITIONS,
+      ...(withHashes ? { hash: frame.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH) } : {}),
+    };
+    const order = frame.orders[row]!;
+    // Fields in the order loading gives them (schema order, then origin).
+    if (people) {
+      const author: AuthorRecord = { name: people.name(row), surname: people.surname(row), institution: people.institution(row), ...(Number.isNaN(order) ? {} : { order }), origin };
+      return author;
+    }
+    if (!columns) return { origin } as NonNullable<Loaded['record']>;
+    const slim: SlimManuscript = {
+      id: columns.id(row),
+      citation_volume: columns.volume(row),
+      citation_title: columns.titles[row]!,
+      citation_date: columns.date(row),
+      document: columns.document(row),
+      authors: columns.authors(row),
+      section: columns.section(row),
+      ...(Number.isNaN(order) ? {} : { order }),
+      origin,
+    };
+    return slim as ManuscriptRecord;
+  };
+}
+
+/** A manuscript row's authors as the restored authors' own keys (recordRow); undefined when one names no author file. */
+function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[]): string[] | undefined {
+  const start = frame.authorStarts[row]!;
+  const refs = new Array<string>(frame.authorStarts[row + 1]! - start);
+  for (let k = 0; k < refs.length; k++) {
+    const key = authorKeys[frame.authorRows[start + k]!];
+    if (key === undefined) return undefined;
+    refs[k] = key;
+  }
+  return refs;
+}
+
+function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, authorKeys: () => readonly string[], sources: SourceFiles, listed: Discovery['listed'], forBuild: boolean): AlignedCache {
+  // Where each file found is in the index: its frame, and its row there (-1: not in the index).
+  const frameOf = new Uint8Array(sources.length);
+  const rowOf = new Int32Array(sources.length).fill(-1);
+  const stamps = new Float64Array(sources.length * STAMP_FIELDS).fill(Number.NaN);
+  let sameAuthors = false;
+  for (const collection of COLLECTION_NAMES) {
+    const files = sources.range(collection);
+    const { start, end } = files;
+    const f = frames.findIndex((frame) => frame.collection === collection);
+    const frame = frames[f];
+    if (frame) {
+      frameOf.fill(f, start, end);
+      if (sameFiles(frame, listed[collection], files)) {
+        if (collection === 'authors') sameAuthors = true;
+        // The same files as when the index was written (nearly always): row i is file i, and the
+        // stamps are the index's column as it is.
+        for (let i = start; i < end; i++) rowOf[i] = i - start;
+        stamps.set(frame.stamps, start * STAMP_FIELDS);
+      } else if (start < end && files.filePrefix === frame.folder) {
+        const rowByName = new Map<string, number>();
+        frame.fileNames.split('\0').forEach((name, row) => name && rowByName.set(name, row));
+        for (let i = start; i < end; i++) {
+          const row = rowByName.get(files.names.at(i - start));
+          if (row === undefined) continue;
+          rowOf[i] = row;
+          stamps.set(frame.stamps.subarray(row * STAMP_FIELDS, (row + 1) * STAMP_FIELDS), i * STAMP_FIELDS);
+        }
+      }
+    }
+  }
+  const hash = (i: number) => {
+    const row = rowOf[i]!;
+    if (row < 0) return undefined;
+    return whole[frameOf[i]!]!.get(row)?.hash ?? frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
+  };
+  const loaded = (i: number): Loaded => {
+    const row = rowAt(frameOf[i]!, rowOf[i]!);
+    return 'origin' in row ? { record: row, problems: NO_PROBLEMS } : row;
+  };
+  const inColumns = (i: number) => rowOf[i]! >= 0 && !whole[frameOf[i]!]!.has(rowOf[i]!);
+  const manuscripts = frames.findIndex((frame) => frame.collection === 'manuscripts');
+  let columns: ReturnType<typeof manuscriptColumns> | undefined;
+  const column = () => (columns ??= manuscriptColumns(frames[manuscripts]!, authorKeys));
+  return {
+    stamps,
+    hash,
+    loaded,
+    inColumns,
+    references: {
+      // Like the records' (recordRow), without the hash a check has no use for.
+      origin: (i) => ({ file: sources.file(i), key: sources.key(i), at: NO_POSITIONS }),
+      id: (i) => column().id(rowOf[i]!),
+      volume: (i) => column().volume(rowOf[i]!),
+      authors: (i) => column().authors(rowOf[i]!),
+      section: (i) => column().section(rowOf[i]!),
+      document: (i) => column().document(rowOf[i]!),
+      // The authors' frame comes first (COLLECTION_NAMES): its rows are the positions of the author files found.
+      authorPositions: (i) => {
+        if (!sameAuthors) return undefined;
+        const frame = frames[manuscripts]!;
+        return frame.authorRows.subarray(frame.authorStarts[rowOf[i]!], frame.authorStarts[rowOf[i]! + 1]);
+      },
+    },
+    // A build's manuscripts read their long fields from their files (reread.ts); `check` never does.
+    // The record's own hash: a build's records carry it (recordRow, and loading for files kept whole).
+    packed: (i): FileBacked | undefined => {
+      if (!forBuild || rowOf[i]! < 0 || frames[frameOf[i]!]!.collection !== 'manuscripts') return undefined;
+      const known = loaded(i).record?.origin.hash;
+      return known === undefined ? undefined : { source: sources.at(i), hash: known };
+    },
+    entry(i) {
+      const known = hash(i);
+      if (known === undefined) return undefined;
+      const c = i * STAMP_FIELDS;
+      const stamp = Number.isNaN(stamps[c]) ? undefined : { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! };
+      return { file: sources.file(i), hash: known, loaded: loaded(i), ...(stamp ? { stamp } : {}) };
+    },
+  };
+}
+
+/**
+ * Whether `frame` holds a collection's `files`: at once when the folder's listing was all files
+ * (`listed`, one string comparison), else name by name, compared in place (joining 250,000 names to
+ * compare them cost as much as the rest of the load stage's comparison).
+ */
+function sameFiles(frame: IndexFrame, listed: string | undefined, files: CollectionFiles): boolean {
+  if (files.names.length === 0) return frame.fileNames === '';
+  // One collection's files are all in its folder.
+  if (files.filePrefix !== frame.folder) return false;
+  if (listed !== undefined) return listed === frame.fileNames;
+  return isJoined(frame.fileNames, files.names.all(), '\0');
+}
+
+/** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
+export function writeCheckIndex(dir: string, fingerprint: string, found: Discovery, entries: readonly RecordEntry[]): void {
+  const frames: IndexFrame[] = [];
+  const sources = found.files;
+  const authors = sources.range('authors');
+  const authorRow = new Map<string, number>();
+  for (let i = authors.start; i < authors.end; i++) authorRow.set(sources.key(i), i - authors.start);
+  for (const collection of COLLECTION_NAMES) {
+    const { start, end, filePrefix, names } = sources.range(collection);
+    const fileNames = found.listed[collection] ?? names.joined;
+    frames.push({ ...indexFrame(collection, entries.slice(start, end), authorRow), folder: filePrefix, fileNames });
+  }
+  writeFrames(dir, INDEX_FILE, fingerprint, frames);
+}
+
+function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): Omit<IndexFrame, 'folder' | 'fileNames'> {
+  const hashes: string[] = [];
+  const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
+  const isManuscripts = collection === 'manuscripts';
+  const isAuthors = collection === 'authors';
+  const numbers = new Float64Array(isManuscripts ? entries.length * 2 : 0).fill(Number.NaN);
+  const orders = new Float64Array(entries.length).fill(Number.NaN);
+  // A collection's columns have a row per file, empty where the file's form has no such field (made
+  // at its length and filled in place: issue 4, 250,000 rows at 100,000 manuscripts); another
+  // collection's columns have none (4.8 MB of the index that every check and build read).
+  const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
+  const [sections, documents, authors, titles, dates] = [column(isManuscripts), column(isManuscripts), column(isManuscripts), column(isManuscripts), column(isManuscripts)];
+  const [names, surnames, institutions] = [column(isAuthors), column(isAuthors), column(isAuthors)];
+  const whole: IndexFrame['whole'] = [];
+  const authorRows: number[] = [];
+  const authorStarts = new Uint32Array(isManuscripts ? entries.length + 1 : 0);
+  const noHash = ' '.repeat(HASH_LENGTH);
+  entries.forEach((entry, i) => {
+    const stamp = entry.stamp;
+    if (stamp) {
+      stamps[i * 3] = stamp.size;
+      stamps[i * 3 + 1] = stamp.mtimeMs;
+      stamps[i * 3 + 2] = stamp.ino;
+    }
+    const record = entry.loaded.record;
+    const inColumns = entry.hash.length === HASH_LENGTH && record && entry.loaded.problems.length === 0 && !entry.loaded.invalid
+      && ((collection === 'authors' && authorFitsColumns(record as AuthorRecord)) || (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));
+    hashes.push(inColumns ? entry.hash : noHash);
+    if (!inColumns) {
+      whole.push([i, entry.hash, entry.loaded]);
+    } else if (collection === 'manuscripts') {
+      const manuscript = record as ManuscriptRecord;
+      numbers[i * 2] = manuscript.id;
+      numbers[i * 2 + 1] = manuscript.citation_volume;
+      if (manuscript.order !== undefined) orders[i] = manuscript.order;
+      sections[i] = manuscript.section;
+      documents[i] = (manuscript.document as { path: string }).path;
+      // The authors as rows of the authors' frame; as text only when one has no row there (no author
+      // file had that key): the keys are the authors' frame's file names otherwise (9 MB less).
+      const rows = (manuscript.authors as string[]).map((key) => authorRow.get(key) ?? -1);
+      authorRows.push(...rows);
+      if (rows.includes(-1)) authors[i] = (manuscript.authors as string[]).join('\t');
+      titles[i] = manuscript.citation_title;
+      dates[i] = manuscript.citation_date;
+    } else {
+      const author = record as AuthorRecord;
+      if (author.order !== undefined) orders[i] = author.order;
+      names[i] = author.name;
+      surnames[i] = author.surname;
+      institutions[i] = author.institution;
+    }
+    if (isManuscripts) authorStarts[i + 1] = authorRows.length;
+  });
+  const joined = (column: string[]) => column.join('\n');
+  return {
+    collection, stamps, hashes: hashes.join(''), numbers, sections: sharedColumn(sections), documents: joined(documents), authors: joined(authors),
+    authorRows: Int32Array.from(authorRows), authorStarts,
+    orders, names: sharedColumn(names), surnames: sharedColumn(surnames), institutions: sharedColumn(institutions), titles: joined(titles), dates: sharedColumn(dates), whole,
+  };
+}
+
+/** Whether the columns can hold a manuscript exactly: local PDF, author keys only, one-line texts. */
+function fitsColumns(manuscript: ManuscriptRecord): boolean {
+  return manuscript.document.kind === 'local' && !/[\n\t]/.test(manuscript.document.path) && !/\n/.test(manuscript.section)
+    && !/\n/.test(manuscript.citation_title) && !/\n/.test(manuscript.citation_date)
+    && manuscript.authors.every((key) => typeof key === 'string');
+}
+
+function authorFitsColumns(author: AuthorRecord): boolean {
+  return !/\n/.test(author.name) && !/\n/.test(author.surname) && !/\n/.test(author.institution);
+}
+
+/**
+ * Gives each problem found in a record restored from the index the line and column it would have had
+ * (`UNLOCATED` until then): the file is parsed again, once, and the field looked up as `load.ts` does.
+ */
+export async function locateProblems(problems: Problem[], projectRoot: string): Promise<void> {
+  const unlocated = new Map<string, Problem[]>();
+  for (const problem of problems) {
+    if (problem.line !== UNLOCATED.line) continue;
+    const list = unlocated.get(problem.file);
+    if (list) list.push(problem);
+    else unlocated.set(problem.file, [problem]);
+  }
+  for (const [file, list] of unlocated) {
+    const bytes = await readFile(path.join(projectRoot, file)).catch(() => undefined);
+    const parsed = bytes ? parseFile(file, bytes).parsed : undefined;
+    for (const problem of list) {
+      const position = parsed ? parsed.locate(fieldPath(problem.field)) : { line: 0, column: 0 };
+      problem.line = position.line;
+      problem.column = position.column;
+    }
+  }
+}
+
+/** `authors[2]` → `['authors', 2]` (validate.ts, fieldName, the other way round). */
+function fieldPath(field: string): (string | number)[] {
+  const steps: (string | number)[] = [];
+  for (const match of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) steps.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
+  return steps;
+}
+

@@ -1,0 +1,174 @@
+/**
+ * A manuscript kept compact in memory (issue 4: "keep one compact representation per record").
+ * At 100,000 manuscripts the abstracts alone take more memory than the rest of the build, and
+ * V8 keeps any text with one non-Latin-1 character at two bytes per character. So the long,
+ * rarely read fields travel from the load workers, stay in the build cache and stay in memory as
+ * one UTF-8 JSON buffer per record; the fields that the resolve, media, sitemap and key stages
+ * read on every record stay plain. Reading a packed field unpacks the record's buffer once and
+ * keeps the result in a one-record slot: renderers read one record's fields together.
+ *
+ * A manuscript restored from the check index by a build (check-index.ts) has no buffer: its long
+ * fields are read from its file again when a renderer asks for them (reread.ts), which after an
+ * edit is only for the few pages and list items that changed.
+ */
+import type { SourceFile } from '../../stages/discover.ts';
+import type { ManuscriptRecord } from '../../stages/load.ts';
+import { toJson } from '../../render/json-text.ts';
+import { bufferView } from '../movable-bytes.ts';
+
+export const PACKED_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
+export type PackedField = (typeof PACKED_FIELDS)[number];
+export type PackedValues = Pick<ManuscriptRecord, PackedField>;
+
+/** A manuscript file whose content hash the build cache knows: its long fields are read from it when asked. */
+export interface FileBacked {
+  source: Pick<SourceFile, 'collection' | 'key' | 'file' | 'absolutePath'>;
+  hash: string;
+}
+
+/** Where a manuscript's long fields are: its packed buffer, or its file. */
+export type PackedSource = Uint8Array | FileBacked;
+export type SlimManuscript = Omit<ManuscriptRecord, PackedField>;
+
+/** Splits a record into its plain part and its packed fields, each in the record's order. */
+export function splitManuscript(record: ManuscriptRecord): { slim: SlimManuscript; values: PackedValues } {
+  const values: Partial<PackedValues> = {};
+  const slim: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if ((PACKED_FIELDS as readonly string[]).includes(key)) (values as Record<string, unknown>)[key] = value;
+    else slim[key] = value;
+  }
+  return { slim: slim as SlimManuscript, values: values as PackedValues };
+}
+
+/**
+ * The packed buffer: the UTF-8 JSON object of the packed fields, each value written by toJson
+ * (as the lists publish it), then where each value's JSON starts and ends in it, PACKED_FIELDS
+ * order, two little-endian 32-bit numbers each (0 and 0 for a field the record leaves out). The
+ * manuscripts list takes a value's bytes from there as they are (render-api.ts).
+ */
+const TRAILER_BYTES = PACKED_FIELDS.length * 8;
+
+/** Splits a record into its plain part and its packed buffer. */
+export function packManuscript(record: ManuscriptRecord): { slim: SlimManuscript; packed: Uint8Array } {
+  const { slim, values } = splitManuscript(record);
+  const ranges: number[] = [];
+  let text = '{';
+  let bytes = 1;
+  for (const field of PACKED_FIELDS) {
+    const value = values[field];
+    if (value === undefined) {
+      ranges.push(0, 0);
+      continue;
+    }
+    const head = `${text === '{' ? '' : ','}${JSON.stringify(field)}:`;
+    const json = toJson(value);
+    const start = bytes + Buffer.byteLength(head, 'utf8');
+    bytes = start + Buffer.byteLength(json, 'utf8');
+    ranges.push(start, bytes);
+    text += head + json;
+  }
+  text += '}';
+  bytes++;
+  // A buffer of its own: a small Buffer.from() is a view on a shared 8 KiB pool, and a view sent
+  // to another thread (or kept) carries its whole pool with it.
+  const packed = new Uint8Array(bytes + TRAILER_BYTES);
+  new TextEncoder().encodeInto(text, packed);
+  const trailer = new DataView(packed.buffer, bytes, TRAILER_BYTES);
+  ranges.forEach((offset, k) => trailer.setUint32(k * 4, offset, true));
+  return { slim, packed };
+}
+
+/** The UTF-8 JSON of one packed field's value, as toJson writes it; undefined when the record leaves it out. */
+export function packedValueJson(packed: Uint8Array, field: PackedField): Uint8Array | undefined {
+  // Read in place: a DataView per call was 500,000 objects in a cold build's manuscripts list.
+  const at = packed.byteLength - TRAILER_BYTES + PACKED_FIELDS.indexOf(field) * 8;
+  const end = uint32At(packed, at + 4);
+  return end === 0 ? undefined : packed.subarray(uint32At(packed, at), end);
+}
+
+/** A packed value parsed from its UTF-8 JSON (packedValueJson). */
+export function parsePackedJson(json: Uint8Array): unknown {
+  return JSON.parse(bufferView(json).toString('utf8'));
+}
+
+/** The little-endian 32-bit number at `at`. */
+function uint32At(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) + bytes[at + 3]! * 0x1000000;
+}
+
+/**
+ * One build's unpacker: the one-record slot belongs to it, so two builds never share state.
+ * `reread` gives a file-backed manuscript's long fields (reread.ts).
+ *
+ * A packed field is parsed from its own bytes when it is first read, not with the others: a landing
+ * page reads the short fields on the main thread and leaves the abstract, most of the bytes, to the
+ * thread that writes it (abstract-text.ts).
+ */
+export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (slim: SlimManuscript, packed: PackedSource) => ManuscriptRecord {
+  const slot: { packed?: PackedSource; values: Partial<PackedValues> } = { values: {} };
+  const unpack = <F extends PackedField>(packed: PackedSource, field: F): PackedValues[F] => {
+    if (slot.packed !== packed) {
+      slot.values = packed instanceof Uint8Array ? {} : reread(packed);
+      slot.packed = packed;
+    }
+    if (packed instanceof Uint8Array && !(field in slot.values)) {
+      const json = packedValueJson(packed, field);
+      slot.values[field] = json === undefined ? undefined : parsePackedJson(json) as PackedValues[F];
+    }
+    return slot.values[field] as PackedValues[F];
+  };
+  return (slim, packed) => new PackedManuscript(slim, packed, unpack) as unknown as ManuscriptRecord;
+}
+
+/** Where a record's long fields are (its buffer or its file); undefined for a plain record, which holds them. */
+export function packedSourceOf(record: object): PackedSource | undefined {
+  return record instanceof PackedManuscript ? PackedManuscript.sourceOf(record) : undefined;
+}
+
+type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedValues[F];
+
+class PackedManuscript {
+  static sourceOf(record: PackedManuscript): PackedSource {
+    return record.#packed;
+  }
+
+  readonly #packed: PackedSource;
+  readonly #unpack: Unpack;
+
+  constructor(slim: SlimManuscript, packed: PackedSource, unpack: Unpack) {
+    Object.assign(this, slim);
+    this.#packed = packed;
+    this.#unpack = unpack;
+  }
+
+  get abstract() {
+    return this.#unpack(this.#packed, 'abstract');
+  }
+
+  get keywords() {
+    return this.#unpack(this.#packed, 'keywords');
+  }
+
+  get citation_language() {
+    return this.#unpack(this.#packed, 'citation_language');
+  }
+
+  get udc() {
+    return this.#unpack(this.#packed, 'udc');
+  }
+
+  get citation_issn() {
+    return this.#unpack(this.#packed, 'citation_issn');
+  }
+
+  /** The record as plain data (JSON.stringify and spreads do not see getters on the prototype). */
+  toJSON() {
+    const values: Partial<PackedValues> = {};
+    for (const field of PACKED_FIELDS) {
+      const value = this.#unpack(this.#packed, field);
+      if (value !== undefined) (values as Record<string, unknown>)[field] = value;
+    }
+    return { ...this, ...values };
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * Makes many small files (the landing pages and the PDFs: 100,000 each at 100,000 manuscripts) on
+ * a thread of their own (issue 4). Through the thread pool each file was an open, a write and a
+ * close, or a link, each a trip back to the main thread, and a CPU profile of the cold build showed
+ * the main thread, which also renders the pages and the lists, spending seconds on them (2 s for
+ * the links alone). Here the main thread hands over batches and goes on rendering; the writer
+ * thread makes the system calls one after the other, which costs nothing in parallelism: files
+ * created in one folder are serialized by the file system anyway. A build keeps one writer for
+ * the pages and two for the PDFs (write.ts), since they go to different folders.
+ *
+ * A page's text is encoded into its batch's one buffer, transferred with the batch and handed
+ * back to be filled again: an encoding per page into a buffer of its own took twice as long (0.7
+ * against 0.3 s for 100,000 pages of 5,600 characters) and gave the garbage collector 100,000
+ * buffers. Handing over the text instead, to be encoded on the writer's thread, cost the main
+ * thread as much in copying (a page with Cyrillic names is held at two bytes per character) as the
+ * encoding it saved. A page may come as its parts (render-pages.ts), each encoded where it lands.
+ * A part that is a DeferredText (a landing page's abstract as HTML, and its summary) is made on the
+ * thread: its source bytes are copied into the batch's buffer, and the thread puts the text it
+ * makes of them in their place (abstract-text.ts says why). When the thread is behind, this one
+ * makes the part instead, where it would otherwise soon wait (writeText).
+ *
+ * The thread answers each batch with the stamps of the files it made, for the build cache
+ * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
+ */
+import { Worker } from 'node:worker_threads';
+import { ownsItsBuffer } from '../movable-bytes.ts';
+import type { FileStamp } from '../scan/stat-many.ts';
+import type { DeferredText } from '../../../shared/output-file.ts';
+
+/** Files per message, and messages in flight before `write` waits. */
+const BATCH = 64;
+const IN_FLIGHT = 4;
+/** The buffer a batch's texts are encoded into (a text that cannot fit gets one of its own). */
+const BATCH_BYTES = 1 << 20;
+
+/**
+ * How a PDF enters the output: `copy` makes a copy, so that an editor overwriting a PDF in place
+ * cannot change the output before a build has checked it: a copy-on-write clone where the file
+ * system can (Btrfs, XFS, APFS; each writer thread tries once), else the bytes read and written
+ * (on ext4 twice as fast as the kernel's copy: 32 against 70 µs a PDF; files of 1 MiB or more are
+ * copied by the kernel). `link` (a build whose output is deployed and thrown away, as in CI) makes
+ * a hard link to the checked file instead, about 15 µs on ext4. Where a link cannot be made
+ * (another file system, one without links) the PDF is copied.
+ */
+export type CopyMode = 'copy' | 'link';
+
+/**
+ * Each file's `tag` (the caller's number for it) is handed to `stamped` with the file's stamp once
+ * it is made, as `fstat` (or for a link, `lstat`) said it right after; a negative tag is not.
+ */
+export interface FileWriter {
+  /** Queues a file; resolves once it is handed over (not written): `close` waits for all. */
+  write(absolutePath: string, bytes: Uint8Array, tag?: number): Promise<void>;
+  /**
+   * Queues a file of this text (or of these parts one after the other), as UTF-8; resolves as
+   * `write`. Each text is encoded on its own: one that ends inside a surrogate pair gets U+FFFD
+   * there, as TextEncoder would (a landing page's parts are whole texts: lines, tags, a summary,
+   * never a text cut in two). A DeferredText is made on the writer's thread.
+   */
+  writeText(absolutePath: string, text: string | readonly (string | DeferredText)[], tag?: number): Promise<void>;
+  /** Queues a copy of `from` (see CopyMode); resolves once handed over, as `write`. */
+  copy(from: string, absolutePath: string, mode: CopyMode, tag?: number): Promise<void>;
+  close(): Promise<void>;
+  /** Stops the thread at once (after a failure elsewhere). */
+  abort(): Promise<void>;
+}
+
+export interface FileWriterOptions {
+  /**
+   * Hand every batch over as soon as it is full, however many the thread has yet to make: for copies
+   * (a path and a source each, no bytes), queued while the caller goes on to work that holds its
+   * thread for seconds. Otherwise `write`, `writeText` and `copy` wait while IN_FLIGHT batches are.
+   */
+  unbounded?: boolean;
+  /**
+   * How many batches waiting for the thread make it behind, so that deferred parts are made on
+   * this thread instead (writeText); IN_FLIGHT by default, 0 for every one (the tests).
+   */
+  behindAt?: number;
+}
+
+export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => void = () => {}, options: FileWriterOptions = {}): FileWriter {
+  // Started with the first batch: a thread costs about 0.1 s of CPU and 10 MB to start, and after
+  // one edit the PDFs' writers have nothing to write. At the start of a cold build's write stage
+  // memory is at its peak.
+  let started: Worker | undefined;
+  const thread = () => (started ??= start());
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; tags: number[] }>();
+  const inFlight: Promise<void>[] = [];
+  let failure: Error | undefined;
+  let next = 0;
+  /** The batch being filled: each file's path, its bytes (for a copy, the CopyMode), and the file it copies (null for a write). */
+  let paths: string[] = [];
+  let bodies: (Uint8Array | CopyMode)[] = [];
+  let sources: (string | null)[] = [];
+  let tags: number[] = [];
+  /** The batch's deferred parts: file, maker, and where the source lies in the file's bytes, four numbers each. */
+  let deferred: number[] = [];
+  /** Where the batch's texts are encoded, and how much of it they fill. */
+  let texts: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  let used = 0;
+  /**
+   * Text buffers the thread has written and handed back, to be filled again. A new buffer of this
+   * size is memory the kernel has to find and clear: 600 MB of pages at 100,000 manuscripts, about
+   * a second of the kernel's time in a cold build.
+   */
+  const spare: Buffer[] = [];
+  const encoder = new TextEncoder();
+  /**
+   * How many batches the thread has written, counted by the thread itself: this thread learns of
+   * each from its answer only once it waits, so this is what tells it how far behind the thread is.
+   */
+  const batchesWritten = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  const start = () => {
+    const boot = { name: 'file-writer-worker', entry: new URL('./file-writer-worker.ts', import.meta.url).href };
+    const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { boot, written: batchesWritten.buffer } });
+    worker.on('message', ({ batch, error, stamps, texts: written }: { batch: number; error?: { message: string; code?: string }; stamps?: Float64Array; texts?: ArrayBuffer }) => {
+      if (written) spare.push(Buffer.from(written));
+      const settle = waiting.get(batch)!;
+      waiting.delete(batch);
+      if (!error) {
+        settle.tags.forEach((tag, i) => {
+          if (tag >= 0) stamped(tag, { size: stamps![i * 3]!, mtimeMs: stamps![i * 3 + 1]!, ino: stamps![i * 3 + 2]! });
+        });
+        return settle.resolve();
+      }
+      failure ??= Object.assign(new Error(error.message), { code: error.code });
+      settle.reject(failure);
+    });
+    worker.on('error', (error) => {
+      failure ??= error;
+      for (const settle of waiting.values()) settle.reject(error);
+      waiting.clear();
+    });
+    return worker;
+  };
+  const send = async () => {
+    if (paths.length === 0) return;
+    const batch = next++;
+    const done = new Promise<void>((resolve, reject) => waiting.set(batch, { resolve, reject, tags }));
+    done.catch(() => {}); // awaited below, or by close
+    // Each buffer once: the texts' views share one.
+    const transfer = [...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer))];
+    // The texts' buffer comes back once the batch is written (the thread answers with it).
+    thread().postMessage({ batch, paths, bodies, sources, deferred, texts: used > 0 ? texts.buffer as ArrayBuffer : null } satisfies FileBatch, transfer);
+    paths = [];
+    bodies = [];
+    sources = [];
+    tags = [];
+    deferred = [];
+    if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
+    used = 0;
+    inFlight.push(done);
+    if (!options.unbounded && inFlight.length > IN_FLIGHT) await inFlight.shift();
+  };
+  const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null, tag = -1) => {
+    if (failure) throw failure;
+    paths.push(absolutePath);
+    bodies.push(body);
+    sources.push(source);
+    tags.push(tag);
+    if (paths.length === BATCH) await send();
+  };
+  return {
+    write(absolutePath, bytes, tag) {
+      // A buffer of its own, so that it can be transferred (a small Buffer is a view on a shared pool).
+      return queue(absolutePath, ownsItsBuffer(bytes) ? bytes : new Uint8Array(bytes), null, tag);
+    },
+    async writeText(absolutePath, text, tag) {
+      // When the thread is behind (as many batches waiting for it as may be in flight), this one
+      // would soon wait for it: it makes the deferred parts itself instead, so the thread catches
+      // up sooner (issue 4: at 100,000 manuscripts on a disk, the pages' thread was the last one
+      // busy, for seconds, while this one waited).
+      const behind = !options.unbounded && next - Atomics.load(batchesWritten, 0) >= (options.behindAt ?? IN_FLIGHT);
+      const parts = typeof text === 'string' ? [text] : behind ? text.map((part) => (typeof part === 'string' ? part : part.make())) : text;
+      // UTF-8 takes at most three bytes per UTF-16 code unit; a deferred part's source is copied.
+      let bound = 0;
+      for (const part of parts) bound += typeof part === 'string' ? part.length * 3 : part instanceof Uint8Array ? part.byteLength : part.source.byteLength;
+      if (bound > BATCH_BYTES) return queue(absolutePath, Buffer.concat(parts.map((part) => (part instanceof Uint8Array ? part : encoder.encode(String(part))))), null, tag);
+      while (used + bound > texts.length) await send();
+      const start = used;
+      for (const part of parts) {
+        if (typeof part === 'string') {
+          used += texts.write(part, used);
+        } else if (!(part instanceof Uint8Array)) {
+          deferred.push(paths.length, part.maker, used - start, used - start + part.source.byteLength);
+          texts.set(part.source, used);
+          used += part.source.byteLength;
+        } else {
+          texts.set(part, used);
+          used += part.byteLength;
+        }
+      }
+      return queue(absolutePath, texts.subarray(start, used), null, tag);
+    },
+    copy(from, absolutePath, mode, tag) {
+      return queue(absolutePath, mode, from, tag);
+    },
+    async close() {
+      try {
+        await send();
+        await Promise.all(inFlight);
+        if (failure) throw failure;
+      } finally {
+        await started?.terminate();
+      }
+    },
+    async abort() {
+      failure ??= new Error('writing the pages was stopped');
+      await started?.terminate();
+      // Whatever waits for a batch learns that it will never be written, rather than waiting forever.
+      for (const settle of waiting.values()) settle.reject(failure);
+      waiting.clear();
+    },
+  };
+}
+
+/** A batch as the writer's thread receives it (file-writer-worker.ts). */
+export interface FileBatch {
+  batch: number;
+  paths: string[];
+  /** Each file's bytes; for a copy, its CopyMode. */
+  bodies: (Uint8Array | CopyMode)[];
+  /** The file each copies; null for a file of bytes. */
+  sources: (string | null)[];
+  /** For each deferred part, in order: the file's index, its maker, and where its source starts and ends in the file's bytes. */
+  deferred: number[];
+  /** The buffer the texts were encoded into, to be sent back; null when the batch has none. */
+  texts: ArrayBuffer | null;
+}

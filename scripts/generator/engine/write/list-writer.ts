@@ -1,0 +1,151 @@
+/**
+ * The API lists are written by a thread of their own (issue 4). This thread makes each list's
+ * chunks (list-items.ts): items rendered, and ranges of the previous build's list for the items
+ * that did not change; the list writer's thread (list-writer-worker.ts) reads those ranges, writes
+ * the list, and compresses its twins in segments (segmented-twins.ts).
+ *
+ * After one edit at 100,000 manuscripts nearly every chunk is a range: this thread sends a few
+ * hundred small messages and goes on, while the other writes 216 MB and its twins. Written from
+ * here, each chunk needed this thread for a moment, and the steps of the build that follow hold it
+ * for hundreds of milliseconds at a time: the lists had to be written before the build went on.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ChunkPart } from './list-items.ts';
+import { ownsItsBuffer } from '../movable-bytes.ts';
+import type { ListWriterRequest, ListWriterResponse, ListWriterSetup, PreviousListFile } from './list-writer-worker.ts';
+import type { SegmentTable } from '../compress/segmented-twins.ts';
+
+export type { ListWriterSetup, PreviousListFile };
+
+/** A list written: the sizes of its files and the tables of its twins, by suffix ('', '.gz', '.br'). */
+export interface WrittenList {
+  sizes: Record<string, number>;
+  twins: Record<string, SegmentTable>;
+  /** Segments compressed; the others were taken from the previous twins. */
+  compressed: number;
+}
+
+/** Bytes of a list's chunks sent and not yet written: enough to keep the thread busy, few enough to bound memory. */
+const BYTES_IN_FLIGHT = 4 << 20;
+/**
+ * The thread's young generation, in MB. It holds the chunks' wrappers and keys, never many at once;
+ * it would otherwise take the command line's (semi-spaces of 32 MB, cli.mjs), sized for the records.
+ */
+const YOUNG_GENERATION_MB = 16;
+
+export interface ListRequest {
+  file: string;
+  /** Also write the `.gz` and `.br` twins. */
+  precompress: boolean;
+  /** The previous build's files of the list: the chunks' ranges and known segments are read from them. */
+  previous?: PreviousListFile;
+}
+
+export interface ListWriter {
+  /**
+   * Writes one list from its chunks (with their keys, when they have them: segmented-twins.ts). A
+   * chunk of one part that is a whole buffer of its own is handed over: it moves to the thread.
+   * `handedOver` is called once every chunk is sent, or as soon as the thread has as many bytes as
+   * it may have waiting (BYTES_IN_FLIGHT): the caller may then take its thread for other work.
+   */
+  write(request: ListRequest, chunks: Iterable<ChunkPart[]>, keys: Iterator<string> | undefined, handedOver?: () => void): Promise<WrittenList>;
+  /** Stops every list where it is, its files closed: for a write that is abandoned. */
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createListWriter(setup: ListWriterSetup): ListWriter {
+  const boot = { name: 'list-writer-worker', entry: new URL('./list-writer-worker.ts', import.meta.url).href };
+  const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { boot, setup }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  let lists = 0;
+  /** Per list: its end (or failure), and a wake-up for each chunk written. */
+  const open = new Map<number, { done(written: WrittenList): void; failed(error: Error): void; taken(): void }>();
+  /** Called when the thread has stopped (ListWriter.stop). */
+  let stopped: (() => void) | undefined;
+  let broken: Error | undefined;
+  const breakAll = (error: Error) => {
+    broken ??= error;
+    for (const list of open.values()) list.failed(error);
+    open.clear();
+    stopped?.();
+  };
+  worker.on('message', (response: ListWriterResponse) => {
+    if ('stopped' in response) return stopped?.();
+    const list = open.get(response.list);
+    if (!list) return;
+    if ('taken' in response) return list.taken();
+    open.delete(response.list);
+    if ('sizes' in response) list.done({ sizes: response.sizes, twins: response.twins, compressed: response.compressed });
+    else list.failed(Object.assign(new Error(response.error.message), { code: response.error.code }));
+  });
+  worker.on('error', breakAll);
+  worker.on('exit', (code) => breakAll(new Error(`the list writer stopped (exit code ${code})`)));
+  const send = (request: ListWriterRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(request, transfer);
+
+  return {
+    async write(request, chunks, keys, handedOver = () => {}) {
+      if (broken) throw broken;
+      const list = lists++;
+      /** The bytes of each chunk sent and not yet written, oldest first. */
+      const inFlight: number[] = [];
+      let bytesInFlight = 0;
+      let wake = () => {};
+      let failure: Error | undefined;
+      const result = new Promise<WrittenList>((resolve, reject) => {
+        open.set(list, {
+          done: resolve,
+          failed: (error) => {
+            failure = error;
+            reject(error);
+            wake();
+          },
+          taken: () => {
+            bytesInFlight -= inFlight.shift() ?? 0;
+            wake();
+          },
+        });
+      });
+      result.catch(() => {}); // awaited below, after the last chunk is sent
+      send({ list, open: request });
+      for (const made of chunks) {
+        if (failure) break;
+        const key = keys?.next().value;
+        const keyed = key !== undefined ? { key } : {};
+        let bytes = 0;
+        for (const part of made) if (part instanceof Uint8Array) bytes += part.byteLength;
+        if (made.every((part) => part instanceof Uint8Array)) {
+          // A chunk rendered here (a cold build): one buffer of its own (splicedChunks makes each
+          // chunk so), which moves to the other thread as it is; other parts are copied into one
+          // first, since they may be views on buffers the build still holds.
+          const [only] = made as Uint8Array[];
+          const joined = made.length === 1 && ownsItsBuffer(only!) ? only! : Buffer.concat(made as Uint8Array[]);
+          send({ list, chunk: [joined], ...keyed }, ownsItsBuffer(joined) ? [joined.buffer as ArrayBuffer] : []);
+        } else {
+          // Ranges of the previous list (after an edit), and the few bytes between them: copied with the message.
+          send({ list, chunk: made, ...keyed });
+        }
+        inFlight.push(bytes);
+        bytesInFlight += bytes;
+        if (bytesInFlight > BYTES_IN_FLIGHT) handedOver();
+        while (bytesInFlight > BYTES_IN_FLIGHT && !failure) await new Promise<void>((resolve) => (wake = resolve));
+      }
+      if (!failure) send({ list, end: true });
+      handedOver();
+      return result;
+    },
+    stop: async () => {
+      if (!broken) {
+        await new Promise<void>((resolve) => {
+          stopped = resolve;
+          send({ stop: true });
+        });
+      }
+      const error = new Error('writing the lists was stopped');
+      for (const list of open.values()) list.failed(error);
+      open.clear();
+    },
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}

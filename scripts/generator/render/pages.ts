@@ -1,0 +1,331 @@
+/**
+ * Renderer: the HTML pages that readers and indexers see (docs/indexing.md). SPEC-NOTES: the
+ * original site had a landing page per manuscript carrying Google Scholar's `citation_*` meta tags.
+ *
+ *   /                          index.html: the journal, its volumes newest first, and the API lists
+ *   /volumes/<number>          volumes/<number>.html: one volume, its manuscripts by section
+ *                              (<number>: the label's numeral)
+ *   /manuscripts/<id>          manuscripts/<id>.html: one manuscript, the landing page with the meta tags
+ *
+ * Issue 4: one file per page, not a folder with an index.html each (at 100,000 manuscripts the
+ * folders alone cost about 10 s of a cold build). The URLs have no extension; every host config
+ * answers them with the `.html` file (scripts/hosts/rules.ts, docs/indexing.md).
+ * Pure: records in, files out; each page is rendered when it is written.
+ */
+import type { ManuscriptRecord, VolumeRecord } from '../stages/load.ts';
+import type { DeferredText, OutputFile } from '../../shared/output-file.ts';
+import { mediaUrl } from './api.ts';
+import type { FoundAuthors, ResolvedJournal } from '../stages/resolve.ts';
+import { escapeHtml as e } from '../model/html-references.ts';
+import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
+import { packedSourceOf, packedValueJson } from '../engine/load/packed-manuscript.ts';
+import { romanToNumber, VOLUME_LABEL } from '../model/formats.ts';
+import type { JournalInput } from '../model/schema.ts';
+import { PAGE_FOLDERS, pageFile } from '../../shared/contract.ts';
+
+const [VOLUMES, MANUSCRIPTS] = PAGE_FOLDERS;
+
+/** URL paths of the pages, with the leading slash and no extension (the home page is `/`). */
+export const homePagePath = '/';
+export const volumePagePath = (volume: VolumeRecord) => `/${VOLUMES}/${volumeNumber(volume)}`;
+export const manuscriptPagePath = (manuscript: ManuscriptRecord) => `/${MANUSCRIPTS}/${manuscript.id}`;
+/** Where every manuscript's page file is, relative to the output folder (pageFile of manuscriptPagePath). */
+export const MANUSCRIPT_PAGES = `${MANUSCRIPTS}/`;
+
+/**
+ * The number a reader cites: the label's Roman numeral as a number ("Volume V" → 5). Not the API's
+ * `citation_volume`, which is the volume record's key (SPEC-NOTES 1; 1 for Volume V in the original).
+ */
+export function volumeNumber(volume: VolumeRecord): number {
+  return romanToNumber(VOLUME_LABEL.exec(volume.citation_journal_title)?.[1] ?? '');
+}
+
+/** One page of the site, for the sitemap: its URL path and, when the content says, its date. */
+export interface SitePage {
+  path: string;
+  lastmod?: string;
+}
+
+/** Every page, in a stable order: home, volumes (newest first), manuscripts (published order). */
+export function* sitePages(site: ResolvedJournal): Generator<SitePage> {
+  yield { path: homePagePath };
+  for (const volume of volumesNewestFirst(site.volumes)) yield { path: volumePagePath(volume), lastmod: volume.full_date };
+  for (const manuscript of site.manuscripts) yield { path: manuscriptPagePath(manuscript), lastmod: manuscript.citation_date };
+}
+
+export function renderPages(site: ResolvedJournal): OutputFile[] {
+  const volumes = new Map<number, VolumeRecord>(site.volumes.map((v) => [v.id, v]));
+  /** Each volume's manuscripts, as positions in site.manuscripts (their authors are found by position). */
+  const byVolume = new Map<number, number[]>();
+  site.manuscripts.forEach((m, i) => {
+    const list = byVolume.get(m.citation_volume);
+    if (list) list.push(i);
+    else byVolume.set(m.citation_volume, [i]);
+  });
+  const frame = pageFrame(site.journal);
+  const outputs: OutputFile[] = [
+    { path: pageFile(homePagePath), body: () => homePage(site, frame, byVolume) },
+  ];
+  for (const volume of volumesNewestFirst(site.volumes)) {
+    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, frame, volume, byVolume.get(volume.id) ?? []) });
+  }
+  site.manuscripts.forEach((manuscript, i) => {
+    const volume = volumes.get(manuscript.citation_volume)!;
+    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => manuscriptPage(site.journal, frame, manuscript, volume, site.manuscriptAuthors[i]!) });
+  });
+  return outputs;
+}
+
+function volumesNewestFirst(volumes: readonly VolumeRecord[]): VolumeRecord[] {
+  return [...volumes].sort((a, b) => volumeNumber(b) - volumeNumber(a) || a.id - b.id);
+}
+
+/** Google Scholar's tags, in the order its inclusion guidelines list them; `undefined` values are left out. */
+export function citationTags(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): [string, string][] {
+  return tagsOf(journal, m, volume, pageAuthors(m, authors));
+}
+
+/** citationTags with the manuscript's authors found already (the page lists them too). */
+function tagsOf(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: readonly PageAuthor[]): [string, string][] {
+  const tags: [string, string | undefined][] = [['citation_title', m.citation_title]];
+  for (const author of authors) {
+    tags.push(['citation_author', author.citation]);
+    // Scholar reads an institution as belonging to the author tag just before it.
+    tags.push(['citation_author_institution', author.institution]);
+  }
+  const language = m.citation_language ?? journal.citation_language;
+  tags.push(
+    // Scholar's guidelines write full dates as YYYY/MM/DD (their example: 1996/05/17).
+    ['citation_publication_date', m.citation_date.replaceAll('-', '/')],
+    ['citation_journal_title', journal.title],
+    ['citation_publisher', journal.publisher],
+    ['citation_volume', String(volumeNumber(volume))],
+    // Manuscripts carry no page numbers in the content model, so no citation_firstpage/lastpage.
+    // The standard ISSN form (NNNN-NNNN), not the contract's spaced one; the journal's when the record has none.
+    ['citation_issn', standardIssn(m.citation_issn || journal.citation_issn)],
+    ['citation_language', language === '' ? undefined : languageCode(language)],
+    ...keywordList(m.keywords).map((k): [string, string] => ['citation_keywords', k]),
+    ['citation_pdf_url', mediaUrl(m.document, journal)],
+    ['citation_abstract_html_url', journal.base_url + manuscriptPagePath(m)],
+  );
+  return tags.filter((t): t is [string, string] => t[1] !== undefined);
+}
+
+/** `1857 - 9639` (SPEC 2.2's spaced shape) → `1857-9639`, the form ISSN registries and indexers use. */
+export function standardIssn(issn: string): string {
+  return issn.replace(' - ', '-');
+}
+
+interface PageAuthor {
+  /** As the API writes it: `"<name> <surname>"` (SPEC 2.3). */
+  display: string;
+  /** As Scholar's examples write it: "Last, First"; the comma keeps multi-word names unambiguous. */
+  citation: string;
+  institution?: string;
+}
+
+/**
+ * The manuscript's authors in order. An author kept as published (issue 3) names no record: it is
+ * shown and cited as written (Scholar accepts "First Last" too), without an institution.
+ */
+function pageAuthors(m: ManuscriptRecord, authors: FoundAuthors): PageAuthor[] {
+  // A loop, not flatMap: an array per author cost about a second of a cold build (100,000 landing and volume pages' lists).
+  const found: PageAuthor[] = [];
+  m.authors.forEach((ref, k) => {
+    if (typeof ref !== 'string') {
+      found.push({ display: ref.as_published, citation: ref.as_published });
+      return;
+    }
+    const a = authors[k];
+    if (a) found.push({ display: `${a.name} ${a.surname}`, citation: `${a.surname}, ${a.name}`, institution: a.institution });
+  });
+  return found;
+}
+
+/** SPEC 2.3 keywords ("a, b, c.") as a list: the final full stop removed, split at ", ". */
+export function keywordList(keywords: string): string[] {
+  return keywords.replace(/\.$/, '').split(', ').filter((k) => k !== '');
+}
+
+/**
+ * ISO 639-1 codes for the language names a journal of the region uses; other values are published
+ * as written (a name Scholar can still read). A value that already is a code stays as it is.
+ */
+const LANGUAGE_CODES: Record<string, string> = {
+  albanian: 'sq', bosnian: 'bs', bulgarian: 'bg', croatian: 'hr', czech: 'cs', dutch: 'nl', english: 'en',
+  french: 'fr', german: 'de', greek: 'el', hungarian: 'hu', italian: 'it', latin: 'la', macedonian: 'mk',
+  polish: 'pl', portuguese: 'pt', romanian: 'ro', russian: 'ru', serbian: 'sr', slovak: 'sk', slovenian: 'sl',
+  spanish: 'es', turkish: 'tr', ukrainian: 'uk',
+  македонски: 'mk', англиски: 'en', српски: 'sr', бугарски: 'bg',
+};
+
+export function languageCode(language: string): string {
+  return LANGUAGE_CODES[language.toLowerCase()] ?? language;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** `2021-03-04` → `4 March 2021`, without Intl, so the text is the same on every machine. */
+function readableDate(iso: string): string {
+  const [year, month, day] = iso.split('-');
+  return `${Number(day)} ${MONTHS[Number(month) - 1]} ${year}`;
+}
+
+/**
+ * Inline, about 600 bytes a page: a shared stylesheet would save some 60 MB at 100,000 pages, but
+ * would need a CSS content type in every host configuration (Chromium refuses a stylesheet served
+ * as anything else); hosts compress HTML on the fly, so the repeated bytes cost little in transfer.
+ */
+const STYLE = 'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}'
+  + 'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}'
+  + 'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}'
+  + '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}'
+  + 'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}';
+
+/**
+ * What every page has around its own lines, made once per build (renderPages): the start of its
+ * head, the end of the head with the header, and the end with the footer. Each line ends with `\n`.
+ */
+interface PageFrame {
+  start: string;
+  middle: string;
+  end: string;
+}
+
+function pageFrame(journal: JournalInput): PageFrame {
+  return {
+    start: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+    middle: `<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
+    end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
+  };
+}
+
+/** A part of a page: text, or a text of its abstract made where the page is written (abstract-text.ts). */
+type PagePart = string | DeferredText;
+
+/**
+ * A page as its parts, in order: written one after the other (file-writer.ts) rather than joined
+ * first. Issue 4: a landing page is about 6 KB, held at two bytes per character as soon as one name
+ * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
+ * `head` and `body` are lines, each ended by `\n` (a line may be several parts).
+ */
+function page(journal: JournalInput, frame: PageFrame, options: { title: string; path: string; head?: PagePart[]; body: PagePart[] }): PagePart[] {
+  return [
+    frame.start,
+    `<title>${e(options.title)}</title>\n<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`,
+    ...(options.head ?? []),
+    frame.middle,
+    ...options.body,
+    frame.end,
+  ];
+}
+
+/** Lines, each ended by `\n`, as page() takes them. */
+function lines(texts: readonly string[]): string[] {
+  return texts.map((text) => `${text}\n`);
+}
+
+/**
+ * The texts of the manuscript's abstract (abstract-text.ts), by kind: made where the page is written
+ * when the manuscript is packed, here otherwise (a record read from its file again after an edit).
+ */
+function abstractParts(m: ManuscriptRecord): (kind: AbstractTextKind) => PagePart {
+  const packed = packedSourceOf(m);
+  const json = packed instanceof Uint8Array ? packedValueJson(packed, 'abstract') : undefined;
+  return (kind) => (json ? new AbstractText(kind, json) : abstractText(kind, m.abstract));
+}
+
+function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): PagePart[] {
+  const pdf = mediaUrl(m.document, journal);
+  const keywords = keywordList(m.keywords);
+  const language = m.citation_language ?? journal.citation_language;
+  const named = pageAuthors(m, authors);
+  const abstractPart = abstractParts(m);
+  const head: PagePart[] = ['<meta name="description" content="', abstractPart('summary'), '">\n'];
+  for (const [name, content] of tagsOf(journal, m, volume, named)) head.push(`<meta name="${name}" content="${e(content)}">\n`);
+  let authorItems = '';
+  for (const a of named) {
+    authorItems += `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`;
+  }
+  const body: PagePart[] = [
+    '<article>\n',
+    `<h1>${e(m.citation_title)}</h1>\n`,
+    `<ul class="authors">${authorItems}</ul>\n`,
+    '<dl class="meta">\n',
+    `<dt>Volume</dt><dd><a href="${e(volumePagePath(volume))}">${e(volume.citation_journal_title)}</a> (${e(volume.full_date.slice(0, 4))})</dd>\n`,
+    `<dt>Section</dt><dd>${e(m.section)}</dd>\n`,
+    `<dt>Published</dt><dd><time datetime="${e(m.citation_date)}">${e(readableDate(m.citation_date))}</time></dd>\n`,
+  ];
+  if (language) body.push(`<dt>Language</dt><dd>${e(language)}</dd>\n`);
+  if (m.udc) body.push(`<dt>UDC</dt><dd>${e(m.udc)}</dd>\n`);
+  body.push(
+    `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>\n`,
+    '</dl>\n',
+    '<h2>Abstract</h2>\n',
+    '<div class="abstract">', abstractPart('html'), '</div>\n',
+    `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
+    '</article>\n',
+  );
+  return page(journal, frame, { title: `${m.citation_title} | ${journal.title}`, path: manuscriptPagePath(m), head, body });
+}
+
+function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecord, manuscripts: readonly number[]): PagePart[] {
+  const { journal } = site;
+  // Sections in the journal's listed order, then any others in the order they first appear.
+  const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
+  const sections = new Map<string, number[]>();
+  for (const i of manuscripts) {
+    const { section } = site.manuscripts[i]!;
+    if (!order.has(section)) order.set(section, order.size);
+    const list = sections.get(section);
+    if (list) list.push(i);
+    else sections.set(section, [i]);
+  }
+  const sorted = [...sections].sort((a, b) => order.get(a[0])! - order.get(b[0])!);
+  const body = [
+    `<h1>${e(volume.citation_journal_title)} (${e(volume.full_date.slice(0, 4))})</h1>`,
+    '<dl class="meta">',
+    `<dt>Published</dt><dd><time datetime="${e(volume.full_date)}">${e(readableDate(volume.full_date))}</time></dd>`,
+    `<dt>Pages</dt><dd>${e(volume.first_page)}–${e(volume.last_page)}</dd>`,
+    `<dt>UDC</dt><dd>${e(volume.udc)}</dd>`,
+    '</dl>',
+    `<p><a class="pdf" href="${e(mediaUrl(volume.pdf, journal))}" type="application/pdf">The whole volume (PDF)</a></p>`,
+  ];
+  for (const [section, list] of sorted) {
+    body.push(`<h2>${e(section)}</h2>`, '<ul>');
+    for (const i of list) {
+      const m = site.manuscripts[i]!;
+      const names = pageAuthors(m, site.manuscriptAuthors[i]!).map((a) => a.display).join(', ');
+      body.push(`<li><a href="${e(manuscriptPagePath(m))}">${e(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`);
+    }
+    body.push('</ul>');
+  }
+  if (manuscripts.length === 0) body.push('<p>No manuscripts are listed for this volume.</p>');
+  return page(journal, frame, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body: lines(body) });
+}
+
+function homePage(site: ResolvedJournal, frame: PageFrame, byVolume: ReadonlyMap<number, readonly number[]>): PagePart[] {
+  const { journal } = site;
+  const items = volumesNewestFirst(site.volumes).map((v) => {
+    const count = byVolume.get(v.id)?.length ?? 0;
+    return `<li><a href="${e(volumePagePath(v))}">${e(v.citation_journal_title)}</a> (${e(v.full_date.slice(0, 4))}), ${count} ${count === 1 ? 'manuscript' : 'manuscripts'}</li>`;
+  });
+  return page(journal, frame, {
+    title: journal.title,
+    path: homePagePath,
+    body: lines([
+      `<h1>${e(journal.title)}</h1>`,
+      `<p class="meta">ISSN ${e(standardIssn(journal.citation_issn))}</p>`,
+      '<h2>Volumes</h2>',
+      items.length ? `<ul>${items.join('')}</ul>` : '<p>No volumes yet.</p>',
+      '<h2>Data</h2>',
+      '<p>The journal\'s records are also published as read-only JSON: each list is one GET request and returns the whole list as a JSON array.</p>',
+      '<ul>',
+      '<li><a href="/api/authors/"><code>/api/authors/</code></a>: authors (name, surname, institution)</li>',
+      '<li><a href="/api/volumes/"><code>/api/volumes/</code></a>: volumes of the journal</li>',
+      '<li><a href="/api/manuscripts/"><code>/api/manuscripts/</code></a>: manuscripts, with their authors, volume and PDF</li>',
+      '</ul>',
+      '<p>Responses are <code>application/json</code>, may be fetched from any origin, and accept <code>?format=api</code> (it returns the same JSON).</p>',
+    ]),
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Renderer: `sitemap.xml` over the site's HTML pages, and the `robots.txt` that names it
+ * (docs/indexing.md). SPEC-NOTES: the original site had a `/sitemap.xml` over manuscripts.
+ *
+ * - URLs are absolute, under `base_url` (the sitemaps.org protocol requires full URLs).
+ * - `<lastmod>` is a date from the content (a manuscript's `citation_date`, a volume's
+ *   `full_date`), never the build's clock, so a rebuild writes the same bytes.
+ * - A sitemap file holds at most 50,000 URLs (the protocol's limit). Above that, `/sitemap.xml`
+ *   becomes a sitemap index naming `/sitemap-1.xml`, `/sitemap-2.xml`, ... at the site's root:
+ *   a sitemap may only list URLs at or below its own folder, so the parts cannot live in a subfolder.
+ */
+import type { OutputFile } from '../../shared/output-file.ts';
+import { sitePages, type SitePage } from './pages.ts';
+import type { ResolvedJournal } from '../stages/resolve.ts';
+
+/** sitemaps.org: "no more than 50,000 URLs" per sitemap and per sitemap index. */
+export const SITEMAP_MAX_URLS = 50_000;
+export const SITEMAP_PATH = 'sitemap.xml';
+export const sitemapPartPath = (n: number) => `sitemap-${n}.xml`;
+
+const NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
+/** URLs per yielded chunk while a sitemap is written. */
+const URLS_PER_CHUNK = 1_000;
+
+export function renderSitemap(site: ResolvedJournal, maxUrls = SITEMAP_MAX_URLS): OutputFile[] {
+  const base = site.journal.base_url;
+  const pages = [...sitePages(site)];
+  const robots: OutputFile = { path: 'robots.txt', body: renderRobots(base) };
+  if (pages.length <= maxUrls) return [{ path: SITEMAP_PATH, body: () => urlset(base, pages) }, robots];
+
+  const parts: SitePage[][] = [];
+  for (let start = 0; start < pages.length; start += maxUrls) parts.push(pages.slice(start, start + maxUrls));
+  if (parts.length > maxUrls) throw new Error(`${pages.length} pages need more than ${maxUrls} sitemaps, more than one sitemap index may name`);
+  return [
+    { path: SITEMAP_PATH, body: () => [sitemapIndex(base, parts)] },
+    ...parts.map((part, i): OutputFile => ({ path: sitemapPartPath(i + 1), body: () => urlset(base, part) })),
+    robots,
+  ];
+}
+
+function* urlset(base: string, pages: readonly SitePage[]): Generator<string> {
+  yield `${HEADER}<urlset xmlns="${NAMESPACE}">\n`;
+  for (let start = 0; start < pages.length; start += URLS_PER_CHUNK) {
+    let chunk = '';
+    for (const page of pages.slice(start, start + URLS_PER_CHUNK)) {
+      chunk += `<url><loc>${escapeXml(base + page.path)}</loc>${page.lastmod ? `<lastmod>${escapeXml(page.lastmod)}</lastmod>` : ''}</url>\n`;
+    }
+    yield chunk;
+  }
+  yield '</urlset>\n';
+}
+
+function sitemapIndex(base: string, parts: readonly (readonly SitePage[])[]): string {
+  const entries = parts.map((part, i) => {
+    // The newest date among the part's pages (ISO dates compare as text).
+    const lastmod = part.reduce<string | undefined>((max, p) => (p.lastmod && (!max || p.lastmod > max) ? p.lastmod : max), undefined);
+    return `<sitemap><loc>${escapeXml(`${base}/${sitemapPartPath(i + 1)}`)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ''}</sitemap>\n`;
+  });
+  return `${HEADER}<sitemapindex xmlns="${NAMESPACE}">\n${entries.join('')}</sitemapindex>\n`;
+}
+
+/** Everything may be crawled; the Sitemap line must be an absolute URL (robots.txt, RFC 9309 and sitemaps.org). */
+export function renderRobots(base: string): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${base}/${SITEMAP_PATH}\n`;
+}
+
+/** The five characters sitemaps.org says must be entity-escaped in a sitemap. */
+export function escapeXml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&apos;'));
+}

@@ -1,0 +1,312 @@
+/**
+ * Stage 1: find the content files. Each collection's folder is listed and stamped once, on worker
+ * threads (content-scan.ts), sorted by UTF-16 code units (directory order is not stable across
+ * machines); symlinks and stray files are reported rather than followed or ignored.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
+import { RECORD_KEY } from '../model/formats.ts';
+import type { Problem } from '../model/problems.ts';
+import { NameColumn, STAT_FIELDS, statsOf, type FolderListing, type Scan, type Stats } from '../engine/scan/stat-many.ts';
+
+export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+
+export interface SourceFile {
+  collection: CollectionName;
+  /** The record's key: its file name without extension (authors are referenced by it). */
+  key: string;
+  /** Path relative to the project root, forward slashes: used in every report. */
+  file: string;
+  /** The file's name in its folder: `file` ends with it. */
+  name: string;
+  absolutePath: string;
+}
+
+export interface JournalDiscovery {
+  journalFile: { file: string; absolutePath: string } | undefined;
+  problems: Problem[];
+}
+
+export interface Discovery extends JournalDiscovery {
+  files: SourceFiles;
+  /**
+   * What `lstat` said of each file when its folder was listed, in discovery order (the collections
+   * in COLLECTION_NAMES order): the load stage compares these stamps with the build cache's.
+   */
+  stats: Stats;
+  /**
+   * A collection folder's names joined by NUL (FolderListing.joined), when every one of them is a
+   * file found (nearly always): the check index tells it has the same files with one comparison.
+   */
+  listed: Partial<Record<CollectionName, string>>;
+}
+
+/** One collection's files: their names in its folder, in order, and what a file's name is put after. */
+interface Folder {
+  collection: CollectionName;
+  start: number;
+  end: number;
+  names: NameColumn;
+  /** `content/authors/`: a file's path relative to the project root, forward slashes. */
+  filePrefix: string;
+  absolutePrefix: string;
+  /** The extension every file has, when they all have the same one (nearly always): keys are then found by a binary search. */
+  extension: string | undefined;
+}
+
+/** One collection's files among all found: positions `start` to `end`, and their names in its folder. */
+export interface CollectionFiles {
+  start: number;
+  end: number;
+  /** The start of their paths (`content/authors/`); '' when the collection has no file. */
+  filePrefix: string;
+  names: NameColumn;
+}
+
+/**
+ * The content files found, in discovery order (the collections in COLLECTION_NAMES order, each
+ * sorted), as a column of names and a folder per collection. A file's path, key and absolute path
+ * are made when asked: at 100,000 manuscripts, an object and three strings for each of 250,000
+ * files made, and the collections that kept them alive cost `check` after an edit a tenth of its
+ * second, when it reads hardly any of them (issue 4).
+ */
+export class SourceFiles {
+  readonly length: number;
+  readonly #folders: Folder[];
+  /** Per collection, its files' keys to their positions, made when first asked (only for folders of mixed extensions). */
+  readonly #keys = new Map<CollectionName, Map<string, number>>();
+
+  constructor(folders: readonly Omit<Folder, 'start' | 'end'>[]) {
+    let start = 0;
+    this.#folders = folders.map((folder) => {
+      const placed = { ...folder, start, end: start + folder.names.length };
+      start = placed.end;
+      return placed;
+    });
+    this.length = start;
+  }
+
+  #folderAt(i: number): Folder {
+    for (const folder of this.#folders) if (i < folder.end) return folder;
+    throw new RangeError(`no file ${i} among ${this.length}`);
+  }
+
+  collection(i: number): CollectionName {
+    return this.#folderAt(i).collection;
+  }
+
+  /** The file's name in its folder: `file` ends with it. */
+  name(i: number): string {
+    const folder = this.#folderAt(i);
+    return folder.names.at(i - folder.start);
+  }
+
+  /** The record's key: its file name without extension (authors are referenced by it). */
+  key(i: number): string {
+    return keyOf(this.name(i));
+  }
+
+  /** Path relative to the project root, forward slashes: used in every report. */
+  file(i: number): string {
+    const folder = this.#folderAt(i);
+    return folder.filePrefix + folder.names.at(i - folder.start);
+  }
+
+  absolutePath(i: number): string {
+    const folder = this.#folderAt(i);
+    return folder.absolutePrefix + folder.names.at(i - folder.start);
+  }
+
+  /** File `i` as one object, for what is sent to a worker or kept with a record. */
+  at(i: number): SourceFile {
+    const folder = this.#folderAt(i);
+    const name = folder.names.at(i - folder.start);
+    return { collection: folder.collection, key: keyOf(name), file: folder.filePrefix + name, name, absolutePath: folder.absolutePrefix + name };
+  }
+
+  /** Where a collection's files are (CollectionFiles). */
+  range(collection: CollectionName): CollectionFiles {
+    const folder = this.#folders.find((f) => f.collection === collection);
+    return folder ? { start: folder.start, end: folder.end, filePrefix: folder.names.length > 0 ? folder.filePrefix : '', names: folder.names } : { start: this.length, end: this.length, filePrefix: '', names: NO_NAMES };
+  }
+
+  /** The position of `collection`'s file with key `key`, or -1 when there is none. */
+  indexOfKey(collection: CollectionName, key: string): number {
+    const folder = this.#folders.find((f) => f.collection === collection);
+    if (!folder) return -1;
+    if (folder.extension !== undefined) {
+      // With one extension, a key and its file name sort alike.
+      const at = folder.names.position(key + folder.extension);
+      return at === undefined ? -1 : folder.start + at;
+    }
+    let keys = this.#keys.get(collection);
+    if (!keys) {
+      keys = new Map();
+      for (let i = folder.start; i < folder.end; i++) keys.set(this.key(i), i);
+      this.#keys.set(collection, keys);
+    }
+    return keys.get(key) ?? -1;
+  }
+}
+
+const NO_NAMES = NameColumn.fromNames([]);
+
+/** A record's key: its file's name without the extension (a name found has one). */
+export function keyOf(name: string): string {
+  return name.slice(0, name.lastIndexOf('.'));
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const JOURNAL_NAMES = new Set(['journal.yaml', 'journal.yml', 'journal.json']);
+
+/**
+ * The journal settings file: exactly one of journal.yaml, journal.yml, journal.json, a regular file
+ * (a link is not followed). Found in the content folder's listing: a glob library for three names
+ * cost every command 30 ms to load (issue 4: a check after one edit takes under a second).
+ */
+export async function discoverJournal(projectRoot: string, contentDir: string): Promise<JournalDiscovery> {
+  const problems: Problem[] = [];
+  const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
+  const entries = await readdir(contentDir, { withFileTypes: true }).catch(() => []);
+  const journalCandidates = entries.filter((entry) => entry.isFile() && JOURNAL_NAMES.has(entry.name)).map((entry) => entry.name);
+  journalCandidates.sort(byCodeUnits);
+  const journalName = journalCandidates[0];
+  const journalFile = journalName ? { file: relative(path.join(contentDir, journalName)), absolutePath: path.join(contentDir, journalName) } : undefined;
+  if (!journalFile) {
+    problems.push(whole(relative(path.join(contentDir, 'journal.yaml')), 'io/unreadable', 'is missing', 'the journal settings file (see docs/content-model.md)'));
+  }
+  for (const extra of journalCandidates.slice(1)) {
+    problems.push(whole(relative(path.join(contentDir, extra)), 'ref/duplicate-key', `duplicates ${journalFile?.file}`, 'one journal settings file'));
+  }
+  return { journalFile, problems };
+}
+
+/**
+ * The collections' files from `scan` (content-scan.ts), then the journal's (discoverJournal). Each
+ * collection is taken as soon as its folder's listing is there (the workers finish them in any
+ * order); files and problems come out in COLLECTION_NAMES order all the same.
+ *
+ * `known` gives a collection's files found by an earlier run (the check index's, NUL-joined): a
+ * listing that is exactly those names, all still files, is taken without a look at each name.
+ */
+export async function discover(projectRoot: string, contentDir: string, scan: Scan, journal: JournalDiscovery, known: (collection: CollectionName) => string | undefined = () => undefined): Promise<Discovery> {
+  const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
+  const found = await Promise.all(COLLECTION_NAMES.map(async (collection) => {
+    const folder = path.join(contentDir, collection);
+    // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
+    const place = { collection, filePrefix: `${relative(folder)}/`, absolutePrefix: `${folder}${path.sep}` };
+    const nothing = { folder: { ...place, names: NO_NAMES, extension: undefined }, stamps: new Float64Array(0), listed: undefined };
+    const problems: Problem[] = [];
+    const folderStat = await lstat(folder).catch(() => undefined);
+    if (folderStat?.isSymbolicLink()) {
+      problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
+      return { ...nothing, problems };
+    }
+    const listing = await scan.folder(folder);
+    if (!listing) return { ...nothing, problems };
+    const column = listing.column;
+    // The files found last time, every one still a file (nearly always): each name passed the checks
+    // below then, and passes them now (issue 4: 250,000 names looked at after every edit).
+    if (column.length > 0 && column.joined === known(collection) && allFiles(listing)) {
+      const extension = sharedExtension(column);
+      if (extension !== undefined) return { folder: { ...place, names: column, extension }, stamps: listing.values, problems, listed: column.joined };
+    }
+    // The names and stamps of the files kept, in their order: the listing's own when every entry is
+    // a content file (nearly always); a copy without the others when not.
+    const listed = listing.names;
+    let names: string[] | undefined;
+    let stamps: Float64Array | undefined;
+    // Two files share a key only if their extensions differ: with one extension in the folder
+    // (nearly always), no map of every key is made (at 250,000 files, half of discovery's time).
+    let firstExtension: string | undefined;
+    let mixed = false;
+    const leaveOut = (i: number, problem: Problem) => {
+      problems.push(problem);
+      if (names) return;
+      names = listed.slice(0, i);
+      stamps = new Float64Array(listing.values.length);
+      stamps.set(listing.values.subarray(0, i * STAT_FIELDS));
+    };
+    listed.forEach((name, i) => {
+      const kind = listing.kind(i);
+      if (kind === 'directory') return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is a folder', `record files directly in content/${collection}/`));
+      if (kind === 'symlink') return leaveOut(i, whole(place.filePrefix + name, 'io/symlink', 'is a symbolic link', 'a regular file'));
+      // As path.extname: a leading dot starts no extension.
+      const dot = name.lastIndexOf('.');
+      const extension = dot > 0 ? name.slice(dot) : '';
+      if (!(CONTENT_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
+        return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is not a content file', 'a .yaml, .yml or .json file'));
+      }
+      const key = name.slice(0, dot);
+      if (!RECORD_KEY.test(key)) {
+        return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', `the file name "${key}" cannot be used as a key`, 'letters, digits, ".", "_" and "-", starting with a letter or digit'));
+      }
+      firstExtension ??= extension;
+      if (extension !== firstExtension) mixed = true;
+      if (!names) return;
+      stamps!.set(listing.values.subarray(i * STAT_FIELDS, (i + 1) * STAT_FIELDS), names.length * STAT_FIELDS);
+      names.push(name);
+    });
+    const kept = { names: names ?? listed, stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values };
+    if (mixed) {
+      const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
+      return { folder: { ...place, names: NameColumn.fromNames(unique.names), extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
+    }
+    return { folder: { ...place, names: names ? NameColumn.fromNames(names) : column, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : column.joined };
+  }));
+  const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
+  found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);
+  const listed = Object.fromEntries(COLLECTION_NAMES.flatMap((collection, c) => (found[c]!.listed === undefined ? [] : [[collection, found[c]!.listed]])));
+  return {
+    files: new SourceFiles(found.map((part) => part.folder)), journalFile: journal.journalFile,
+    problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps), listed,
+  };
+}
+
+/** Whether every entry of a listing is a regular file. */
+function allFiles(listing: FolderListing): boolean {
+  const values = listing.values;
+  for (let at = 0; at < values.length; at += STAT_FIELDS) if (values[at] !== 1) return false;
+  return true;
+}
+
+/**
+ * The extension every name has (as path.extname gives it), or undefined when they differ: counted
+ * in the joined names, where each name ends in a NUL but the last, without a string per name.
+ */
+function sharedExtension(names: NameColumn): string | undefined {
+  const first = names.at(0);
+  const dot = first.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const extension = first.slice(dot);
+  const joined = names.joined;
+  const ending = `${extension}\0`;
+  let count = joined.endsWith(extension) ? 1 : 0;
+  for (let at = joined.indexOf(ending); at >= 0; at = joined.indexOf(ending, at + ending.length)) count++;
+  return count === names.length ? extension : undefined;
+}
+
+/** Keeps the first file (in sorted order) of each key, and reports the others, with their stamps taken out too. */
+function dropDuplicateKeys(filePrefix: string, names: readonly string[], stamps: Float64Array, problems: Problem[]): { names: string[]; stamps: Float64Array } {
+  const seenKeys = new Map<string, string>();
+  const kept: string[] = [];
+  const keptStamps = new Float64Array(stamps.length);
+  names.forEach((name, n) => {
+    const key = keyOf(name);
+    const previous = seenKeys.get(key);
+    if (previous) {
+      problems.push(whole(filePrefix + name, 'ref/duplicate-key', `has the same key "${key}" as ${previous}`, 'one file per key'));
+      return;
+    }
+    seenKeys.set(key, filePrefix + name);
+    keptStamps.set(stamps.subarray(n * STAT_FIELDS, (n + 1) * STAT_FIELDS), kept.length * STAT_FIELDS);
+    kept.push(name);
+  });
+  return { names: kept, stamps: keptStamps.subarray(0, kept.length * STAT_FIELDS) };
+}
+
+function whole(file: string, code: Problem['code'], message: string, expected: string): Problem {
+  return { code, file, line: 0, column: 0, field: '', message, expected };
+}

@@ -1,0 +1,133 @@
+/**
+ * Stages 2 and 3 for one file: read, parse, validate, and keep only a compact record (the parsed
+ * document is dropped as soon as the file is done, so memory grows with the records, not the files).
+ * Positions of the fields that later stages check are kept so their problems can point at a line.
+ */
+import { readFile } from 'node:fs/promises';
+import type { SourceFile } from './discover.ts';
+import { parseFile, type ParsedFile, type Position } from './parse.ts';
+import type { Problem } from '../model/problems.ts';
+import {
+  authorSchema, journalSchema, manuscriptSchema, volumeSchema,
+  type AuthorInput, type JournalInput, type ManuscriptInput, type VolumeInput,
+} from '../model/schema.ts';
+import { validate } from './validate.ts';
+
+export interface Origin {
+  file: string;
+  key: string;
+  /** Positions of fields that the resolve and media stages check (`authors[2]`, `citation_volume`, ...). */
+  at: Record<string, Position>;
+  /** Hash of the file's bytes, when the build knows it: outputs that depend on the record are reused while it is unchanged (issue 4). */
+  hash?: string;
+}
+
+/**
+ * The position of a problem found in a record that keeps no positions (a valid author or
+ * manuscript, loadRecordFrom): `locateProblems` (check-index.ts) reads the file again and fills it in.
+ */
+export const UNLOCATED: Readonly<Position> = Object.freeze({ line: -1, column: -1 });
+
+/** Where a problem with `field` of a record is reported: at the field, else at the record. */
+export function positionOf(origin: Origin, field: string): Position {
+  return origin.at[field] ?? origin.at[''] ?? UNLOCATED;
+}
+
+export type AuthorRecord = AuthorInput & { origin: Origin };
+export type VolumeRecord = VolumeInput & { origin: Origin };
+export type ManuscriptRecord = ManuscriptInput & { origin: Origin };
+
+export interface Records {
+  authors: AuthorRecord[];
+  volumes: VolumeRecord[];
+  manuscripts: ManuscriptRecord[];
+  /** Files that failed validation, as far as other records can still refer to them or check theirs. */
+  invalid: InvalidRecord[];
+}
+
+/**
+ * What is still known of a file that failed validation: its key, its id, and those of its own
+ * references that are well formed. Other records may name it without a second, cascading error,
+ * and its references are still checked, so one run reports every mistake.
+ */
+export interface InvalidRecord {
+  collection: SourceFile['collection'];
+  origin: Origin;
+  id?: number;
+  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section'>>;
+}
+
+const LOCATED_FIELDS = {
+  authors: ['name'],
+  volumes: ['id', 'citation_journal_title', 'citation_issn', 'last_page', 'pdf'],
+  manuscripts: ['id', 'citation_volume', 'section', 'document'],
+} as const;
+
+export async function loadJournal(file: string, absolutePath: string): Promise<{ journal?: JournalInput; problems: Problem[] }> {
+  const parsed = await readAndParse(file, absolutePath);
+  if (!parsed.parsed) return { problems: parsed.problems };
+  const result = validate(parsed.parsed, journalSchema);
+  return result.value ? { journal: Object.freeze(result.value), problems: [] } : { problems: result.problems };
+}
+
+export interface Loaded {
+  record?: AuthorRecord | VolumeRecord | ManuscriptRecord;
+  invalid?: InvalidRecord;
+  problems: Problem[];
+}
+
+/** Parse and validate one file's bytes (run by the load workers, see load-job.ts). */
+export function loadRecordFrom(source: Pick<SourceFile, 'collection' | 'key' | 'file'>, bytes: Uint8Array, hash?: string): Loaded {
+  const { parsed, problems } = parseFile(source.file, bytes);
+  if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {}, ...(hash ? { hash } : {}) } } };
+  const schema = source.collection === 'authors' ? authorSchema : source.collection === 'volumes' ? volumeSchema : manuscriptSchema;
+  const result = validate(parsed, schema);
+  // A valid author or manuscript keeps no positions: at 100,000 manuscripts they are 50 MB that
+  // nearly every build never reads. A later stage's problem in one is located by reading the file
+  // again (locateProblems, check-index.ts). Volumes are few, and invalid records are reported anyway.
+  const keepPositions = !result.value || source.collection === 'volumes';
+  const at: Record<string, Position> = keepPositions ? { '': parsed.locate([]) } : {};
+  if (keepPositions) for (const field of LOCATED_FIELDS[source.collection]) at[field] = parsed.locate([field]);
+  const authors = (parsed.data as { authors?: unknown }).authors;
+  if (keepPositions && source.collection === 'manuscripts' && Array.isArray(authors)) {
+    authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
+  }
+  const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
+  if (result.value) return { record: { ...result.value, origin }, problems: [] };
+  return { problems: result.problems, invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) } };
+}
+
+/** The id and the well-formed references of an invalid record (each field checked on its own). */
+function salvage(collection: SourceFile['collection'], data: unknown): Pick<InvalidRecord, 'id' | 'references'> {
+  if (collection === 'authors') return {};
+  const schema = collection === 'volumes' ? volumeSchema : manuscriptSchema;
+  const fieldValue = <K extends string>(key: K) => {
+    const field = (schema.shape as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>)[key];
+    const result = field?.safeParse((data as Record<string, unknown>)[key]);
+    return result?.success ? result.data : undefined;
+  };
+  const id = fieldValue('id') as number | undefined;
+  if (collection === 'volumes') return id === undefined ? {} : { id };
+  const references: InvalidRecord['references'] = {};
+  const volume = fieldValue('citation_volume') as number | undefined;
+  const authors = fieldValue('authors') as string[] | undefined;
+  const section = fieldValue('section') as string | undefined;
+  if (volume !== undefined) references.citation_volume = volume;
+  if (authors !== undefined) references.authors = authors;
+  if (section !== undefined) references.section = section;
+  return { ...(id === undefined ? {} : { id }), references };
+}
+
+async function readAndParse(file: string, absolutePath: string): Promise<{ parsed?: ParsedFile; problems: Problem[] }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(absolutePath);
+  } catch (error) {
+    return { problems: [unreadable(file, error)] };
+  }
+  return parseFile(file, bytes);
+}
+
+export function unreadable(file: string, error: unknown): Problem {
+  return { code: 'io/unreadable', file, line: 0, column: 0, field: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, expected: 'a readable file' };
+}
