@@ -26,10 +26,19 @@ import { constants } from 'node:os';
 import { compiledCli } from './compiled-cli.mjs';
 
 const [command] = process.argv.slice(2);
-if ((command === 'build' || command === 'export') && process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined) {
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', '--expose-gc', ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit', env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
-  });
+if (
+  (command === 'build' || command === 'export') &&
+  process.platform === 'linux' &&
+  process.env.MALLOC_ARENA_MAX === undefined
+) {
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=32', '--expose-gc', ...process.execArgv, ...process.argv.slice(1)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
+    },
+  );
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.once('error', (error) => {
     console.error(error);

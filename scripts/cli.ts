@@ -41,7 +41,6 @@ async function usage(): Promise<string> {
   export    write the built lists as one dump file       <out.json> [--content DIR]`;
 }
 
-
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
@@ -78,10 +77,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   switch (command) {
     case 'build':
     case 'check':
-      if (values.format !== undefined && values.format !== 'text' && values.format !== 'github') throw new UsageError('--format is text or github');
+      if (values.format !== undefined && values.format !== 'text' && values.format !== 'github')
+        throw new UsageError('--format is text or github');
       return runBuild(paths, command, values.format ?? 'text', {
         // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
-        ...(process.stderr.isTTY || values.progress ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) } : {}),
+        ...(process.stderr.isTTY || values.progress
+          ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) }
+          : {}),
         ...(values['no-cache'] ? { cache: false } : {}),
         ...(values['link-media'] && command === 'build' ? { linkMedia: true } : {}),
       });
@@ -95,9 +97,18 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         process.stdout.write(platform.render());
         return 0;
       }
-      if (!host || !(host in HOST_CONFIGS)) throw new UsageError(`config needs a host: one of ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')}`);
+      if (!host || !(host in HOST_CONFIGS))
+        throw new UsageError(
+          `config needs a host: one of ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')}`,
+        );
       if (!values.root) throw new UsageError('config needs --root, the absolute path the built dist/ is deployed to');
-      process.stdout.write(renderHostConfig(host, { root: path.resolve(values.root), port: parsePort(values.port ?? '80'), serverName: values['server-name'] ?? '_' }));
+      process.stdout.write(
+        renderHostConfig(host, {
+          root: path.resolve(values.root),
+          port: parsePort(values.port ?? '80'),
+          serverName: values['server-name'] ?? '_',
+        }),
+      );
       return 0;
     }
     case 'schema':
@@ -107,13 +118,20 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       // is 200,000 files, and it peaked at 448 MiB (issue 4). removeTree keeps a few in flight.
       await removeTree(paths.out);
       await removeTree(paths.cache);
-      console.log(`Removed ${path.relative(paths.root, paths.out) || paths.out} and the build cache (${path.relative(paths.root, paths.cache)}).`);
+      console.log(
+        `Removed ${path.relative(paths.root, paths.out) || paths.out} and the build cache (${path.relative(paths.root, paths.cache)}).`,
+      );
       return 0;
     }
     case 'import':
       return (await import('./import/commands.ts')).runImport(paths, positionals, {
-        force: values.force, volumeIds: values['volume-ids'], title: values.title, baseUrl: values['base-url'],
-        downloadMedia: values['download-media'], mediaFrom: values['media-from'], timeout: values.timeout,
+        force: values.force,
+        volumeIds: values['volume-ids'],
+        title: values.title,
+        baseUrl: values['base-url'],
+        downloadMedia: values['download-media'],
+        mediaFrom: values['media-from'],
+        timeout: values.timeout,
       });
     case 'export':
       return (await import('./import/commands.ts')).runExport(paths, positionals, { loaded: heapForWriting() });
@@ -154,11 +172,19 @@ function heapForWriting(): NonNullable<BuildOptions['loaded']> {
   };
 }
 
-async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | 'github', options: BuildOptions = {}): Promise<number> {
+async function runBuild(
+  paths: ProjectPaths,
+  mode: BuildMode,
+  format: 'text' | 'github',
+  options: BuildOptions = {},
+): Promise<number> {
   const loaded = mode === 'build' ? heapForWriting() : undefined;
   // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
-  const scan = scanContent(paths.content, { ...(mode === 'build' ? { outDir: paths.out } : {}), ...(options.cache === false ? {} : { cacheDir: paths.cache }) });
+  const scan = scanContent(paths.content, {
+    ...(mode === 'build' ? { outDir: paths.out } : {}),
+    ...(options.cache === false ? {} : { cacheDir: paths.cache }),
+  });
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
   const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });
@@ -176,12 +202,18 @@ async function runBuild(paths: ProjectPaths, mode: BuildMode, format: 'text' | '
   }
   if (!result.ok) {
     console.error(formatReport(result.problems));
-    console.error(mode === 'build' ? `Nothing was written; ${path.relative(paths.root, paths.out)}/ is unchanged.` : '');
+    console.error(
+      mode === 'build' ? `Nothing was written; ${path.relative(paths.root, paths.out)}/ is unchanged.` : '',
+    );
     return 1;
   }
   const { authors, volumes, manuscripts, pdfs } = result.counts;
   const summary = `${authors} authors, ${volumes} volumes, ${manuscripts} manuscripts, ${pdfs} PDFs`;
-  console.log(mode === 'build' ? `Built ${summary} into ${path.relative(paths.root, paths.out)}/ in ${seconds} s.` : `Checked ${summary}: no problems (${seconds} s).`);
+  console.log(
+    mode === 'build'
+      ? `Built ${summary} into ${path.relative(paths.root, paths.out)}/ in ${seconds} s.`
+      : `Checked ${summary}: no problems (${seconds} s).`,
+  );
   return 0;
 }
 
@@ -225,7 +257,10 @@ main(process.argv.slice(2), process.env).then(
     process.exitCode = code;
   },
   async (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       console.error(`${error.message}\n\n${await usage()}`);
       process.exitCode = 2;
     } else {

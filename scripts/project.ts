@@ -14,7 +14,10 @@ export interface ProjectPaths {
   cache: string;
 }
 
-export function projectPaths(root: string, overrides: { content?: string; out?: string; public?: string; cache?: string } = {}): ProjectPaths {
+export function projectPaths(
+  root: string,
+  overrides: { content?: string; out?: string; public?: string; cache?: string } = {},
+): ProjectPaths {
   const absolute = path.resolve(root);
   return Object.freeze({
     root: absolute,

@@ -10,10 +10,11 @@ afterEach(async () => {
   workspace = undefined;
 });
 
-const readJson = async (ws: Workspace, list: string) => JSON.parse(await readFile(path.join(ws.paths.out, 'api', list, 'index.json'), 'utf8'));
+const readJson = async (ws: Workspace, list: string) =>
+  JSON.parse(await readFile(path.join(ws.paths.out, 'api', list, 'index.json'), 'utf8'));
 
 describe('build of a valid journal', () => {
-  it('writes the three lists as bare arrays with the contract\'s exact keys, in order', async () => {
+  it("writes the three lists as bare arrays with the contract's exact keys, in order", async () => {
     workspace = await createWorkspace();
     const result = await workspace.build();
     expect(result.problems).toEqual([]);
@@ -25,11 +26,33 @@ describe('build of a valid journal', () => {
 
     const volumes = await readJson(workspace, 'volumes');
     for (const v of volumes) {
-      expect(Object.keys(v)).toEqual(['citation_language', 'citation_journal_title', 'udc', 'citation_issn', 'first_page', 'last_page', 'pdf', 'full_date']);
+      expect(Object.keys(v)).toEqual([
+        'citation_language',
+        'citation_journal_title',
+        'udc',
+        'citation_issn',
+        'first_page',
+        'last_page',
+        'pdf',
+        'full_date',
+      ]);
     }
     const manuscripts = await readJson(workspace, 'manuscripts');
     for (const m of manuscripts) {
-      expect(Object.keys(m)).toEqual(['id', 'citation_language', 'udc', 'abstract', 'citation_issn', 'citation_title', 'citation_date', 'citation_volume', 'keywords', 'document', 'authors', 'section']);
+      expect(Object.keys(m)).toEqual([
+        'id',
+        'citation_language',
+        'udc',
+        'abstract',
+        'citation_issn',
+        'citation_title',
+        'citation_date',
+        'citation_volume',
+        'keywords',
+        'document',
+        'authors',
+        'section',
+      ]);
       expect(typeof m.id).toBe('number');
       expect(typeof m.citation_volume).toBe('number');
       for (const name of m.authors) expect(typeof name).toBe('string');
@@ -41,7 +64,10 @@ describe('build of a valid journal', () => {
     await workspace.build();
     const volumes = await readJson(workspace, 'volumes');
     // Ordered by id: "Volume II" has id 1 in the fixture.
-    expect(volumes.map((v: { citation_journal_title: string }) => v.citation_journal_title)).toEqual(['Volume II', 'Volume I']);
+    expect(volumes.map((v: { citation_journal_title: string }) => v.citation_journal_title)).toEqual([
+      'Volume II',
+      'Volume I',
+    ]);
     expect(volumes[0]).toEqual({
       citation_language: 'English',
       citation_journal_title: 'Volume II',
@@ -69,7 +95,12 @@ describe('build of a valid journal', () => {
     // A YAML scalar that looks like a number stays the text the editor typed.
     expect(salamanders.abstract).toContain('at 1.10 km');
     const orchids = manuscripts.find((m: { id: number }) => m.id === 3);
-    expect(orchids).toMatchObject({ citation_language: 'Macedonian', udc: '582.594', citation_issn: '', keywords: 'Orchidaceae, checklist, Galičica.' });
+    expect(orchids).toMatchObject({
+      citation_language: 'Macedonian',
+      udc: '582.594',
+      citation_issn: '',
+      keywords: 'Orchidaceae, checklist, Galičica.',
+    });
   });
 
   it('writes JSON as the original did: compact, raw UTF-8, U+2028 escaped', async () => {
@@ -89,7 +120,20 @@ describe('build of a valid journal', () => {
     const pdf = await readFile(path.join(workspace.paths.out, 'media/pdfs/orchids.pdf'));
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await stat(path.join(workspace.paths.out, 'media/volumes/pdfs/2021/volume-i.pdf'))).isFile()).toBe(true);
-    expect((await readdir(workspace.paths.out)).sort()).toEqual(['.htaccess', '404.html', '405.html', '_headers', '_redirects', 'api', 'index.html', 'manuscripts', 'media', 'robots.txt', 'sitemap.xml', 'volumes']);
+    expect((await readdir(workspace.paths.out)).sort()).toEqual([
+      '.htaccess',
+      '404.html',
+      '405.html',
+      '_headers',
+      '_redirects',
+      'api',
+      'index.html',
+      'manuscripts',
+      'media',
+      'robots.txt',
+      'sitemap.xml',
+      'volumes',
+    ]);
   });
 
   it('copies PDFs by default, so rewriting a content PDF in place leaves the output as built', async () => {

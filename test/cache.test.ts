@@ -20,7 +20,12 @@ afterEach(async () => {
   workspace = undefined;
 });
 
-const manuscripts = async (ws: Workspace) => JSON.parse(await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'), 'utf8')) as { id: number; citation_title: string; authors: string[] }[];
+const manuscripts = async (ws: Workspace) =>
+  JSON.parse(await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'), 'utf8')) as {
+    id: number;
+    citation_title: string;
+    authors: string[];
+  }[];
 
 describe('incremental builds publish what a cold build publishes', () => {
   it('reuses unchanged outputs and reparses nothing when nothing changed', async () => {
@@ -31,7 +36,13 @@ describe('incremental builds publish what a cold build publishes', () => {
     expect(first.written?.reused).toBe(0);
     const inodes = async () => {
       const byFile = new Map<string, number>();
-      for (const file of ['api/manuscripts/index.json', 'api/manuscripts/index.json.br', 'manuscripts/7.html', 'media/pdfs/orchids.pdf', 'sitemap.xml']) {
+      for (const file of [
+        'api/manuscripts/index.json',
+        'api/manuscripts/index.json.br',
+        'manuscripts/7.html',
+        'media/pdfs/orchids.pdf',
+        'sitemap.xml',
+      ]) {
         byFile.set(file, (await stat(path.join(workspace!.paths.out, file))).ino);
       }
       return byFile;
@@ -53,10 +64,15 @@ describe('incremental builds publish what a cold build publishes', () => {
     workspace = await agedWorkspace();
     await workspace.build();
     const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'),
+    );
     expect((await expectSameAsCold(workspace)).parsed).toBe(1);
     expect((await manuscripts(workspace)).find((m) => m.id === 7)?.citation_title).toBe('Fire salamanders revisited');
-    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain('Fire salamanders revisited');
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain(
+      'Fire salamanders revisited',
+    );
   });
 
   it('a deleted manuscript leaves the list, its page and its PDF', async () => {
@@ -72,8 +88,14 @@ describe('incremental builds publish what a cold build publishes', () => {
     workspace = await agedWorkspace();
     await workspace.build();
     const before = (await manuscripts(workspace)).find((m) => m.id === 7)!.authors;
-    await rename(path.join(workspace.paths.content, 'authors/jane-doe.json'), path.join(workspace.paths.content, 'authors/jane-roe.json'));
-    await writeFile(path.join(workspace.paths.content, 'authors/jane-roe.json'), JSON.stringify({ name: 'Jane', surname: 'Roe', institution: 'Natural History Museum, London' }));
+    await rename(
+      path.join(workspace.paths.content, 'authors/jane-doe.json'),
+      path.join(workspace.paths.content, 'authors/jane-roe.json'),
+    );
+    await writeFile(
+      path.join(workspace.paths.content, 'authors/jane-roe.json'),
+      JSON.stringify({ name: 'Jane', surname: 'Roe', institution: 'Natural History Museum, London' }),
+    );
     const salamanders = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
     await writeFile(salamanders, (await readFile(salamanders, 'utf8')).replace('jane-doe', 'jane-roe'));
     await expectSameAsCold(workspace);
@@ -85,10 +107,15 @@ describe('incremental builds publish what a cold build publishes', () => {
   it('a changed author reaches the manuscripts that refer to it, though their files did not change', async () => {
     workspace = await agedWorkspace();
     await workspace.build();
-    await writeFile(path.join(workspace.paths.content, 'authors/ana-petrovska.yaml'), 'name: Ana\nsurname: Petrovska-Nikolova\ninstitution: Ss. Cyril and Methodius University, Skopje\n');
+    await writeFile(
+      path.join(workspace.paths.content, 'authors/ana-petrovska.yaml'),
+      'name: Ana\nsurname: Petrovska-Nikolova\ninstitution: Ss. Cyril and Methodius University, Skopje\n',
+    );
     await expectSameAsCold(workspace);
     expect((await manuscripts(workspace)).find((m) => m.id === 7)?.authors).toContain('Ana Petrovska-Nikolova');
-    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain('Petrovska-Nikolova');
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8')).toContain(
+      'Petrovska-Nikolova',
+    );
   });
 
   it('a replaced PDF is copied again, and a new mistake is still reported', async () => {
@@ -143,7 +170,10 @@ describe('incremental builds publish what a cold build publishes', () => {
     workspace = await agedWorkspace();
     expect((await workspace.build()).ok).toBe(true);
     // The same names, bytes and cache: only the folder differs.
-    await cp(workspace.paths.content, path.join(workspace.root, 'content-b'), { recursive: true, preserveTimestamps: true });
+    await cp(workspace.paths.content, path.join(workspace.root, 'content-b'), {
+      recursive: true,
+      preserveTimestamps: true,
+    });
     await rm(path.join(workspace.root, 'content-b/authors/jane-doe.json'));
     const moved = await build(projectPaths(workspace.root, { content: 'content-b' }), 'build');
     const unknown = moved.problems.filter((p) => p.code === 'ref/unknown-author');
@@ -155,10 +185,15 @@ describe('incremental builds publish what a cold build publishes', () => {
     workspace = await agedWorkspace();
     await workspace.build();
     const journal = path.join(workspace.paths.content, 'journal.yaml');
-    await writeFile(journal, (await readFile(journal, 'utf8')).replace('https://media.example.org', 'https://files.example.org'));
+    await writeFile(
+      journal,
+      (await readFile(journal, 'utf8')).replace('https://media.example.org', 'https://files.example.org'),
+    );
     const warm = await expectSameAsCold(workspace);
     expect(warm.written!.reused).toBe(0);
-    expect((await readFile(path.join(workspace.paths.out, 'api/manuscripts/index.json'), 'utf8'))).toContain('https://files.example.org/media/pdfs/');
+    expect(await readFile(path.join(workspace.paths.out, 'api/manuscripts/index.json'), 'utf8')).toContain(
+      'https://files.example.org/media/pdfs/',
+    );
   });
 });
 
@@ -172,15 +207,26 @@ describe('a folder of many pages after one edit', () => {
     workspace = await agedWorkspace();
     const salamanders = await readFile(path.join(workspace.paths.content, 'manuscripts/salamanders.yaml'), 'utf8');
     for (let id = 100; id < 180; id++) {
-      await workspace.write(`manuscripts/m${id}.yaml`, salamanders.replace(/^id: 7$/m, `id: ${id}`).replace(/^citation_title: .*$/m, `citation_title: Number ${id}`));
+      await workspace.write(
+        `manuscripts/m${id}.yaml`,
+        salamanders.replace(/^id: 7$/m, `id: ${id}`).replace(/^citation_title: .*$/m, `citation_title: Number ${id}`),
+      );
     }
     const past = new Date(Date.now() - 3600_000);
-    for (const name of await readdir(path.join(workspace.paths.content, 'manuscripts'))) await utimes(path.join(workspace.paths.content, 'manuscripts', name), past, past);
+    for (const name of await readdir(path.join(workspace.paths.content, 'manuscripts')))
+      await utimes(path.join(workspace.paths.content, 'manuscripts', name), past, past);
     expect((await workspace.build()).ok).toBe(true);
     const page = (id: number) => path.join(workspace!.paths.out, `manuscripts/${id}.html`);
-    const [folderBefore, unchangedBefore, editedBefore] = await Promise.all([stat(path.join(workspace.paths.out, 'manuscripts')), stat(page(101)), stat(page(150))]);
+    const [folderBefore, unchangedBefore, editedBefore] = await Promise.all([
+      stat(path.join(workspace.paths.out, 'manuscripts')),
+      stat(page(101)),
+      stat(page(150)),
+    ]);
 
-    await workspace.write('manuscripts/m150.yaml', salamanders.replace(/^id: 7$/m, 'id: 150').replace(/^citation_title: .*$/m, 'citation_title: Edited'));
+    await workspace.write(
+      'manuscripts/m150.yaml',
+      salamanders.replace(/^id: 7$/m, 'id: 150').replace(/^citation_title: .*$/m, 'citation_title: Edited'),
+    );
     await workspace.remove('manuscripts/m160.yaml');
     await expectSameAsCold(workspace);
 
@@ -214,14 +260,18 @@ describe('check after a change reports what a check without the cache reports', 
     readFile(path.join(ws.paths.content, file), 'utf8').then((text) => ws.write(file, text.replace(from, to)));
 
   it('an edited manuscript is the only file parsed again, and nothing is reported', async () => {
-    const warm = await checkAfter((ws) => edit(ws, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Revisited'));
+    const warm = await checkAfter((ws) =>
+      edit(ws, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Revisited'),
+    );
     expect(warm.ok).toBe(true);
     expect(warm.parsed).toBe(1);
     expect(warm.counts).toEqual({ authors: 3, volumes: 2, manuscripts: 3, pdfs: 5 });
   });
 
   it('a PDF that two manuscripts name is counted once, as a build counts it', async () => {
-    const warm = await checkAfter((ws) => edit(ws, 'manuscripts/orchids.yaml', 'document: pdfs/orchids.pdf', 'document: pdfs/salamanders.pdf'));
+    const warm = await checkAfter((ws) =>
+      edit(ws, 'manuscripts/orchids.yaml', 'document: pdfs/orchids.pdf', 'document: pdfs/salamanders.pdf'),
+    );
     expect(warm.ok).toBe(true);
     expect(warm.counts).toEqual({ authors: 3, volumes: 2, manuscripts: 3, pdfs: 4 });
     expect((await workspace!.build('build')).counts).toEqual(warm.counts);
@@ -231,17 +281,23 @@ describe('check after a change reports what a check without the cache reports', 
     const warm = await checkAfter((ws) => ws.remove('authors/jane-doe.json'));
     expect(warm.parsed).toBe(0);
     const unknown = warm.problems.filter((p) => p.code === 'ref/unknown-author');
-    expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain('content/manuscripts/salamanders.yaml:15:5 authors[1]');
+    expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain(
+      'content/manuscripts/salamanders.yaml:15:5 authors[1]',
+    );
   });
 
   it('an unknown author named by an unchanged manuscript stays reported, and an author made invalid still exists', async () => {
-    const warm = await checkAfter(async (ws) => {
-      await edit(ws, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Revisited');
-      await ws.write('authors/marko-nikolov.yaml', 'name: Marko\n');
-    }, {
-      'manuscripts/unknown-author.yaml': 'id: 41\ncitation_volume: 1\ncitation_title: Named by no file\ncitation_date: 2021-05-01\n'
-        + 'abstract: <p>Text.</p>\nkeywords:\n  - records\ndocument: pdfs/orchids.pdf\nauthors:\n  - marko-nikolov\n  - nobody-at-all\nsection: Zoology\n',
-    });
+    const warm = await checkAfter(
+      async (ws) => {
+        await edit(ws, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Revisited');
+        await ws.write('authors/marko-nikolov.yaml', 'name: Marko\n');
+      },
+      {
+        'manuscripts/unknown-author.yaml':
+          'id: 41\ncitation_volume: 1\ncitation_title: Named by no file\ncitation_date: 2021-05-01\n' +
+          'abstract: <p>Text.</p>\nkeywords:\n  - records\ndocument: pdfs/orchids.pdf\nauthors:\n  - marko-nikolov\n  - nobody-at-all\nsection: Zoology\n',
+      },
+    );
     // Without the check index, the same three problems (checkAfter); with it, the manuscript that
     // names nobody-at-all is checked from the index's columns.
     expect(warm.parsed).toBe(2);
@@ -260,7 +316,9 @@ describe('check after a change reports what a check without the cache reports', 
     });
     expect(warm.parsed).toBe(0);
     const unknown = warm.problems.filter((p) => p.code === 'ref/unknown-author');
-    expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain('content/manuscripts/salamanders.yaml:15:5 authors[1]');
+    expect(unknown.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toContain(
+      'content/manuscripts/salamanders.yaml:15:5 authors[1]',
+    );
   });
 
   it('a deleted volume, a duplicated id and a deleted PDF are reported in the files that did not change', async () => {
@@ -296,11 +354,14 @@ describe('check after a change reports what a check without the cache reports', 
 
   it('a manuscript whose authors are kept as published, or whose PDF is remote, is checked from the index too', async () => {
     const warm = await checkAfter((ws) => ws.remove('authors/marko-nikolov.yaml'), {
-      'manuscripts/as-published.yaml': 'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n'
-        + 'abstract: <p>Text.</p>\nkeywords: []\ndocument: https://media.example.org/media/pdfs/remote.pdf\n'
-        + 'authors:\n  - as_published: A. Author\n  - marko-nikolov\nsection: Zoology\n',
+      'manuscripts/as-published.yaml':
+        'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n' +
+        'abstract: <p>Text.</p>\nkeywords: []\ndocument: https://media.example.org/media/pdfs/remote.pdf\n' +
+        'authors:\n  - as_published: A. Author\n  - marko-nikolov\nsection: Zoology\n',
     });
-    expect(warm.problems.map((p) => `${p.file}:${p.line} ${p.field}`)).toContain('content/manuscripts/as-published.yaml:10 authors[1]');
+    expect(warm.problems.map((p) => `${p.file}:${p.line} ${p.field}`)).toContain(
+      'content/manuscripts/as-published.yaml:10 authors[1]',
+    );
   });
 });
 
@@ -310,7 +371,10 @@ describe('the cache is safe to damage or delete', () => {
       workspace = await createWorkspace();
       await workspace.build();
       const salamanders = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
-      await writeFile(salamanders, (await readFile(salamanders, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: After the damage'));
+      await writeFile(
+        salamanders,
+        (await readFile(salamanders, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: After the damage'),
+      );
       const files = (await readdir(workspace.paths.cache)).filter((f) => f.endsWith('.bin'));
       expect(files.sort()).toEqual(['check-index.bin', 'lists.bin', 'media.bin', 'outputs.bin']);
       for (const name of files) {

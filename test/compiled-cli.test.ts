@@ -25,21 +25,35 @@ afterEach(async () => {
 async function checkout(value: string, packages = true): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'journal-code-'));
   await mkdir(path.join(dir, 'scripts', 'generator'), { recursive: true });
-  await writeFile(path.join(dir, 'scripts', 'cli.ts'), "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n");
-  await writeFile(path.join(dir, 'scripts', 'generator', 'value.ts'), `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`);
+  await writeFile(
+    path.join(dir, 'scripts', 'cli.ts'),
+    "import { value, here } from './generator/value.ts';\nconsole.log(JSON.stringify({ value, here }));\n",
+  );
+  await writeFile(
+    path.join(dir, 'scripts', 'generator', 'value.ts'),
+    `export const value: string = '${value}';\nexport const here = new URL('./worker.mjs', import.meta.url).href;\n`,
+  );
   for (const [name, file] of Object.entries(ENTRIES)) {
     if (name === 'cli') continue;
     const worker = path.join(dir, 'scripts', file);
-    const value = path.relative(path.dirname(worker), path.join(dir, 'scripts', 'generator', 'value.ts')).split(path.sep).join('/');
+    const value = path
+      .relative(path.dirname(worker), path.join(dir, 'scripts', 'generator', 'value.ts'))
+      .split(path.sep)
+      .join('/');
     await mkdir(path.dirname(worker), { recursive: true });
-    await writeFile(worker, `import { value } from './${value}';\nconsole.log(JSON.stringify({ value, here: '${name.replaceAll('-', ' ')}' }));\n`);
+    await writeFile(
+      worker,
+      `import { value } from './${value}';\nconsole.log(JSON.stringify({ value, here: '${name.replaceAll('-', ' ')}' }));\n`,
+    );
   }
   await mkdir(path.join(dir, 'node_modules'));
-  if (packages) await symlink(path.join(REPO_ROOT, 'node_modules', 'esbuild'), path.join(dir, 'node_modules', 'esbuild'));
+  if (packages)
+    await symlink(path.join(REPO_ROOT, 'node_modules', 'esbuild'), path.join(dir, 'node_modules', 'esbuild'));
   return dir;
 }
 
-const runCompiled = async (url: string) => JSON.parse((await run(process.execPath, [fileURLToPath(url)])).stdout) as { value: string; here: string };
+const runCompiled = async (url: string) =>
+  JSON.parse((await run(process.execPath, [fileURLToPath(url)])).stdout) as { value: string; here: string };
 
 describe('the compiled command line', () => {
   it('runs the code as it is: an edit to any module is compiled before the next command', async () => {
@@ -50,7 +64,10 @@ describe('the compiled command line', () => {
     // Compiled once: the next command takes the same copy.
     expect(await compiledCli(root)).toBe(first);
 
-    await writeFile(path.join(root, 'scripts', 'generator', 'value.ts'), "export const value: string = 'second';\nexport const here = '';\n");
+    await writeFile(
+      path.join(root, 'scripts', 'generator', 'value.ts'),
+      "export const value: string = 'second';\nexport const here = '';\n",
+    );
     const second = await compiledCli(root);
     expect(second).not.toBe(first);
     expect((await runCompiled(second!)).value).toBe('second');
@@ -68,8 +85,12 @@ describe('the compiled command line', () => {
     try {
       await rm(path.join(other, 'node_modules'), { recursive: true });
       await symlink(path.join(root, 'node_modules'), path.join(other, 'node_modules'));
-      expect((await runCompiled((await compiledCli(root))!)).here).toBe(pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href);
-      expect((await runCompiled((await compiledCli(other))!)).here).toBe(pathToFileURL(path.join(other, 'scripts', 'generator', 'worker.mjs')).href);
+      expect((await runCompiled((await compiledCli(root))!)).here).toBe(
+        pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href,
+      );
+      expect((await runCompiled((await compiledCli(other))!)).here).toBe(
+        pathToFileURL(path.join(other, 'scripts', 'generator', 'worker.mjs')).href,
+      );
     } finally {
       await rm(other, { recursive: true, force: true });
     }
@@ -89,7 +110,10 @@ describe('the compiled command line', () => {
   it('keeps a few compiled copies, not one per edit', async () => {
     root = await checkout('0');
     for (let edit = 1; edit <= 5; edit++) {
-      await writeFile(path.join(root, 'scripts', 'generator', 'value.ts'), `export const value: string = '${edit}';\nexport const here = '';\n`);
+      await writeFile(
+        path.join(root, 'scripts', 'generator', 'value.ts'),
+        `export const value: string = '${edit}';\nexport const here = '';\n`,
+      );
       expect((await runCompiled((await compiledCli(root))!)).value).toBe(String(edit));
     }
     expect(await readdir(path.join(root, 'node_modules', '.cache', 'journal-cli'))).toHaveLength(3);
@@ -99,16 +123,28 @@ describe('the compiled command line', () => {
     root = await checkout('packages');
     const install = async (name: string, value: string) => {
       await mkdir(path.join(root!, 'node_modules', name), { recursive: true });
-      await writeFile(path.join(root!, 'node_modules', name, 'package.json'), JSON.stringify({ name, version: value, type: 'module', exports: { '.': './index.js' } }));
+      await writeFile(
+        path.join(root!, 'node_modules', name, 'package.json'),
+        JSON.stringify({ name, version: value, type: 'module', exports: { '.': './index.js' } }),
+      );
       await writeFile(path.join(root!, 'node_modules', name, 'index.js'), `export const value = '${value}';\n`);
     };
     await install('zod', 'zod one');
     await install('yaml', 'yaml one');
-    await writeFile(path.join(root, 'scripts', 'cli.ts'), "import { value as zod } from 'zod';\nimport { value as yaml } from 'yaml';\nconsole.log(JSON.stringify({ value: `${zod}, ${yaml}`, here: '' }));\n");
+    await writeFile(
+      path.join(root, 'scripts', 'cli.ts'),
+      "import { value as zod } from 'zod';\nimport { value as yaml } from 'yaml';\nconsole.log(JSON.stringify({ value: `${zod}, ${yaml}`, here: '' }));\n",
+    );
     const first = (await compiledCli(root))!;
     expect((await runCompiled(first)).value).toBe('zod one, yaml one');
     const compiled = await readdir(path.dirname(fileURLToPath(first)));
-    const code = (await Promise.all(compiled.filter((name) => name.endsWith('.mjs')).map((name) => readFile(path.join(path.dirname(fileURLToPath(first)), name), 'utf8')))).join('\n');
+    const code = (
+      await Promise.all(
+        compiled
+          .filter((name) => name.endsWith('.mjs'))
+          .map((name) => readFile(path.join(path.dirname(fileURLToPath(first)), name), 'utf8')),
+      )
+    ).join('\n');
     expect(code).toContain('zod one');
     expect(code).not.toMatch(/from ["']zod["']/);
     expect(code).toMatch(/from ["']yaml["']/);

@@ -24,7 +24,8 @@ describe('the file writer', () => {
       await writer.write(path.join(dir, `${i}.html`), i % 2 ? new TextEncoder().encode(text) : Buffer.from(text));
     }
     await writer.close();
-    for (const i of [0, 1, 63, 64, 299]) expect(await readFile(path.join(dir, `${i}.html`), 'utf8')).toBe(`<p>page ${i} “Пакошево” 𝔘</p>`);
+    for (const i of [0, 1, 63, 64, 299])
+      expect(await readFile(path.join(dir, `${i}.html`), 'utf8')).toBe(`<p>page ${i} “Пакошево” 𝔘</p>`);
   });
 
   it('copies a file as a file of its own, and links it when asked', async () => {
@@ -51,7 +52,12 @@ describe('the file writer', () => {
     }
     await writer.close();
     for (const size of sizes) {
-      expect((await readFile(path.join(dir, `copy-${size}.pdf`))).equals(await readFile(path.join(dir, `source-${size}.pdf`))), `${size} bytes`).toBe(true);
+      expect(
+        (await readFile(path.join(dir, `copy-${size}.pdf`))).equals(
+          await readFile(path.join(dir, `source-${size}.pdf`)),
+        ),
+        `${size} bytes`,
+      ).toBe(true);
     }
   });
 
@@ -93,9 +99,14 @@ describe('the file writer', () => {
     // the astral character (each part is encoded on its own: a pair is never cut, see FileWriter).
     for (const [i, text] of texts.entries()) {
       const astral = text.indexOf('𝔘');
-      const cuts = [0, text.indexOf('к') + 1, astral, astral + 2, text.length].filter((cut) => cut > 0).sort((a, b) => a - b);
+      const cuts = [0, text.indexOf('к') + 1, astral, astral + 2, text.length]
+        .filter((cut) => cut > 0)
+        .sort((a, b) => a - b);
       cuts.unshift(0);
-      await writer.writeText(path.join(dir, `parts-${i}.html`), cuts.slice(1).map((cut, k) => text.slice(cuts[k], cut)));
+      await writer.writeText(
+        path.join(dir, `parts-${i}.html`),
+        cuts.slice(1).map((cut, k) => text.slice(cuts[k], cut)),
+      );
     }
     await writer.close();
     for (const [i, text] of texts.entries()) {
@@ -113,10 +124,19 @@ describe('the file writer', () => {
   it('once stopped, fails what still waits for it and anything written after, rather than leaving it waiting', async () => {
     const writer = createFileWriter();
     // Twenty batches handed over at once: some are still waiting for the thread when it is stopped.
-    const writes = Array.from({ length: 64 * 20 }, (_, i) => writer.write(path.join(dir, `stopped-${i}.html`), new TextEncoder().encode(`<p>${i}</p>`)));
+    const writes = Array.from({ length: 64 * 20 }, (_, i) =>
+      writer.write(path.join(dir, `stopped-${i}.html`), new TextEncoder().encode(`<p>${i}</p>`)),
+    );
     for (const write of writes) write.catch(() => {});
     await writer.abort();
-    expect(await writer.close().then(() => 'closed', (error: Error) => error.message)).toBe('writing the pages was stopped');
-    await expect(writer.write(path.join(dir, 'after.html'), new TextEncoder().encode('x'))).rejects.toThrow('writing the pages was stopped');
+    expect(
+      await writer.close().then(
+        () => 'closed',
+        (error: Error) => error.message,
+      ),
+    ).toBe('writing the pages was stopped');
+    await expect(writer.write(path.join(dir, 'after.html'), new TextEncoder().encode('x'))).rejects.toThrow(
+      'writing the pages was stopped',
+    );
   });
 });

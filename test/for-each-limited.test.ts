@@ -12,12 +12,16 @@ describe('forEachLimited', () => {
     let inFlight = 0;
     let most = 0;
     const seen: number[] = [];
-    await forEachLimited(Array.from({ length: 40 }, (_, i) => i), 4, async (i) => {
-      most = Math.max(most, ++inFlight);
-      await sleep(i % 3);
-      seen.push(i);
-      inFlight--;
-    });
+    await forEachLimited(
+      Array.from({ length: 40 }, (_, i) => i),
+      4,
+      async (i) => {
+        most = Math.max(most, ++inFlight);
+        await sleep(i % 3);
+        seen.push(i);
+        inFlight--;
+      },
+    );
     expect(most).toBe(4);
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
   });
@@ -25,12 +29,19 @@ describe('forEachLimited', () => {
   it('after a failure starts nothing new, and rejects only once the calls in flight are done', async () => {
     const started: number[] = [];
     const finished: number[] = [];
-    const outcome = await forEachLimited(Array.from({ length: 40 }, (_, i) => i), 4, async (i) => {
-      started.push(i);
-      if (i === 5) throw new Error('item 5 failed');
-      await sleep(20);
-      finished.push(i);
-    }).then(() => 'done', (error: Error) => error.message);
+    const outcome = await forEachLimited(
+      Array.from({ length: 40 }, (_, i) => i),
+      4,
+      async (i) => {
+        started.push(i);
+        if (i === 5) throw new Error('item 5 failed');
+        await sleep(20);
+        finished.push(i);
+      },
+    ).then(
+      () => 'done',
+      (error: Error) => error.message,
+    );
     expect(outcome).toBe('item 5 failed');
     // Everything that started (but the failed item) had finished when the failure was reported.
     expect(finished.sort((a, b) => a - b)).toEqual(started.filter((i) => i !== 5).sort((a, b) => a - b));

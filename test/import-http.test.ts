@@ -48,9 +48,15 @@ describe('import from a running deployment', () => {
     s.serveDump(dump);
     const { paths, result } = await importFrom(s);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    expect(s.requests).toEqual(['/api/authors/?format=api', '/api/volumes/?format=api', '/api/manuscripts/?format=api']);
+    expect(s.requests).toEqual([
+      '/api/authors/?format=api',
+      '/api/volumes/?format=api',
+      '/api/manuscripts/?format=api',
+    ]);
     expect(result.report.sourceBytesIdentical).toBe(true);
-    expect(await readFile(path.join(paths.content, 'journal.yaml'), 'utf8')).toContain(`base_url: ${s.origin}\nmedia_url: https://media.example.org\n`);
+    expect(await readFile(path.join(paths.content, 'journal.yaml'), 'utf8')).toContain(
+      `base_url: ${s.origin}\nmedia_url: https://media.example.org\n`,
+    );
 
     expect((await build(paths, 'build')).problems).toEqual([]);
     for (const list of ['authors', 'volumes', 'manuscripts'] as const) {
@@ -64,13 +70,18 @@ describe('import from a running deployment', () => {
     s.serveDump(dump);
     const body = Buffer.from(toJson(dump.authors), 'utf8');
     s.override('/api/authors/', (request, response) => {
-      if (request.url?.endsWith('format=json')) return response.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><head><title>Author List – Django REST framework</title></head></html>');
+      if (request.url?.endsWith('format=json'))
+        return response.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+      response
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        .end('<!DOCTYPE html><html><head><title>Author List – Django REST framework</title></head></html>');
     });
     const { result } = await importFrom(s);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     expect(s.requests.slice(0, 2)).toEqual(['/api/authors/?format=api', '/api/authors/?format=json']);
-    expect(formatImportSummary(result.report)).toContain(`(${s.origin}/api/authors/?format=api answered with an HTML page; authors were read from ${s.origin}/api/authors/?format=json)`);
+    expect(formatImportSummary(result.report)).toContain(
+      `(${s.origin}/api/authors/?format=api answered with an HTML page; authors were read from ${s.origin}/api/authors/?format=json)`,
+    );
   });
 
   it('through the command line, with a trailing /api/ in the address', async () => {
@@ -105,21 +116,30 @@ describe('network failures: a clear message naming the URL and what was expected
   it('an HTML page with status 200 (a login page, a fallback index.html)', async () => {
     const s = await server();
     s.serveDump(generateDump({ seed: 23, authors: 2, manuscripts: 2 }));
-    s.override('/api/volumes/', (_q, r) => r.writeHead(200, { 'Content-Type': 'text/html' }).end('<!DOCTYPE html><html><body>Welcome</body></html>'));
-    await expectFailure(s, /^is an HTML page \(Content-Type: text\/html\), not JSON; http:\/\/127\.0\.0\.1:\d+\/api\/volumes\/\?format=json is an HTML page \(Content-Type: text\/html\), not JSON$/);
+    s.override('/api/volumes/', (_q, r) =>
+      r.writeHead(200, { 'Content-Type': 'text/html' }).end('<!DOCTYPE html><html><body>Welcome</body></html>'),
+    );
+    await expectFailure(
+      s,
+      /^is an HTML page \(Content-Type: text\/html\), not JSON; http:\/\/127\.0\.0\.1:\d+\/api\/volumes\/\?format=json is an HTML page \(Content-Type: text\/html\), not JSON$/,
+    );
   });
 
   it('a body that is not JSON', async () => {
     const s = await server();
     s.serveDump(generateDump({ seed: 24, authors: 2, manuscripts: 2 }));
-    s.override('/api/manuscripts/', (_q, r) => r.writeHead(200, { 'Content-Type': 'application/json' }).end('Internal error, try later'));
+    s.override('/api/manuscripts/', (_q, r) =>
+      r.writeHead(200, { 'Content-Type': 'application/json' }).end('Internal error, try later'),
+    );
     await expectFailure(s, /^is not valid JSON \(/);
   });
 
   it('a paginated object instead of the bare array', async () => {
     const s = await server();
     s.serveDump(generateDump({ seed: 25, authors: 2, manuscripts: 2 }));
-    s.override('/api/authors/', (_q, r) => r.writeHead(200, { 'Content-Type': 'application/json' }).end('{"count":2,"next":null,"results":[]}'));
+    s.override('/api/authors/', (_q, r) =>
+      r.writeHead(200, { 'Content-Type': 'application/json' }).end('{"count":2,"next":null,"results":[]}'),
+    );
     const { result } = await importFrom(s);
     expect(!result.ok && result.problems.map((p) => [p.code, p.field, p.message])).toEqual([
       ['import/dump-shape', 'authors', 'is an object with the keys count, next, results'],
@@ -140,7 +160,9 @@ describe('network failures: a clear message naming the URL and what was expected
   it('a truncated body without Content-Length: the JSON ends early', async () => {
     const s = await server();
     s.serveDump(generateDump({ seed: 27, authors: 2, manuscripts: 2 }));
-    s.override('/api/authors/', (_q, r) => r.writeHead(200, { 'Content-Type': 'application/json' }).end('[{"name":"Ana","surn'));
+    s.override('/api/authors/', (_q, r) =>
+      r.writeHead(200, { 'Content-Type': 'application/json' }).end('[{"name":"Ana","surn'),
+    );
     await expectFailure(s, /^ends before the JSON does after 20 bytes \(a truncated body\)$/);
   });
 
@@ -158,9 +180,13 @@ describe('network failures: a clear message naming the URL and what was expected
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const paths = await project();
     const result = await importJournal(paths, { source: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
-    expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.message])).toEqual(['authors', 'volumes', 'manuscripts'].map((list) => [
-      'import/fetch', `http://127.0.0.1:${port}/api/${list}/?format=api`, 'refused the connection (ECONNREFUSED): is the server running?',
-    ]));
+    expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.message])).toEqual(
+      ['authors', 'volumes', 'manuscripts'].map((list) => [
+        'import/fetch',
+        `http://127.0.0.1:${port}/api/${list}/?format=api`,
+        'refused the connection (ECONNREFUSED): is the server running?',
+      ]),
+    );
   });
 });
 
@@ -203,9 +229,18 @@ describe('--download-media', () => {
     const { paths, result } = await importFrom(s, { downloadMedia: '' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems.map((p) => [p.code, p.file]).sort()).toEqual([['import/media', `${s.origin}${broken}`], ['import/media', `${s.origin}${missing}`]].sort());
-    expect(result.problems.find((p) => p.file.endsWith(broken))!.message).toMatch(/^is not a PDF \(it starts with "<html>Moved<\/htm"\) \(named by manuscripts\[0\]\.document/);
-    expect(result.problems.find((p) => p.file.endsWith(missing))!.message).toMatch(/^answered 404 Not Found \(named by volumes\[1\]\.pdf\)$/);
+    expect(result.problems.map((p) => [p.code, p.file]).sort()).toEqual(
+      [
+        ['import/media', `${s.origin}${broken}`],
+        ['import/media', `${s.origin}${missing}`],
+      ].sort(),
+    );
+    expect(result.problems.find((p) => p.file.endsWith(broken))!.message).toMatch(
+      /^is not a PDF \(it starts with "<html>Moved<\/htm"\) \(named by manuscripts\[0\]\.document/,
+    );
+    expect(result.problems.find((p) => p.file.endsWith(missing))!.message).toMatch(
+      /^answered 404 Not Found \(named by volumes\[1\]\.pdf\)$/,
+    );
     expect(await readdir(paths.root)).toEqual([]);
   });
 
@@ -230,7 +265,9 @@ describe('--download-media', () => {
     dump.manuscripts[2]!.document = 'https://elsewhere.example.org/media/pdfs/x.pdf';
     s.serveDump(dump);
     const { paths, result } = await importFrom(s, { downloadMedia: '' });
-    expect(!result.ok && result.problems.map((p) => [p.code, p.field])).toEqual([['import/media', 'manuscripts[2].document']]);
+    expect(!result.ok && result.problems.map((p) => [p.code, p.field])).toEqual([
+      ['import/media', 'manuscripts[2].document'],
+    ]);
     expect(await readdir(paths.root)).toEqual([]);
   });
 });

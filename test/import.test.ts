@@ -65,7 +65,14 @@ function withDistinctInstitutions(dump: Dump): Dump {
 const SIZES = [
   { name: 'small', seed: 1, authors: 8, manuscripts: 12, collisions: 1 },
   { name: 'medium', seed: 2, authors: 120, manuscripts: 300, collisions: 3 },
-  { name: 'large', seed: 3, authors: 600, manuscripts: 1500, collisions: 5, volumes: [5, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12] },
+  {
+    name: 'large',
+    seed: 3,
+    authors: 600,
+    manuscripts: 1500,
+    collisions: 5,
+    volumes: [5, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12],
+  },
 ];
 
 describe('round trip on generated dumps', () => {
@@ -86,19 +93,33 @@ describe('round trip on generated dumps', () => {
       expect(await readFile(exported)).toEqual(await readFile(file));
 
       // The dump has the original's hard parts, and the import says how it handled each.
-      expect(dump.volumes.slice(0, 5).map((v) => v.citation_journal_title)).toEqual(['Volume V', 'Volume I', 'Volume II', 'Volume III', 'Volume IV']);
+      expect(dump.volumes.slice(0, 5).map((v) => v.citation_journal_title)).toEqual([
+        'Volume V',
+        'Volume I',
+        'Volume II',
+        'Volume III',
+        'Volume IV',
+      ]);
       expect(result.report.inferences.volumeIds.rule).toBe('position');
       expect(result.report.inferences.authorStrings.ambiguous.length).toBeGreaterThan(0);
       expect(result.report.sourceBytesIdentical).toBe(true);
       const kept = result.report.inferences.kept.map((k) => k.label);
-      expect(kept).toEqual(expect.arrayContaining(['abstracts with markup', 'records with characters outside the BMP']));
+      expect(kept).toEqual(
+        expect.arrayContaining(['abstracts with markup', 'records with characters outside the BMP']),
+      );
     }, 240_000); // three builds of the large dump on a busy two-core machine: a limit, never a target
   }
 
   it('keeps U+2028, non-BMP characters, combining marks, RTL text and empty optional fields exactly', async () => {
     const dump = generateDump({ seed: 9, authors: 4, manuscripts: 3 });
     const m = dump.manuscripts[0]!;
-    Object.assign(m, { udc: '', citation_language: '', citation_issn: '', abstract: '<p>A\u2028B\u2029C 𝔘 e\u0301 שלום <em>Rana</em></p>\n\n', citation_title: 'Title with 🦎 and ‏עברית‏' });
+    Object.assign(m, {
+      udc: '',
+      citation_language: '',
+      citation_issn: '',
+      abstract: '<p>A\u2028B\u2029C 𝔘 e\u0301 שלום <em>Rana</em></p>\n\n',
+      citation_title: 'Title with 🦎 and ‏עברית‏',
+    });
     const { paths, result } = await importDump(dump);
     expect(result.ok).toBe(true);
     const built = await builtLists(paths);
@@ -114,12 +135,18 @@ describe('round trip on generated dumps', () => {
     expect((await exportJournal(source, first)).ok).toBe(true);
 
     const target = await project();
-    const result = await importJournal(target, { source: first, title: 'Bulletin of the Test Society', baseUrl: 'https://journal.example.org' });
+    const result = await importJournal(target, {
+      source: first,
+      title: 'Bulletin of the Test Society',
+      baseUrl: 'https://journal.example.org',
+    });
     expect(result.ok).toBe(true);
     const second = path.join(target.root, 'second.json');
     expect((await exportJournal(target, second)).ok).toBe(true);
     expect(await readFile(second, 'utf8')).toBe(await readFile(first, 'utf8'));
-    expect(await readFile(path.join(target.content, 'journal.yaml'), 'utf8')).toContain('title: Bulletin of the Test Society\nbase_url: https://journal.example.org\nmedia_url: https://media.example.org\ncitation_issn: 1857 - 9639\n');
+    expect(await readFile(path.join(target.content, 'journal.yaml'), 'utf8')).toContain(
+      'title: Bulletin of the Test Society\nbase_url: https://journal.example.org\nmedia_url: https://media.example.org\ncitation_issn: 1857 - 9639\n',
+    );
   });
 });
 
@@ -127,7 +154,13 @@ describe('what the content files hold', () => {
   it('an author string several records share, or none has, is kept as published, with the reason beside it', async () => {
     const dump = generateDump({ seed: 4, authors: 6, manuscripts: 4, collisions: 1, unmatchedAuthor: true });
     const shared = `${dump.authors.find((a, i) => dump.authors.some((b, j) => j !== i && a.name === b.name && a.surname === b.surname))!.name}`;
-    dump.manuscripts[1]!.authors = [dump.manuscripts[1]!.authors[0]!, ...dump.authors.filter((a) => a.name === shared).slice(0, 1).map((a) => `${a.name} ${a.surname}`)];
+    dump.manuscripts[1]!.authors = [
+      dump.manuscripts[1]!.authors[0]!,
+      ...dump.authors
+        .filter((a) => a.name === shared)
+        .slice(0, 1)
+        .map((a) => `${a.name} ${a.surname}`),
+    ];
     const { paths, result } = await importDump(dump);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const manuscripts = Object.values(await contentFiles(paths, 'manuscripts')).join('\n');
@@ -156,14 +189,29 @@ describe('what the content files hold', () => {
     dump.manuscripts.sort((a, b) => a.citation_volume - b.citation_volume || a.id - b.id);
     const { paths, result } = await importDump(dump);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    const all = [...Object.values(await contentFiles(paths, 'authors')), ...Object.values(await contentFiles(paths, 'manuscripts'))];
+    const all = [
+      ...Object.values(await contentFiles(paths, 'authors')),
+      ...Object.values(await contentFiles(paths, 'manuscripts')),
+    ];
     expect(all.some((text) => /^order: /m.test(text))).toBe(false);
-    expect(formatImportSummary(result.report)).toContain('authors: the source order is the default order (institution, then key); no order field written');
+    expect(formatImportSummary(result.report)).toContain(
+      'authors: the source order is the default order (institution, then key); no order field written',
+    );
   });
 
   it('file names: transliterated, ASCII, unique in source order', () => {
-    expect(['Ана Петровска', 'Ќерка Јовановиќ', 'Ǧorǧević Đorđe', '𝔄da O\'Brien', 'Ἀλέξανδρος Papadopoulou', 'مريم'].map((t) => slug(t, 'author')))
-      .toEqual(['ana-petrovska', 'kjerka-jovanovikj', 'gorgevic-djordje', 'ada-o-brien', 'alexandros-papadopoulou', 'author']);
+    expect(
+      ['Ана Петровска', 'Ќерка Јовановиќ', 'Ǧorǧević Đorđe', "𝔄da O'Brien", 'Ἀλέξανδρος Papadopoulou', 'مريم'].map(
+        (t) => slug(t, 'author'),
+      ),
+    ).toEqual([
+      'ana-petrovska',
+      'kjerka-jovanovikj',
+      'gorgevic-djordje',
+      'ada-o-brien',
+      'alexandros-papadopoulou',
+      'author',
+    ]);
     const key = keyMaker();
     expect(['a', 'a', 'a-2', 'a'].map(key)).toEqual(['a', 'a-2', 'a-2-2', 'a-3']);
   });
@@ -184,7 +232,10 @@ describe('volume ids', () => {
     for (const m of dump.manuscripts) m.citation_volume = idsInUse[m.citation_volume - 1]!;
     const { paths, result } = await importDump(dump);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
-    expect(result.report.inferences.volumeIds).toMatchObject({ rule: 'ids in use', ids: idsInUse.map((id, i) => ({ id, label: dump.volumes[i]!.citation_journal_title })) });
+    expect(result.report.inferences.volumeIds).toMatchObject({
+      rule: 'ids in use',
+      ids: idsInUse.map((id, i) => ({ id, label: dump.volumes[i]!.citation_journal_title })),
+    });
     expect(formatImportSummary(result.report)).toContain('Volume ids: rule "ids in use"');
     expect((await builtLists(paths)).manuscripts).toBe(toJson(dump.manuscripts));
   });
@@ -192,7 +243,8 @@ describe('volume ids', () => {
   it('fails clearly when the ids cannot be inferred, and --volume-ids settles it', async () => {
     const dump = generateDump({ seed: 8, authors: 4, manuscripts: 20 });
     // Volume "Volume I" (position 2) was deleted long ago: ids 1, 3, 4, 5, 6, and nobody uses 1.
-    for (const m of dump.manuscripts) m.citation_volume = m.citation_volume === 1 ? 3 : m.citation_volume + 1 + (m.citation_volume >= 2 ? 0 : 1);
+    for (const m of dump.manuscripts)
+      m.citation_volume = m.citation_volume === 1 ? 3 : m.citation_volume + 1 + (m.citation_volume >= 2 ? 0 : 1);
     const failed = await importDump(dump);
     expect(failed.result.ok).toBe(false);
     if (failed.result.ok) return;
@@ -209,24 +261,37 @@ describe('volume ids', () => {
   it('refuses a mapping that would reorder the list, misses a volume, or leaves a manuscript without its volume', async () => {
     const dump = generateDump({ seed: 10, authors: 4, manuscripts: 10 });
     const reordering = await importDump(dump, { volumeIds: 'V=5,I=1,II=2,III=3,IV=4' });
-    expect(!reordering.result.ok && reordering.result.problems.map((p) => [p.code, p.field])).toEqual([['import/volume-ids', 'volumes[1]']]);
+    expect(!reordering.result.ok && reordering.result.problems.map((p) => [p.code, p.field])).toEqual([
+      ['import/volume-ids', 'volumes[1]'],
+    ]);
     const missing = await importDump(dump, { volumeIds: 'V=1,I=2,II=3,III=4' });
     expect(!missing.result.ok && missing.result.problems.map((p) => p.field)).toEqual(['volumes[4]']);
     const unused = await importDump(dump, { volumeIds: 'V=10,I=20,II=30,III=40,IV=50' });
-    expect(!unused.result.ok && unused.result.problems.every((p) => p.code === 'import/volume-ids' && /^manuscripts\[\d+\]\.citation_volume$/.test(p.field))).toBe(true);
+    expect(
+      !unused.result.ok &&
+        unused.result.problems.every(
+          (p) => p.code === 'import/volume-ids' && /^manuscripts\[\d+\]\.citation_volume$/.test(p.field),
+        ),
+    ).toBe(true);
   });
 
   it('manuscripts dated far from their volume contradict the position rule', async () => {
     const dump = generateDump({ seed: 11, authors: 4, manuscripts: 10 });
     for (const m of dump.manuscripts) if (m.citation_volume === 1) m.citation_date = `2001${m.citation_date.slice(4)}`;
     const { result } = await importDump(dump);
-    expect(!result.ok && result.problems[0]!.message).toMatch(/by position, \d+ manuscripts? (are|is) dated far from their volume \(manuscripts\[\d+\] of 2001-/);
+    expect(!result.ok && result.problems[0]!.message).toMatch(
+      /by position, \d+ manuscripts? (are|is) dated far from their volume \(manuscripts\[\d+\] of 2001-/,
+    );
   });
 });
 
 describe('records that cannot be represented', () => {
   it('are each reported with list, index and field, and nothing is written', async () => {
-    const dump = generateDump({ seed: 12, authors: 4, manuscripts: 6 }) as unknown as { authors: Record<string, unknown>[]; volumes: Record<string, unknown>[]; manuscripts: Record<string, unknown>[] };
+    const dump = generateDump({ seed: 12, authors: 4, manuscripts: 6 }) as unknown as {
+      authors: Record<string, unknown>[];
+      volumes: Record<string, unknown>[];
+      manuscripts: Record<string, unknown>[];
+    };
     dump.manuscripts[1]!['document'] = null;
     dump.manuscripts[2]!['keywords'] = 'no full stop, here';
     dump.manuscripts[3]!['abstract'] = '';
@@ -278,7 +343,8 @@ describe('records that cannot be represented', () => {
     const dump = generateDump({ seed: 13, authors: 5, manuscripts: 7 });
     const paths = await project();
     await mkdir(path.join(paths.root, 'old'));
-    for (const list of ['authors', 'volumes', 'manuscripts'] as const) await writeFile(path.join(paths.root, 'old', `${list}.json`), toJson(dump[list]));
+    for (const list of ['authors', 'volumes', 'manuscripts'] as const)
+      await writeFile(path.join(paths.root, 'old', `${list}.json`), toJson(dump[list]));
     const result = await importJournal(paths, { source: 'old' });
     expect(result.ok && result.report.sourceBytesIdentical).toBe(true);
     expect((await builtLists(paths)).volumes).toBe(toJson(dump.volumes));
@@ -286,31 +352,42 @@ describe('records that cannot be represented', () => {
 });
 
 describe('other sources and settings', () => {
-  it('records whose keys come in another order are imported, and the build writes the contract\'s order', async () => {
+  it("records whose keys come in another order are imported, and the build writes the contract's order", async () => {
     const dump = generateDump({ seed: 17, authors: 3, manuscripts: 3 });
-    const shuffled = { ...dump, authors: dump.authors.map(({ institution, name, surname }) => ({ institution, surname, name })) };
+    const shuffled = {
+      ...dump,
+      authors: dump.authors.map(({ institution, name, surname }) => ({ institution, surname, name })),
+    };
     const { paths, result } = await importDump(shuffled);
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     expect(result.report.sourceBytesIdentical).toBe(false);
-    expect(formatImportSummary(result.report)).toContain('Note: 3 authors had their keys in another order; the build writes the contract\'s order.');
+    expect(formatImportSummary(result.report)).toContain(
+      "Note: 3 authors had their keys in another order; the build writes the contract's order.",
+    );
     expect((await builtLists(paths)).authors).toBe(toJson(dump.authors));
   });
 
   it('a --title the build would refuse is named as such', async () => {
-    const { result } = await importDump(generateDump({ seed: 18, authors: 2, manuscripts: 2 }), { title: ' Two\nlines ' });
-    expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.field])).toEqual([['import/not-representable', 'content/journal.yaml', 'title']]);
+    const { result } = await importDump(generateDump({ seed: 18, authors: 2, manuscripts: 2 }), {
+      title: ' Two\nlines ',
+    });
+    expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.field])).toEqual([
+      ['import/not-representable', 'content/journal.yaml', 'title'],
+    ]);
   });
 });
 
 describe('export', () => {
-  it('of a tree that does not build reports the build\'s problems and writes no file', async () => {
+  it("of a tree that does not build reports the build's problems and writes no file", async () => {
     const { paths, result } = await importDump(generateDump({ seed: 19, authors: 3, manuscripts: 3 }));
     expect(result.ok).toBe(true);
     const [first] = (await readdir(path.join(paths.content, 'manuscripts'))).sort();
     const file = path.join(paths.content, 'manuscripts', first!);
     await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_volume: \d+$/m, 'citation_volume: 99'));
     const exported = await exportJournal(paths, 'out.json');
-    expect(!exported.ok && exported.problems.map((p) => [p.code, p.field])).toEqual([['ref/unknown-volume', 'citation_volume']]);
+    expect(!exported.ok && exported.problems.map((p) => [p.code, p.field])).toEqual([
+      ['ref/unknown-volume', 'citation_volume'],
+    ]);
     expect((await readdir(paths.root)).sort()).toEqual(['content', 'dump.json']);
   });
 });
@@ -324,7 +401,9 @@ describe('the content tree is never half-written', () => {
     await writeFile(path.join(paths.content, 'authors', 'keep-me.yaml'), 'name: Keep\n');
 
     const refused = await importJournal(paths, { source: file });
-    expect(!refused.ok && refused.problems.map((p) => [p.code, p.message])).toEqual([['import/not-empty', 'already holds authors']]);
+    expect(!refused.ok && refused.problems.map((p) => [p.code, p.message])).toEqual([
+      ['import/not-empty', 'already holds authors'],
+    ]);
     expect(await readFile(path.join(paths.content, 'authors', 'keep-me.yaml'), 'utf8')).toBe('name: Keep\n');
 
     const forced = await importJournal(paths, { source: file, force: true });
@@ -337,7 +416,9 @@ describe('the content tree is never half-written', () => {
     const paths = await project();
     await mkdir(path.join(paths.content, 'authors'), { recursive: true });
     await writeFile(path.join(paths.content, 'authors', 'keep-me.yaml'), 'name: Keep\n');
-    const dump = generateDump({ seed: 15, authors: 3, manuscripts: 3 }) as unknown as { manuscripts: Record<string, unknown>[] };
+    const dump = generateDump({ seed: 15, authors: 3, manuscripts: 3 }) as unknown as {
+      manuscripts: Record<string, unknown>[];
+    };
     dump.manuscripts[0]!['document'] = null;
     const file = await writeDump(paths, dump);
     const result = await importJournal(paths, { source: file, force: true });
@@ -356,14 +437,20 @@ describe('the command line', () => {
     expect(imported.stderr).toBe('');
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('Imported dump.json into content/:');
-    expect(JSON.parse(await readFile(path.join(paths.content, 'schemas', 'manuscript.schema.json'), 'utf8'))).toEqual(contentJsonSchemas()['manuscript.schema.json']);
+    expect(JSON.parse(await readFile(path.join(paths.content, 'schemas', 'manuscript.schema.json'), 'utf8'))).toEqual(
+      contentJsonSchemas()['manuscript.schema.json'],
+    );
     expect(imported.stdout).toContain('Volume ids: rule "position"');
     expect(imported.stdout).toContain('  title: Bulletin  (from --title)');
-    expect(imported.stdout).toContain('Checked: a build of the imported tree writes the three lists byte for byte as the source served them.');
+    expect(imported.stdout).toContain(
+      'Checked: a build of the imported tree writes the three lists byte for byte as the source served them.',
+    );
 
     const again = await runCli(paths.root, ['import', 'dump.json']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('content: already holds authors, journal.yaml, manuscripts, schemas, volumes (an empty content folder, or --force to replace the whole tree with the import)');
+    expect(again.stderr).toContain(
+      'content: already holds authors, journal.yaml, manuscripts, schemas, volumes (an empty content folder, or --force to replace the whole tree with the import)',
+    );
 
     const exported = await runCli(paths.root, ['export', 'out.json']);
     expect(exported.code).toBe(0);

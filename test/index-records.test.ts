@@ -28,11 +28,13 @@ function manyAuthors(): Record<string, string> {
   for (let i = 0; i < 60; i++) {
     const key = `author-${String(i).padStart(2, '0')}`;
     keys.push(key);
-    files[`authors/${key}.yaml`] = `name: Given${i}\nsurname: Family${i}\ninstitution: Institute ${i % 7}, Skopje\n${i % 5 === 0 ? `order: ${i + 1}\n` : ''}`;
+    files[`authors/${key}.yaml`] =
+      `name: Given${i}\nsurname: Family${i}\ninstitution: Institute ${i % 7}, Skopje\n${i % 5 === 0 ? `order: ${i + 1}\n` : ''}`;
   }
-  files['manuscripts/many.yaml'] = 'id: 41\ncitation_volume: 1\ncitation_title: Many hands\ncitation_date: 2021-06-01\n'
-    + 'abstract: <p>Many <em>hands</em> make light work.</p>\nkeywords: [hands, work]\ndocument: pdfs/many.pdf\n'
-    + `authors:\n${keys.map((key) => `  - ${key}\n`).join('')}section: Botany\norder: 2\n`;
+  files['manuscripts/many.yaml'] =
+    'id: 41\ncitation_volume: 1\ncitation_title: Many hands\ncitation_date: 2021-06-01\n' +
+    'abstract: <p>Many <em>hands</em> make light work.</p>\nkeywords: [hands, work]\ndocument: pdfs/many.pdf\n' +
+    `authors:\n${keys.map((key) => `  - ${key}\n`).join('')}section: Botany\norder: 2\n`;
   files['media/pdfs/many.pdf'] = '%PDF-1.4\n% many hands\n%%EOF\n';
   return files;
 }
@@ -67,25 +69,34 @@ describe('a build that restores unchanged records from the check index', () => {
     expect((await workspace.build()).ok).toBe(true);
     // More changed files than the index keeps stale (build.ts, STALE_ENTRIES_KEPT): the check
     // rewrites the index, mostly from records it restored from the index itself.
-    for (let i = 0; i < 55; i++) await edit(workspace, `authors/author-${String(i).padStart(2, '0')}.yaml`, /Institute \d/, `Institute ${i % 3}`);
+    for (let i = 0; i < 55; i++)
+      await edit(workspace, `authors/author-${String(i).padStart(2, '0')}.yaml`, /Institute \d/, `Institute ${i % 3}`);
     await age(workspace);
     expect((await workspace.build('check')).ok).toBe(true);
-    await edit(workspace, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Fire salamanders revisited');
+    await edit(
+      workspace,
+      'manuscripts/salamanders.yaml',
+      /^citation_title: .*$/m,
+      'citation_title: Fire salamanders revisited',
+    );
     const warm = await expectSameAsCold(workspace);
     expect(warm.parsed).toBe(1);
   });
 
   it('reads the long fields of a manuscript kept whole in the index (authors kept as published, a remote PDF)', async () => {
     workspace = await createWorkspace({
-      'manuscripts/as-published.yaml': 'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n'
-        + 'abstract: <p>Text <strong>kept</strong>.</p>\nkeywords: [kept]\ndocument: https://media.example.org/media/pdfs/remote.pdf\n'
-        + 'authors:\n  - as_published: A. Author\n  - marko-nikolov\nsection: Zoology\n',
+      'manuscripts/as-published.yaml':
+        'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n' +
+        'abstract: <p>Text <strong>kept</strong>.</p>\nkeywords: [kept]\ndocument: https://media.example.org/media/pdfs/remote.pdf\n' +
+        'authors:\n  - as_published: A. Author\n  - marko-nikolov\nsection: Zoology\n',
     });
     await age(workspace);
     expect((await workspace.build()).ok).toBe(true);
     await edit(workspace, 'authors/marko-nikolov.yaml', /^surname: .*$/m, 'surname: Nikolovski');
     await expectSameAsCold(workspace);
-    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/40.html'), 'utf8')).toContain('Text <strong>kept</strong>.');
+    expect(await readFile(path.join(workspace.paths.out, 'manuscripts/40.html'), 'utf8')).toContain(
+      'Text <strong>kept</strong>.',
+    );
   });
 });
 
@@ -98,6 +109,8 @@ describe('reading a manuscript file again', () => {
     const hash = contentHash(await readFile(absolutePath));
     expect(rereadManuscript({ source, hash }).abstract).toContain('Пакошево');
     await edit(workspace, 'manuscripts/salamanders.yaml', /^citation_title: .*$/m, 'citation_title: Changed meanwhile');
-    expect(() => rereadManuscript({ source, hash })).toThrow(`${file} changed while the build was running; build again`);
+    expect(() => rereadManuscript({ source, hash })).toThrow(
+      `${file} changed while the build was running; build again`,
+    );
   });
 });

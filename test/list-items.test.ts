@@ -7,7 +7,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
-import { chunkKeys, ITEMS_PER_CHUNK, joinChunk, renderedChunks, splicedChunks, type ChunkPart, type ListItems, type ListTable } from '../scripts/generator/engine/write/list-items.ts';
+import {
+  chunkKeys,
+  ITEMS_PER_CHUNK,
+  joinChunk,
+  renderedChunks,
+  splicedChunks,
+  type ChunkPart,
+  type ListItems,
+  type ListTable,
+} from '../scripts/generator/engine/write/list-items.ts';
 import type { AuthorRecord, ManuscriptRecord } from '../scripts/generator/stages/load.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/engine/load/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/render/json-text.ts';
@@ -48,10 +57,12 @@ function listOf(items: readonly Item[]): ListItems & { keys: readonly string[]; 
 
 /** Chunks as the list writer makes them, reading their ranges from the previous file. */
 function joined(chunks: Iterable<ChunkPart[]>, previous?: { bytes: Buffer }): Buffer[] {
-  return [...chunks].map((parts) => joinChunk(parts, ({ position, length }, into, at) => {
-    if (!previous) throw new Error('a chunk names the previous file, and there is none');
-    into.set(previous.bytes.subarray(position, position + length), at);
-  }));
+  return [...chunks].map((parts) =>
+    joinChunk(parts, ({ position, length }, into, at) => {
+      if (!previous) throw new Error('a chunk names the previous file, and there is none');
+      into.set(previous.bytes.subarray(position, position + length), at);
+    }),
+  );
 }
 
 /** Writes `items` as the write stage does, and returns the file's bytes and its table. */
@@ -60,7 +71,17 @@ function written(items: readonly Item[]): { bytes: Buffer; chunks: Buffer[]; tab
   const record = { lengths: new Uint32Array(items.length), rendered: 0 };
   const chunks = joined(splicedChunks(list, undefined, record));
   const bytes = Buffer.concat(chunks);
-  return { bytes, chunks, rendered: record.rendered, table: { key: 'site', stamps: [{ size: bytes.length, mtimeMs: 0, ino: 0 }], keys: items.map((i) => i.key).join('\n'), lengths: record.lengths } };
+  return {
+    bytes,
+    chunks,
+    rendered: record.rendered,
+    table: {
+      key: 'site',
+      stamps: [{ size: bytes.length, mtimeMs: 0, ino: 0 }],
+      keys: items.map((i) => i.key).join('\n'),
+      lengths: record.lengths,
+    },
+  };
 }
 
 /**
@@ -70,7 +91,13 @@ function written(items: readonly Item[]): { bytes: Buffer; chunks: Buffer[]; tab
 function fresh(items: readonly Item[]): string[] {
   const groups: string[] = [];
   for (let start = 0; start < items.length; start += ITEMS_PER_CHUNK) {
-    groups.push((start === 0 ? '' : ',') + items.slice(start, start + ITEMS_PER_CHUNK).map((i) => i.json).join(','));
+    groups.push(
+      (start === 0 ? '' : ',') +
+        items
+          .slice(start, start + ITEMS_PER_CHUNK)
+          .map((i) => i.json)
+          .join(','),
+    );
   }
   return ['[', ...groups, ']'];
 }
@@ -78,7 +105,7 @@ function fresh(items: readonly Item[]): string[] {
 const texts = (chunks: Buffer[]) => chunks.map((chunk) => chunk.toString('utf8'));
 
 describe('a list taken from the previous build where its items did not change', () => {
-  it('without a previous file, renders the list in its chunks, as bytes and as text, with each item\'s length', () => {
+  it("without a previous file, renders the list in its chunks, as bytes and as text, with each item's length", () => {
     for (const count of [0, 1, ITEMS_PER_CHUNK - 1, ITEMS_PER_CHUNK, ITEMS_PER_CHUNK * 3 + 7]) {
       const next = seededRandom(count + 1);
       const items = Array.from({ length: count }, (_, i) => item(next, i));
@@ -101,10 +128,14 @@ describe('a list taken from the previous build where its items did not change', 
       for (let change = Math.floor(next() * 12); change > 0; change--) {
         const at = Math.floor(next() * (after.length + 1));
         const kind = next();
-        if (kind < 0.25 && after.length > 0) after.splice(Math.min(at, after.length - 1), 1); // deleted
-        else if (kind < 0.5) after.splice(at, 0, item(next, serial++)); // added
-        else if (kind < 0.7 && after.length > 0) after[Math.min(at, after.length - 1)] = item(next, serial++); // edited: a new key
-        else if (kind < 0.85 && after.length > 1) after.splice(at, 0, after.splice(Math.floor(next() * after.length), 1)[0]!); // moved
+        if (kind < 0.25 && after.length > 0)
+          after.splice(Math.min(at, after.length - 1), 1); // deleted
+        else if (kind < 0.5)
+          after.splice(at, 0, item(next, serial++)); // added
+        else if (kind < 0.7 && after.length > 0)
+          after[Math.min(at, after.length - 1)] = item(next, serial++); // edited: a new key
+        else if (kind < 0.85 && after.length > 1)
+          after.splice(at, 0, after.splice(Math.floor(next() * after.length), 1)[0]!); // moved
         else if (after.length > 0) after.splice(at, 0, after[Math.floor(next() * after.length)]!); // the same record twice
       }
       if (next() < 0.1) after.reverse();
@@ -115,7 +146,12 @@ describe('a list taken from the previous build where its items did not change', 
       expect(texts(chunks), `seed ${seed}`).toEqual(fresh(after));
       expect([...record.lengths]).toEqual(after.map((i) => Buffer.byteLength(i.json)));
       const known = new Set(before.map((i) => i.key));
-      expect(list.rendered.map((i) => after[i]!.key).sort()).toEqual(after.filter((i) => !known.has(i.key)).map((i) => i.key).sort());
+      expect(list.rendered.map((i) => after[i]!.key).sort()).toEqual(
+        after
+          .filter((i) => !known.has(i.key))
+          .map((i) => i.key)
+          .sort(),
+      );
       expect(record.rendered).toBe(list.rendered.length);
       // One key per chunk, and a chunk whose key the previous list had holds that chunk's bytes.
       const keys = [...chunkKeys(list)];
@@ -161,7 +197,10 @@ async function expectListsAsCold(ws: Workspace) {
   for (const list of ['authors', 'volumes', 'manuscripts']) {
     for (const suffix of ['', '.gz', '.br']) {
       const file = `api/${list}/index.json${suffix}`;
-      expect((await readFile(path.join(ws.paths.out, file))).equals(await readFile(path.join(coldPaths.out, file))), file).toBe(true);
+      expect(
+        (await readFile(path.join(ws.paths.out, file))).equals(await readFile(path.join(coldPaths.out, file))),
+        file,
+      ).toBe(true);
     }
   }
 }
@@ -176,7 +215,11 @@ describe('items given in pieces', () => {
       ...list,
       render: (i) => {
         const chars = [...items[i]!.json];
-        const cuts = [0, ...Array.from({ length: 4 }, () => Math.floor(next() * chars.length)).sort((a, b) => a - b), chars.length];
+        const cuts = [
+          0,
+          ...Array.from({ length: 4 }, () => Math.floor(next() * chars.length)).sort((a, b) => a - b),
+          chars.length,
+        ];
         return cuts.slice(1).map((end, k) => {
           const text = chars.slice(cuts[k], end).join('');
           return k % 2 ? Buffer.from(text, 'utf8') : text;
@@ -190,18 +233,40 @@ describe('items given in pieces', () => {
 
   it("publish a packed manuscript's long fields as publishedManuscript serializes them, byte for byte", () => {
     const journal = {
-      title: 'Journal', base_url: 'https://journal.example', media_url: 'https://media.example', citation_issn: '1857 - 9639', citation_language: 'English',
+      title: 'Journal',
+      base_url: 'https://journal.example',
+      media_url: 'https://media.example',
+      citation_issn: '1857 - 9639',
+      citation_language: 'English',
     } as JournalInput;
     const base = {
-      citation_volume: 2, citation_title: 'Title “quoted” \u2028 𝔘', citation_date: '2021-01-02', section: 'Zoology',
-      abstract: '<p>Line\u2028separator\u2029 “Пакошево” \\ "quoted" &amp; 12&nbsp;°C 𝔘</p>', keywords: 'larvae, "temperature", 𝔘.',
-      document: { kind: 'local', path: 'pdfs/a.pdf' }, authors: ['ana', { as_published: 'Hristina Ilievska' }],
+      citation_volume: 2,
+      citation_title: 'Title “quoted” \u2028 𝔘',
+      citation_date: '2021-01-02',
+      section: 'Zoology',
+      abstract: '<p>Line\u2028separator\u2029 “Пакошево” \\ "quoted" &amp; 12&nbsp;°C 𝔘</p>',
+      keywords: 'larvae, "temperature", 𝔘.',
+      document: { kind: 'local', path: 'pdfs/a.pdf' },
+      authors: ['ana', { as_published: 'Hristina Ilievska' }],
     };
     const plain = [
       { ...base, id: 1 },
       { ...base, id: 2, citation_language: '', udc: '', citation_issn: '' },
-      { ...base, id: 3, citation_language: 'Македонски', udc: '57 59', citation_issn: '1234 - 5678', document: { kind: 'remote', url: 'https://elsewhere.example/a.pdf' } },
-    ].map((m, i) => ({ ...m, origin: { file: `content/manuscripts/m${i}.yaml`, key: `m${i}`, at: {} } }) as unknown as ManuscriptRecord);
+      {
+        ...base,
+        id: 3,
+        citation_language: 'Македонски',
+        udc: '57 59',
+        citation_issn: '1234 - 5678',
+        document: { kind: 'remote', url: 'https://elsewhere.example/a.pdf' },
+      },
+    ].map(
+      (m, i) =>
+        ({
+          ...m,
+          origin: { file: `content/manuscripts/m${i}.yaml`, key: `m${i}`, at: {} },
+        }) as unknown as ManuscriptRecord,
+    );
     const unpack = createUnpacker(() => {
       throw new Error('a packed record is never read from its file');
     });
@@ -211,14 +276,21 @@ describe('items given in pieces', () => {
     });
     const ana = { name: 'Ana', surname: 'Petrovska', origin: { key: 'ana' } } as AuthorRecord;
     const found = [ana, undefined];
-    const list = renderApi({ journal, authors: [ana], volumes: [], manuscripts: packed, manuscriptAuthors: packed.map(() => found) }).find((output) => output.path === listFile('manuscripts'))!;
+    const list = renderApi({
+      journal,
+      authors: [ana],
+      volumes: [],
+      manuscripts: packed,
+      manuscriptAuthors: packed.map(() => found),
+    }).find((output) => output.path === listFile('manuscripts'))!;
     const text = [...(list.body as () => Iterable<string>)()].join('');
     expect(text).toBe(`[${plain.map((m) => toJson(publishedManuscript(m, journal, found))).join(',')}]`);
     expect(text).toContain('"authors":["Ana Petrovska","Hristina Ilievska"]');
     expect(text).toContain('\\u2028separator');
     // The unpacked record reads the same long fields as the plain one.
-    expect(packed.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn]))
-      .toEqual(plain.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn]));
+    expect(packed.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn])).toEqual(
+      plain.map((m) => [m.abstract, m.keywords, m.citation_language, m.udc, m.citation_issn]),
+    );
   });
 });
 
@@ -230,7 +302,10 @@ describe('the lists after an edit, in a real build', () => {
     // Each list is one segment here, in each of two twins.
     expect(first.written?.compressedSegments).toBe(6);
     const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'),
+    );
     const second = await workspace.build();
     expect(second.ok).toBe(true);
     expect(second.written?.renderedItems).toBe(1);
@@ -248,7 +323,10 @@ describe('the lists after an edit, in a real build', () => {
     expect(bytes).toContain('Orchids of Galičica');
     await writeFile(list, bytes.replace('Orchids of Galičica', 'Orchids of Galičicx'));
     const file = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'),
+    );
     const second = await workspace.build();
     expect(second.written?.renderedItems).toBe(first.counts.manuscripts);
     expect(await readFile(list, 'utf8')).toContain('Orchids of Galičica');

@@ -10,7 +10,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkPart } from '../scripts/generator/engine/write/list-items.ts';
-import { createListWriter, type ListWriterSetup, type PreviousListFile, type WrittenList } from '../scripts/generator/engine/write/list-writer.ts';
+import {
+  createListWriter,
+  type ListWriterSetup,
+  type PreviousListFile,
+  type WrittenList,
+} from '../scripts/generator/engine/write/list-writer.ts';
 import { stampOfStat } from '../scripts/generator/engine/scan/stat-many.ts';
 import { BROTLI_OPTIONS, GZIP_LEVEL } from '../scripts/generator/stages/write.ts';
 
@@ -21,15 +26,29 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** Nine chunks of about 40 KB: three segments of four chunks, the last short. */
-const texts = (edited = false) => Array.from({ length: 9 }, (_, i) =>
-  `${i === 0 ? '[' : ','}${Array.from({ length: 400 }, (_, k) => JSON.stringify({ id: i * 1000 + k, title: `Record ${k} “Пакошево” ${edited && i === 6 ? 'edited' : ''}` })).join(',')}${i === 8 ? ']' : ''}`);
+const texts = (edited = false) =>
+  Array.from(
+    { length: 9 },
+    (_, i) =>
+      `${i === 0 ? '[' : ','}${Array.from({ length: 400 }, (_, k) => JSON.stringify({ id: i * 1000 + k, title: `Record ${k} “Пакошево” ${edited && i === 6 ? 'edited' : ''}` })).join(',')}${i === 8 ? ']' : ''}`,
+  );
 const keys = (edited = false) => texts(edited).map((_, i) => `chunk ${i}${edited && i === 6 ? ' edited' : ''}`);
 
-async function write(name: string, chunks: ChunkPart[][], chunkKeys: string[], setup: Partial<ListWriterSetup> = {}, previous?: PreviousListFile): Promise<WrittenList & { file: string }> {
+async function write(
+  name: string,
+  chunks: ChunkPart[][],
+  chunkKeys: string[],
+  setup: Partial<ListWriterSetup> = {},
+  previous?: PreviousListFile,
+): Promise<WrittenList & { file: string }> {
   const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS, ...setup });
   try {
     const file = path.join(dir, name);
-    const written = await writer.write({ file, precompress: true, ...(previous ? { previous } : {}) }, chunks, chunkKeys.values());
+    const written = await writer.write(
+      { file, precompress: true, ...(previous ? { previous } : {}) },
+      chunks,
+      chunkKeys.values(),
+    );
     return { ...written, file };
   } finally {
     await writer.close();
@@ -42,7 +61,14 @@ async function previousOf(list: WrittenList & { file: string }): Promise<Previou
   return {
     file: list.file,
     stamp: await stampOf(list.file),
-    twins: await Promise.all(Object.entries(list.twins).map(async ([suffix, table]) => ({ suffix, file: `${list.file}${suffix}`, stamp: await stampOf(`${list.file}${suffix}`), table }))),
+    twins: await Promise.all(
+      Object.entries(list.twins).map(async ([suffix, table]) => ({
+        suffix,
+        file: `${list.file}${suffix}`,
+        stamp: await stampOf(`${list.file}${suffix}`),
+        table,
+      })),
+    ),
   };
 }
 
@@ -56,7 +82,12 @@ describe('the list writer', () => {
   it('writes a list and its twins from chunks of bytes, with brotli in segments or as one stream', async () => {
     const chunks = texts().map((text) => [Buffer.from(text)]);
     const segmented = await write('a.json', chunks, keys());
-    const whole = await write('b.json', texts().map((text) => [Buffer.from(text)]), keys(), { stitchBrotli: false });
+    const whole = await write(
+      'b.json',
+      texts().map((text) => [Buffer.from(text)]),
+      keys(),
+      { stitchBrotli: false },
+    );
     for (const file of [segmented.file, whole.file]) await expectDecoded(file, texts().join(''));
     expect(Object.keys(segmented.twins).sort()).toEqual(['.br', '.gz']);
     expect(Object.keys(whole.twins)).toEqual(['.gz']);
@@ -67,7 +98,12 @@ describe('the list writer', () => {
   it('reads ranges of the previous list and takes the segments the edit left alone from the previous twins', async () => {
     // Brotli with a 64 KB window: the last segment starts past it, so the edit that moves it leaves its key alone.
     const smallWindow = { brotli: { params: { ...BROTLI_OPTIONS.params, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 } } };
-    const first = await write('c.json', texts().map((text) => [Buffer.from(text)]), keys(), smallWindow);
+    const first = await write(
+      'c.json',
+      texts().map((text) => [Buffer.from(text)]),
+      keys(),
+      smallWindow,
+    );
     const bytes = await readFile(first.file);
     // Every chunk but the edited one named as its range of the previous list.
     let position = 0;
@@ -82,15 +118,29 @@ describe('the list writer', () => {
     await expectDecoded(second.file, texts(true).join(''));
     // The edited chunk's segment, once per twin; the other two segments are taken.
     expect(second.compressed).toBe(2);
-    const cold = await write('e.json', texts(true).map((text) => [Buffer.from(text)]), keys(true), smallWindow);
-    for (const suffix of ['.gz', '.br']) expect((await readFile(`${second.file}${suffix}`)).equals(await readFile(`${cold.file}${suffix}`)), suffix).toBe(true);
+    const cold = await write(
+      'e.json',
+      texts(true).map((text) => [Buffer.from(text)]),
+      keys(true),
+      smallWindow,
+    );
+    for (const suffix of ['.gz', '.br'])
+      expect((await readFile(`${second.file}${suffix}`)).equals(await readFile(`${cold.file}${suffix}`)), suffix).toBe(
+        true,
+      );
   });
 
   it('refuses a previous file that changed after the build found it', async () => {
-    const first = await write('f.json', texts().map((text) => [Buffer.from(text)]), keys());
+    const first = await write(
+      'f.json',
+      texts().map((text) => [Buffer.from(text)]),
+      keys(),
+    );
     const previous = await previousOf(first);
     await writeFile(first.file, (await readFile(first.file)).toString('utf8').replace('Record', 'Recorx'));
-    await expect(write('g.json', [[{ position: 0, length: 10 }]], ['x'], {}, previous)).rejects.toThrow('changed while the build was running');
+    await expect(write('g.json', [[{ position: 0, length: 10 }]], ['x'], {}, previous)).rejects.toThrow(
+      'changed while the build was running',
+    );
   });
 
   it('stops where it is when the write is abandoned, and says so', async () => {

@@ -59,17 +59,23 @@ describe('atomicity', () => {
     expect(result.ok).toBe(false);
     expect(result.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['output/conflict public/_headers']);
     expect(await snapshot(workspace.paths.out)).toEqual(before);
-     // The lists had begun (write.ts, startSite): the abandoned write leaves nothing behind.
+    // The lists had begun (write.ts, startSite): the abandoned write leaves nothing behind.
     expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
   });
 
-  for (const [problem, code, file] of [['a PDF gone', 'media/missing', 'media/pdfs/orchids.pdf'], ['an author gone that manuscripts name', 'ref/unknown-author', 'authors/jane-doe.json']] as const) {
+  for (const [problem, code, file] of [
+    ['a PDF gone', 'media/missing', 'media/pdfs/orchids.pdf'],
+    ['an author gone that manuscripts name', 'ref/unknown-author', 'authors/jane-doe.json'],
+  ] as const) {
     it(`a problem found once the lists are being written (${problem}) leaves the output as it was, and nothing beside it`, async () => {
       workspace = await createWorkspace();
       await workspace.build();
       const before = await snapshot(workspace.paths.out);
       const edited = path.join(workspace.paths.content, 'manuscripts/salamanders.yaml');
-      await writeFile(edited, (await readFile(edited, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'));
+      await writeFile(
+        edited,
+        (await readFile(edited, 'utf8')).replace(/^citation_title: .*$/m, 'citation_title: Fire salamanders revisited'),
+      );
       await workspace.remove(file);
       const result = await workspace.build();
       expect(result.ok).toBe(false);
@@ -84,7 +90,9 @@ describe('atomicity', () => {
     await workspace.build();
     await workspace.remove('manuscripts/beetles.json');
     await workspace.build();
-    const list = JSON.parse(await readFile(path.join(workspace.paths.out, 'api/manuscripts/index.json'), 'utf8')) as { id: number }[];
+    const list = JSON.parse(await readFile(path.join(workspace.paths.out, 'api/manuscripts/index.json'), 'utf8')) as {
+      id: number;
+    }[];
     expect(list.map((m) => m.id)).toEqual([3, 7]);
     await expect(readFile(path.join(workspace.paths.out, 'media/pdfs/beetles.pdf'))).rejects.toThrow();
   });

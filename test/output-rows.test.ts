@@ -20,11 +20,12 @@ afterAll(async () => {
 
 function pages(count: number): OutputRowsBuilder {
   const rows = new OutputRowsBuilder();
-  for (let i = 0; i < count; i++) rows.add(`manuscripts/${i + 1}.html`, `page:${i}`, 1000 + i, 1.7e12 + i / 8, 5_000_000 + i);
+  for (let i = 0; i < count; i++)
+    rows.add(`manuscripts/${i + 1}.html`, `page:${i}`, 1000 + i, 1.7e12 + i / 8, 5_000_000 + i);
   return rows;
 }
 
-describe('finding an output among the previous build\'s rows', () => {
+describe("finding an output among the previous build's rows", () => {
   const rows = pages(6);
   it('finds each output in the order written, and one after a deleted output', () => {
     const find = rowFinder(rows);
@@ -44,7 +45,7 @@ describe('finding an output among the previous build\'s rows', () => {
 });
 
 describe('the output manifest in the build cache', () => {
-  it('reads back every row with its own key and stamp, across frames, and the folders\' stamps', () => {
+  it("reads back every row with its own key and stamp, across frames, and the folders' stamps", () => {
     // More rows than one frame holds (10,000), so that the second frame's stamps must land after the first's.
     const files = pages(25_003);
     const folders = new Map([['manuscripts', { size: 0, mtimeMs: 1.7e12, ino: 42 }]]);
@@ -53,7 +54,8 @@ describe('the output manifest in the build cache', () => {
     expect(read.out).toBe('/site/dist');
     expect(read.files.names).toEqual(files.names);
     expect(read.files.keys).toEqual(files.keys);
-    for (const row of [0, 9_999, 10_000, 20_001, 25_002]) expect(rowStamp(read.files, row)).toEqual(rowStamp(files, row));
+    for (const row of [0, 9_999, 10_000, 20_001, 25_002])
+      expect(rowStamp(read.files, row)).toEqual(rowStamp(files, row));
     expect(read.folders).toEqual(folders);
     expect(readOutputManifest(dir, 'another fingerprint')).toBeUndefined();
   });

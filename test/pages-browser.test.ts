@@ -31,8 +31,10 @@ if (skip) console.warn(`${CHROMIUM} is not installed (Debian chromium): the land
  * plain link and the rest as text. What can run script (a `javascript&colon;` link, a tag left
  * open) never reaches a page: the build refuses it, which the last test here checks.
  */
-const HOSTILE_ABSTRACT = '<p>Beetles of <em>Carabus</em>.</p><a href="https://phish.example.org/" style="position:fixed;top:0;left:0;width:100%;height:100%;z-index:9">more</a> <table><tr><td>cell</td></tr></table>';
-const SCRIPT_ABSTRACT = '<p>Beetles.</p><a href="javascript&colon;window.__pwned=1">more</a> <img src=x onerror="window.__pwned=2"';
+const HOSTILE_ABSTRACT =
+  '<p>Beetles of <em>Carabus</em>.</p><a href="https://phish.example.org/" style="position:fixed;top:0;left:0;width:100%;height:100%;z-index:9">more</a> <table><tr><td>cell</td></tr></table>';
+const SCRIPT_ABSTRACT =
+  '<p>Beetles.</p><a href="javascript&colon;window.__pwned=1">more</a> <img src=x onerror="window.__pwned=2"';
 
 describe.skipIf(skip)('landing page in a browser', () => {
   let workspace: Workspace;
@@ -44,9 +46,16 @@ describe.skipIf(skip)('landing page in a browser', () => {
     if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (.ci/run)`);
     workspace = await createWorkspace({
       'manuscripts/beetles.json': JSON.stringify({
-        id: 12, citation_volume: 2, citation_title: 'Ground beetles (Carabidae) of Skopje', citation_date: '2021-07-15', udc: '',
-        abstract: HOSTILE_ABSTRACT, keywords: ['Carabidae', 'urban ecology'], document: 'pdfs/beetles.pdf',
-        authors: ['marko-nikolov', 'ana-petrovska'], section: 'Zoology',
+        id: 12,
+        citation_volume: 2,
+        citation_title: 'Ground beetles (Carabidae) of Skopje',
+        citation_date: '2021-07-15',
+        udc: '',
+        abstract: HOSTILE_ABSTRACT,
+        keywords: ['Carabidae', 'urban ecology'],
+        document: 'pdfs/beetles.pdf',
+        authors: ['marko-nikolov', 'ana-petrovska'],
+        section: 'Zoology',
       }),
     });
     const result = await workspace.build();
@@ -56,7 +65,14 @@ describe.skipIf(skip)('landing page in a browser', () => {
     origin = `http://127.0.0.1:${address.port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
   });
 
@@ -74,16 +90,23 @@ describe.skipIf(skip)('landing page in a browser', () => {
     return page;
   }
 
-  it('exposes Google Scholar\'s meta tags, in order, to the page\'s DOM', async () => {
+  it("exposes Google Scholar's meta tags, in order, to the page's DOM", async () => {
     const page = await open('/manuscripts/7');
     const tags = await page.evaluate(() =>
-      [...document.querySelectorAll('meta[name^=citation_]')].map((m) => [m.getAttribute('name'), m.getAttribute('content')]));
+      [...document.querySelectorAll('meta[name^=citation_]')].map((m) => [
+        m.getAttribute('name'),
+        m.getAttribute('content'),
+      ]),
+    );
     expect(tags).toEqual([
       ['citation_title', 'Distribution of the fire salamander in the Jakupica mountains'],
       ['citation_author', 'Петровска, Ана'],
       ['citation_author_institution', 'Институт за биологија, Архимедова 3, 1000 Скопје, Северна Македонија.'],
       ['citation_author', 'Doe, Jane'],
-      ['citation_author_institution', 'Department of Zoology, University of Oxford, 11a Mansfield Road, Oxford OX1 3SZ, United Kingdom'],
+      [
+        'citation_author_institution',
+        'Department of Zoology, University of Oxford, 11a Mansfield Road, Oxford OX1 3SZ, United Kingdom',
+      ],
       ['citation_publication_date', '2021/03/04'],
       ['citation_journal_title', 'Bulletin of the Test Society'],
       // The manuscript's volume has the id 2 and the label "Volume I".
@@ -96,12 +119,16 @@ describe.skipIf(skip)('landing page in a browser', () => {
       ['citation_pdf_url', 'https://media.example.org/media/pdfs/salamanders.pdf'],
       ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7'],
     ]);
-    expect(await page.title()).toBe('Distribution of the fire salamander in the Jakupica mountains | Bulletin of the Test Society');
-    expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe('https://journal.example.org/manuscripts/7');
+    expect(await page.title()).toBe(
+      'Distribution of the fire salamander in the Jakupica mountains | Bulletin of the Test Society',
+    );
+    expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe(
+      'https://journal.example.org/manuscripts/7',
+    );
     await page.close();
   });
 
-  it('renders the abstract\'s markup: the species name in italics', async () => {
+  it("renders the abstract's markup: the species name in italics", async () => {
     const page = await open('/manuscripts/7');
     const em = page.locator('.abstract em');
     expect(await em.textContent()).toBe('Salamandra salamandra');
@@ -137,10 +164,19 @@ describe.skipIf(skip)('landing page in a browser', () => {
     await naive.waitForFunction(() => window.__pwned !== undefined);
     await naive.close();
 
-    const other = await createWorkspace({ 'manuscripts/beetles.json': JSON.stringify({
-      id: 12, citation_volume: 2, citation_title: 'Ground beetles', citation_date: '2021-07-15',
-      abstract: SCRIPT_ABSTRACT, keywords: ['Carabidae'], document: 'pdfs/beetles.pdf', authors: ['marko-nikolov'], section: 'Zoology',
-    }) });
+    const other = await createWorkspace({
+      'manuscripts/beetles.json': JSON.stringify({
+        id: 12,
+        citation_volume: 2,
+        citation_title: 'Ground beetles',
+        citation_date: '2021-07-15',
+        abstract: SCRIPT_ABSTRACT,
+        keywords: ['Carabidae'],
+        document: 'pdfs/beetles.pdf',
+        authors: ['marko-nikolov'],
+        section: 'Zoology',
+      }),
+    });
     try {
       const result = await other.build();
       expect(result.problems.map((p) => `${p.code} ${p.field}`)).toEqual(['schema/markup abstract']);
@@ -157,7 +193,11 @@ describe.skipIf(skip)('landing page in a browser', () => {
     const pdf = await page.evaluate(async (path) => {
       const response = await fetch(path);
       const bytes = new Uint8Array(await response.arrayBuffer());
-      return { status: response.status, type: response.headers.get('content-type'), magic: String.fromCharCode(...bytes.slice(0, 5)) };
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        magic: String.fromCharCode(...bytes.slice(0, 5)),
+      };
     }, new URL(href!).pathname);
     expect(pdf).toEqual({ status: 200, type: 'application/pdf', magic: '%PDF-' });
 
@@ -167,7 +207,9 @@ describe.skipIf(skip)('landing page in a browser', () => {
     await home.waitForURL(`${origin}/volumes/1`);
     await home.getByRole('link', { name: 'Distribution of the fire salamander in the Jakupica mountains' }).click();
     await home.waitForURL(`${origin}/manuscripts/7`);
-    expect(await home.locator('h1').textContent()).toBe('Distribution of the fire salamander in the Jakupica mountains');
+    expect(await home.locator('h1').textContent()).toBe(
+      'Distribution of the fire salamander in the Jakupica mountains',
+    );
     await home.close();
     await page.close();
   });

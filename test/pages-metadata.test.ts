@@ -16,7 +16,9 @@ interface Scraped {
   general?: Record<string, string>;
 }
 // A CommonJS package without type declarations.
-const htmlMetadata = createRequire(import.meta.url)('html-metadata') as { loadFromString(html: string): Promise<Scraped> };
+const htmlMetadata = createRequire(import.meta.url)('html-metadata') as {
+  loadFromString(html: string): Promise<Scraped>;
+};
 
 describe('landing pages as a citation scraper reads them', () => {
   let workspace: Workspace;
@@ -55,9 +57,15 @@ describe('landing pages as a citation scraper reads them', () => {
   it('reads back values full of markup characters exactly as they are in the record', async () => {
     const hostile = `"Quoted" & <b>bold</b> 'single' </title><script>x()</script>`;
     const m = manuscript(9, { citation_title: hostile, authors: ['x'], keywords: `${hostile}, b.` });
-    const html = bodyText(renderPages(site({
-      authors: [author('x', hostile, 'Surname', hostile)], volumes: [volume(1, 'Volume II', '2020-01-01')], manuscripts: [m],
-    })).find((o) => o.path === 'manuscripts/9.html'));
+    const html = bodyText(
+      renderPages(
+        site({
+          authors: [author('x', hostile, 'Surname', hostile)],
+          volumes: [volume(1, 'Volume II', '2020-01-01')],
+          manuscripts: [m],
+        }),
+      ).find((o) => o.path === 'manuscripts/9.html'),
+    );
     const scraped = await htmlMetadata.loadFromString(html);
     expect(scraped.highwirePress).toMatchObject({
       title: hostile,

@@ -6,19 +6,27 @@ import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
 
 describe('abstract sanitizer: what editors write survives', () => {
   it('keeps the allowed elements, lower-cased and without attributes', () => {
-    expect(clean('<p>A checklist of <em>Orchis</em> species.</p>')).toBe('<p>A checklist of <em>Orchis</em> species.</p>');
-    expect(clean('<P class="x" style="color:red">H<SUB>2</SUB>O, 12<sup>th</sup>, <b>b</b> <i>i</i> <strong>s</strong><br/>x<br >y</P>'))
-      .toBe('<p>H<sub>2</sub>O, 12<sup>th</sup>, <b>b</b> <i>i</i> <strong>s</strong><br>x<br>y</p>');
+    expect(clean('<p>A checklist of <em>Orchis</em> species.</p>')).toBe(
+      '<p>A checklist of <em>Orchis</em> species.</p>',
+    );
+    expect(
+      clean(
+        '<P class="x" style="color:red">H<SUB>2</SUB>O, 12<sup>th</sup>, <b>b</b> <i>i</i> <strong>s</strong><br/>x<br >y</P>',
+      ),
+    ).toBe('<p>H<sub>2</sub>O, 12<sup>th</sup>, <b>b</b> <i>i</i> <strong>s</strong><br>x<br>y</p>');
   });
 
   it('keeps http(s) links with their href only', () => {
-    expect(clean('<a href="https://doi.org/10.1000/1?a=1&amp;b=2" target="_blank" onclick="x()">doi</a>'))
-      .toBe('<a href="https://doi.org/10.1000/1?a=1&amp;b=2">doi</a>');
+    expect(clean('<a href="https://doi.org/10.1000/1?a=1&amp;b=2" target="_blank" onclick="x()">doi</a>')).toBe(
+      '<a href="https://doi.org/10.1000/1?a=1&amp;b=2">doi</a>',
+    );
     expect(clean("<a title='t' HREF=http://example.org/x>x</a>")).toBe('<a href="http://example.org/x">x</a>');
   });
 
   it('keeps text, Cyrillic and character references as text', () => {
-    expect(clean('Пакошево – 12 °C, a &lt; b &amp; c &eacute; &#8211; &#x2014;')).toBe('Пакошево – 12 °C, a &lt; b &amp; c &eacute; – —');
+    expect(clean('Пакошево – 12 °C, a &lt; b &amp; c &eacute; &#8211; &#x2014;')).toBe(
+      'Пакошево – 12 °C, a &lt; b &amp; c &eacute; – —',
+    );
     expect(clean('Tom & Jerry > 3 "quoted"')).toBe('Tom &amp; Jerry &gt; 3 "quoted"');
   });
 });
@@ -26,7 +34,9 @@ describe('abstract sanitizer: what editors write survives', () => {
 describe('abstract sanitizer: hostile input is inert', () => {
   it('escapes script, style and other elements instead of running or dropping them', () => {
     expect(clean('<script>alert(1)</script>')).toBe('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(clean('<style>*{}</style><iframe src="//x"></iframe>')).toBe('&lt;style&gt;*{}&lt;/style&gt;&lt;iframe src="//x"&gt;&lt;/iframe&gt;');
+    expect(clean('<style>*{}</style><iframe src="//x"></iframe>')).toBe(
+      '&lt;style&gt;*{}&lt;/style&gt;&lt;iframe src="//x"&gt;&lt;/iframe&gt;',
+    );
     expect(clean('<svg onload=alert(1)>')).toBe('&lt;svg onload=alert(1)&gt;');
     expect(clean('<!-- c --><![CDATA[x]]><?php x ?>')).toBe('&lt;!-- c --&gt;&lt;![CDATA[x]]&gt;&lt;?php x ?&gt;');
   });
@@ -34,15 +44,29 @@ describe('abstract sanitizer: hostile input is inert', () => {
   it('drops event handlers and every other attribute from allowed elements', () => {
     expect(clean('<p onclick="alert(1)" onmouseover=alert(2)>x</p>')).toBe('<p>x</p>');
     expect(clean('<em style="background:url(javascript:alert(1))">x</em>')).toBe('<em>x</em>');
-    expect(clean('<a href="https://ok.example" onfocus="x" autofocus>x</a>')).toBe('<a href="https://ok.example">x</a>');
+    expect(clean('<a href="https://ok.example" onfocus="x" autofocus>x</a>')).toBe(
+      '<a href="https://ok.example">x</a>',
+    );
   });
 
   it('refuses every href that is not an absolute http(s) URL, however it is spelled', () => {
     for (const href of [
-      'javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)',
-      'javascript&colon;alert(1)', 'javascript&#58;alert(1)', '&#106;avascript:alert(1)', 'javascript&#x3A;alert(1)',
-      'data:text/html,<script>alert(1)</script>', 'vbscript:x', '//evil.example/x', '/relative', 'ftp://x.example/',
-      'http://exa mple.org', 'http://', 'https://x.example/&#0;',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'javascript&colon;alert(1)',
+      'javascript&#58;alert(1)',
+      '&#106;avascript:alert(1)',
+      'javascript&#x3A;alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      '//evil.example/x',
+      '/relative',
+      'ftp://x.example/',
+      'http://exa mple.org',
+      'http://',
+      'https://x.example/&#0;',
     ]) {
       const out = clean(`<a href="${href.replace(/"/g, '&quot;')}">x</a>`);
       expect(out, href).toBe('x');
@@ -51,13 +75,19 @@ describe('abstract sanitizer: hostile input is inert', () => {
   });
 
   it('decodes references in an href before judging it, and re-escapes it on output', () => {
-    expect(clean('<a href="https&#58;//x.example/?q=&quot;&gt;">x</a>')).toBe('<a href="https://x.example/?q=&quot;&gt;">x</a>');
+    expect(clean('<a href="https&#58;//x.example/?q=&quot;&gt;">x</a>')).toBe(
+      '<a href="https://x.example/?q=&quot;&gt;">x</a>',
+    );
     expect(clean('<a href="https&colon;//x.example">x</a>')).toBe('<a href="https://x.example">x</a>');
-    expect(clean('<a href="https://x.example/&unknown;">x</a>')).toBe('<a href="https://x.example/&amp;unknown;">x</a>');
+    expect(clean('<a href="https://x.example/&unknown;">x</a>')).toBe(
+      '<a href="https://x.example/&amp;unknown;">x</a>',
+    );
   });
 
-  it('escapes a tag that never closes, so it cannot swallow the page\'s own markup', () => {
-    expect(clean('<p>x</p><img src=x onerror="window.__pwned=1"')).toBe('<p>x</p>&lt;img src=x onerror="window.__pwned=1"');
+  it("escapes a tag that never closes, so it cannot swallow the page's own markup", () => {
+    expect(clean('<p>x</p><img src=x onerror="window.__pwned=1"')).toBe(
+      '<p>x</p>&lt;img src=x onerror="window.__pwned=1"',
+    );
     expect(clean('<em')).toBe('&lt;em');
     expect(clean('<a href="https://x.example/')).toBe('&lt;a href="https://x.example/');
     expect(clean('<p/onclick=alert(1)>x')).toBe('&lt;p/onclick=alert(1)&gt;x');
@@ -69,8 +99,9 @@ describe('abstract sanitizer: hostile input is inert', () => {
     expect(clean('</em>x</p></br>')).toBe('x');
     expect(clean('<em><strong>a</em>b</strong>')).toBe('<em><strong>a</strong></em>b');
     expect(clean('<p>one<p>two')).toBe('<p>one</p><p>two</p>');
-    expect(clean('<a href="https://a.example">a<a href="https://b.example">b</a>c</a>'))
-      .toBe('<a href="https://a.example">a</a><a href="https://b.example">b</a>c');
+    expect(clean('<a href="https://a.example">a<a href="https://b.example">b</a>c</a>')).toBe(
+      '<a href="https://a.example">a</a><a href="https://b.example">b</a>c',
+    );
     expect(clean('<a href="javascript:x">a<em>b</em></a>c')).toBe('a<em>b</em>c');
   });
 
@@ -113,9 +144,29 @@ describe('abstract sanitizer: the clean-bytes check (issue 4)', () => {
 
   it('declines whatever the sanitizer would change, or the JSON escapes', () => {
     for (const abstract of [
-      '<P>upper</P>', '<p class="x">attribute</p>', '<br/>', '<br >', '</br>', '<a href="https://x.example">a</a>',
-      '<p>one<p>two</p></p>', '<p>unclosed', 'stray</em>', '<em><b>misnested</em></b>', '<script>x</script>',
-      'a &amp; b', 'a & b', 'a > b', 'a < b', '<>', '</>', '<p>', 'tab\there', 'line\nbreak', 'back\\slash', '\u2028', 'NUL\u0000',
+      '<P>upper</P>',
+      '<p class="x">attribute</p>',
+      '<br/>',
+      '<br >',
+      '</br>',
+      '<a href="https://x.example">a</a>',
+      '<p>one<p>two</p></p>',
+      '<p>unclosed',
+      'stray</em>',
+      '<em><b>misnested</em></b>',
+      '<script>x</script>',
+      'a &amp; b',
+      'a & b',
+      'a > b',
+      'a < b',
+      '<>',
+      '</>',
+      '<p>',
+      'tab\there',
+      'line\nbreak',
+      'back\\slash',
+      '\u2028',
+      'NUL\u0000',
     ]) {
       expect(taken(abstract), abstract).toBeUndefined();
     }
@@ -123,8 +174,41 @@ describe('abstract sanitizer: the clean-bytes check (issue 4)', () => {
 
   it('agrees with the sanitizer on random markup', () => {
     const random = seededRandom(4);
-    const pieces = ['<p>', '</p>', '<em>', '</em>', '<b>', '</b>', '<sub>', '</sub>', '<br>', '</br>', '<EM>', '<p class=x>', '<a href="https://a.example">', '</a>',
-      '<strong>', '</strong>', '<i>', '</i>', '<sup>', '</sup>', '<u>', '</u>', ' text ', 'Пакошево', '𝔘', '&amp;', '&', '>', '<', '"', '\\', '\n', '\u2028'];
+    const pieces = [
+      '<p>',
+      '</p>',
+      '<em>',
+      '</em>',
+      '<b>',
+      '</b>',
+      '<sub>',
+      '</sub>',
+      '<br>',
+      '</br>',
+      '<EM>',
+      '<p class=x>',
+      '<a href="https://a.example">',
+      '</a>',
+      '<strong>',
+      '</strong>',
+      '<i>',
+      '</i>',
+      '<sup>',
+      '</sup>',
+      '<u>',
+      '</u>',
+      ' text ',
+      'Пакошево',
+      '𝔘',
+      '&amp;',
+      '&',
+      '>',
+      '<',
+      '"',
+      '\\',
+      '\n',
+      '\u2028',
+    ];
     let accepted = 0;
     for (let n = 0; n < 3000; n++) {
       let abstract = '';
@@ -143,6 +227,8 @@ describe('abstract sanitizer: the clean-bytes check (issue 4)', () => {
 
 describe('escapeHtml', () => {
   it('escapes the five characters that end text or a quoted attribute', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 });

@@ -33,32 +33,54 @@ const journal = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manusc
 const pageOf = (path: string, s = journal) => bodyText(renderPages(s).find((o) => o.path === path));
 /** The `<meta name content>` pairs of a page, in document order, entities decoded. */
 const metaTags = (html: string) =>
-  [...html.matchAll(/<meta name="([^"]+)" content="([^"]*)">/g)].map((m): [string, string] => [m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&')]);
+  [...html.matchAll(/<meta name="([^"]+)" content="([^"]*)">/g)].map((m): [string, string] => [
+    m[1]!,
+    m[2]!
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
+  ]);
 
 describe('landing page of a manuscript', () => {
   it('is one file, manuscripts/<id>.html, next to the home page and one page per volume (issue 4)', () => {
-    expect(renderPages(journal).map((o) => o.path)).toEqual(['index.html', 'volumes/5.html', 'volumes/1.html', 'manuscripts/7.html']);
+    expect(renderPages(journal).map((o) => o.path)).toEqual([
+      'index.html',
+      'volumes/5.html',
+      'volumes/1.html',
+      'manuscripts/7.html',
+    ]);
   });
 
   it('comes as parts that cut no character in two (file-writer.ts encodes each on its own)', () => {
-    const astral = site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [{ ...salamanders, citation_title: 'On 𝔘 and Ж', abstract: '<p>𝔘 at the start and the end 𝔘</p>𝔘' }] });
+    const astral = site({
+      authors: [ana, jane],
+      volumes: [volumeV, volumeI],
+      manuscripts: [{ ...salamanders, citation_title: 'On 𝔘 and Ж', abstract: '<p>𝔘 at the start and the end 𝔘</p>𝔘' }],
+    });
     for (const output of renderPages(astral)) {
       const parts = [...(output.body as () => Iterable<string>)()];
       expect(parts.length, output.path).toBeGreaterThan(3);
-      for (const part of parts) expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(part), `${output.path}: ${part.slice(-40)}`).toBe(false);
+      for (const part of parts)
+        expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(part), `${output.path}: ${part.slice(-40)}`).toBe(false);
       expect(parts.join(''), output.path).toBe(Buffer.from(parts.join('')).toString('utf8'));
     }
   });
 
   it("of a packed manuscript, leaves the abstract's HTML and summary to the thread that writes it, which makes the same page", async () => {
-    const abstract = '<p>“Пакошево” 𝔘 at 12&nbsp;°C &amp; \u2028 <em>Triturus</em> <a href="javascript:alert(1)">x</a> <script>y</script> & <b>unclosed'
-      + ' word'.repeat(80);
+    const abstract =
+      '<p>“Пакошево” 𝔘 at 12&nbsp;°C &amp; \u2028 <em>Triturus</em> <a href="javascript:alert(1)">x</a> <script>y</script> & <b>unclosed' +
+      ' word'.repeat(80);
     const plain = { ...salamanders, abstract };
     const unpack = createUnpacker(() => {
       throw new Error('a packed record is never read from its file');
     });
     const { slim, packed } = packManuscript(plain);
-    const pageOfRecord = (m: ManuscriptRecord) => renderPages(site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [m] })).find((o) => o.path === 'manuscripts/7.html')!;
+    const pageOfRecord = (m: ManuscriptRecord) =>
+      renderPages(site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [m] })).find(
+        (o) => o.path === 'manuscripts/7.html',
+      )!;
     const expected = bodyText(pageOfRecord(plain));
     const output = pageOfRecord(unpack(slim, packed));
     const parts = [...(output.body as () => Iterable<string | DeferredText>)()];
@@ -86,23 +108,45 @@ describe('landing page of a manuscript', () => {
     const unpack = createUnpacker(() => {
       throw new Error('a packed record is never read from its file');
     });
-    const abstracts = ['<p>Plain <em>markup</em> only.</p>', '<p>A <a href="https://example.org/x?a=1&amp;b=2">link</a>, 12&nbsp;°C, “Пакошево” 𝔘</p>', '<p>Tail & <b>unclosed' + ' word'.repeat(90)];
+    const abstracts = [
+      '<p>Plain <em>markup</em> only.</p>',
+      '<p>A <a href="https://example.org/x?a=1&amp;b=2">link</a>, 12&nbsp;°C, “Пакошево” 𝔘</p>',
+      '<p>Tail & <b>unclosed' + ' word'.repeat(90),
+    ];
     const pages = abstracts.map((abstract) => {
       const plain = { ...salamanders, abstract };
       const { slim, packed } = packManuscript(plain);
-      const page = (m: ManuscriptRecord) => renderPages(site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [m] })).find((o) => o.path === 'manuscripts/7.html')!;
-      return { expected: bodyText(page(plain)), parts: [...(page(unpack(slim, packed)).body as () => Iterable<string | DeferredText>)()] };
+      const page = (m: ManuscriptRecord) =>
+        renderPages(site({ authors: [ana, jane], volumes: [volumeV, volumeI], manuscripts: [m] })).find(
+          (o) => o.path === 'manuscripts/7.html',
+        )!;
+      return {
+        expected: bodyText(page(plain)),
+        parts: [...(page(unpack(slim, packed)).body as () => Iterable<string | DeferredText>)()],
+      };
     });
     let madeHere = 0;
-    const counted = (parts: readonly (string | DeferredText)[]) => parts.map((part) => (typeof part === 'string' ? part : Object.assign(Object.create(part) as DeferredText, { make: () => (madeHere++, part.make()) })));
+    const counted = (parts: readonly (string | DeferredText)[]) =>
+      parts.map((part) =>
+        typeof part === 'string'
+          ? part
+          : Object.assign(Object.create(part) as DeferredText, { make: () => (madeHere++, part.make()) }),
+      );
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pages-'));
     try {
-      for (const [behindAt, count, made] of [[0, 300, 600], [undefined, 3, 0]] as const) {
+      for (const [behindAt, count, made] of [
+        [0, 300, 600],
+        [undefined, 3, 0],
+      ] as const) {
         madeHere = 0;
         const writer = createFileWriter(undefined, behindAt === undefined ? {} : { behindAt });
-        for (let i = 0; i < count; i++) await writer.writeText(path.join(dir, `${i}.html`), counted(pages[i % pages.length]!.parts));
+        for (let i = 0; i < count; i++)
+          await writer.writeText(path.join(dir, `${i}.html`), counted(pages[i % pages.length]!.parts));
         await writer.close();
-        for (let i = 0; i < count; i++) expect(await readFile(path.join(dir, `${i}.html`), 'utf8'), `page ${i}`).toBe(pages[i % pages.length]!.expected);
+        for (let i = 0; i < count; i++)
+          expect(await readFile(path.join(dir, `${i}.html`), 'utf8'), `page ${i}`).toBe(
+            pages[i % pages.length]!.expected,
+          );
         expect(madeHere, `behind at ${behindAt}`).toBe(made);
       }
     } finally {
@@ -110,7 +154,7 @@ describe('landing page of a manuscript', () => {
     }
   });
 
-  it('carries Google Scholar\'s citation_* tags in order, each author followed by its institution', () => {
+  it("carries Google Scholar's citation_* tags in order, each author followed by its institution", () => {
     const tags = metaTags(pageOf('manuscripts/7.html')).filter(([name]) => name.startsWith('citation_'));
     expect(tags).toEqual([
       ['citation_title', 'Fire salamanders of Jakupica'],
@@ -149,23 +193,37 @@ describe('landing page of a manuscript', () => {
   it('has a canonical link, a title naming the manuscript, and the readable record', () => {
     const html = pageOf('manuscripts/7.html');
     expect(html).toContain('<link rel="canonical" href="https://journal.example.org/manuscripts/7">');
-    expect(html).toContain('<title>Fire salamanders of Jakupica | Bulletin of the &quot;Test&quot; Society &amp; &lt;Friends&gt;</title>');
+    expect(html).toContain(
+      '<title>Fire salamanders of Jakupica | Bulletin of the &quot;Test&quot; Society &amp; &lt;Friends&gt;</title>',
+    );
     expect(html).toContain('<h1>Fire salamanders of Jakupica</h1>');
-    expect(html).toContain('<li><span class="author">Ана Петровска</span><span class="institution">Институт за биологија, Архимедова 3, 1000 Скопје.</span></li>');
+    expect(html).toContain(
+      '<li><span class="author">Ана Петровска</span><span class="institution">Институт за биологија, Архимедова 3, 1000 Скопје.</span></li>',
+    );
     expect(html).toContain('<li><span class="author">M. Nikolov</span></li>');
     expect(html).toContain('<dt>Volume</dt><dd><a href="/volumes/5">Volume V</a> (2023)</dd>');
     expect(html).toContain('<dt>Section</dt><dd>Zoology</dd>');
     expect(html).toContain('<dt>Published</dt><dd><time datetime="2021-03-04">4 March 2021</time></dd>');
     expect(html).toContain('<dt>Keywords</dt><dd>Salamandra salamandra, distribution, Macedonia</dd>');
-    expect(html).toContain('<div class="abstract"><p>New localities of <em>Salamandra salamandra</em> (Linnaeus, 1758).</p></div>');
-    expect(html).toContain('<a class="pdf" href="https://media.example.org/media/pdfs/m-7.pdf" type="application/pdf">Full text (PDF)</a>');
-    expect(html).toContain('<meta name="description" content="New localities of Salamandra salamandra (Linnaeus, 1758).">');
+    expect(html).toContain(
+      '<div class="abstract"><p>New localities of <em>Salamandra salamandra</em> (Linnaeus, 1758).</p></div>',
+    );
+    expect(html).toContain(
+      '<a class="pdf" href="https://media.example.org/media/pdfs/m-7.pdf" type="application/pdf">Full text (PDF)</a>',
+    );
+    expect(html).toContain(
+      '<meta name="description" content="New localities of Salamandra salamandra (Linnaeus, 1758).">',
+    );
   });
 
   it('escapes every value in text and attribute contexts, and sanitizes the abstract', () => {
     const hostile = '"><script>window.__pwned=1</script><x a=\'';
     const evil = manuscript(9, {
-      citation_title: hostile, section: hostile, keywords: `${hostile}.`, udc: hostile, citation_language: hostile,
+      citation_title: hostile,
+      section: hostile,
+      keywords: `${hostile}.`,
+      udc: hostile,
+      citation_language: hostile,
       abstract: '<p onclick="x()">ok</p><script>window.__pwned=1</script><img src=x onerror="window.__pwned=1"',
       authors: ['jane-doe', { as_published: hostile }],
     });
@@ -175,30 +233,74 @@ describe('landing page of a manuscript', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('onclick');
     expect(html).toContain('<h1>&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;x a=&#39;</h1>');
-    expect(html).toContain('<meta name="citation_title" content="&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;x a=&#39;">');
-    expect(html).toContain('<div class="abstract"><p>ok</p>&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror="window.__pwned=1"</div>');
+    expect(html).toContain(
+      '<meta name="citation_title" content="&quot;&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;x a=&#39;">',
+    );
+    expect(html).toContain(
+      '<div class="abstract"><p>ok</p>&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror="window.__pwned=1"</div>',
+    );
     // Every tag in the page is one the renderer writes itself.
     const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/g)].map((m) => m[1]));
-    expect([...tags].sort()).toEqual(['a', 'body', 'dd', 'div', 'dl', 'dt', 'footer', 'h1', 'h2', 'head', 'header', 'html', 'li', 'link', 'main', 'meta', 'p', 'span', 'style', 'time', 'title', 'ul', 'article'].sort());
+    expect([...tags].sort()).toEqual(
+      [
+        'a',
+        'body',
+        'dd',
+        'div',
+        'dl',
+        'dt',
+        'footer',
+        'h1',
+        'h2',
+        'head',
+        'header',
+        'html',
+        'li',
+        'link',
+        'main',
+        'meta',
+        'p',
+        'span',
+        'style',
+        'time',
+        'title',
+        'ul',
+        'article',
+      ].sort(),
+    );
   });
 });
 
 describe('volume and home pages', () => {
-  it('lists a volume\'s manuscripts by section, each linking its landing page', () => {
-    const botany = manuscript(3, { citation_volume: 1, section: 'Botany', citation_title: 'Orchids', authors: ['jane-doe'] });
-    const html = pageOf('volumes/5.html', site({ authors: [ana, jane], volumes: [volumeV], manuscripts: [botany, salamanders] }));
+  it("lists a volume's manuscripts by section, each linking its landing page", () => {
+    const botany = manuscript(3, {
+      citation_volume: 1,
+      section: 'Botany',
+      citation_title: 'Orchids',
+      authors: ['jane-doe'],
+    });
+    const html = pageOf(
+      'volumes/5.html',
+      site({ authors: [ana, jane], volumes: [volumeV], manuscripts: [botany, salamanders] }),
+    );
     expect(html).toContain('<h1>Volume V (2023)</h1>');
-    expect(html).toContain('<a class="pdf" href="https://media.example.org/media/volumes/pdfs/2023/volume-1.pdf" type="application/pdf">The whole volume (PDF)</a>');
+    expect(html).toContain(
+      '<a class="pdf" href="https://media.example.org/media/volumes/pdfs/2023/volume-1.pdf" type="application/pdf">The whole volume (PDF)</a>',
+    );
     // Sections in the journal's order (Zoology, Botany), whatever order the manuscripts come in.
     expect(html.indexOf('<h2>Zoology</h2>')).toBeLessThan(html.indexOf('<h2>Botany</h2>'));
-    expect(html).toContain('<li><a href="/manuscripts/7">Fire salamanders of Jakupica</a><br><span class="meta">Ана Петровска, Jane Doe, M. Nikolov</span></li>');
+    expect(html).toContain(
+      '<li><a href="/manuscripts/7">Fire salamanders of Jakupica</a><br><span class="meta">Ана Петровска, Jane Doe, M. Nikolov</span></li>',
+    );
     expect(html).toContain('<li><a href="/manuscripts/3">Orchids</a><br><span class="meta">Jane Doe</span></li>');
   });
 
   it('links every volume from the home page, newest first, and the API lists', () => {
     const html = pageOf('index.html');
     expect(html).toContain('<link rel="canonical" href="https://journal.example.org/">');
-    expect(html).toContain('<ul><li><a href="/volumes/5">Volume V</a> (2023), 1 manuscript</li><li><a href="/volumes/1">Volume I</a> (2019), 0 manuscripts</li></ul>');
+    expect(html).toContain(
+      '<ul><li><a href="/volumes/5">Volume V</a> (2023), 1 manuscript</li><li><a href="/volumes/1">Volume I</a> (2019), 0 manuscripts</li></ul>',
+    );
     for (const list of ['authors', 'volumes', 'manuscripts']) expect(html).toContain(`<a href="/api/${list}/">`);
   });
 
@@ -208,11 +310,17 @@ describe('volume and home pages', () => {
 });
 
 describe('helpers', () => {
-  it('splits the contract\'s keyword string', () => {
+  it("splits the contract's keyword string", () => {
     expect(keywordList('Carabidae, urban ecology.')).toEqual(['Carabidae', 'urban ecology']);
   });
   it('maps language names to ISO 639-1 codes, and keeps what it does not know', () => {
-    expect(['English', 'macedonian', 'Македонски', 'en', 'Klingon'].map(languageCode)).toEqual(['en', 'mk', 'mk', 'en', 'Klingon']);
+    expect(['English', 'macedonian', 'Македонски', 'en', 'Klingon'].map(languageCode)).toEqual([
+      'en',
+      'mk',
+      'mk',
+      'en',
+      'Klingon',
+    ]);
   });
 });
 
@@ -226,8 +334,38 @@ describe("a landing page's description", () => {
     return `${(space > 200 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
   };
   // Tags, references, runs of white space and stray brackets, in abstracts long and short.
-  const PIECES = ['<p>', '</p>', '<em>', '</em>', '<br>', '<br/>', '<sub>', '</sub>', '&amp;', '&#38;lt;', '&nbsp;', '&lt;', '&#x3a;', '&amp',
-    ' ', '  \n ', '\u00a0', ',', '.', ';', '<', '>', 'a < b', 'x > y', 'Salamandra', 'Пакошево', '°C', '𝔘', 'word', 'longerword'];
+  const PIECES = [
+    '<p>',
+    '</p>',
+    '<em>',
+    '</em>',
+    '<br>',
+    '<br/>',
+    '<sub>',
+    '</sub>',
+    '&amp;',
+    '&#38;lt;',
+    '&nbsp;',
+    '&lt;',
+    '&#x3a;',
+    '&amp',
+    ' ',
+    '  \n ',
+    '\u00a0',
+    ',',
+    '.',
+    ';',
+    '<',
+    '>',
+    'a < b',
+    'x > y',
+    'Salamandra',
+    'Пакошево',
+    '°C',
+    '𝔘',
+    'word',
+    'longerword',
+  ];
 
   it('is the summary of the whole abstract, whatever the markup where the opening ends', () => {
     const next = seededRandom(2024);

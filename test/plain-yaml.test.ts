@@ -46,7 +46,8 @@ function keysOf(data: unknown): string[] {
 
 function valueAt(data: unknown, route: readonly PropertyKey[]): unknown {
   let value = data;
-  for (const step of route) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[step] : undefined;
+  for (const step of route)
+    value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[step] : undefined;
   return value;
 }
 
@@ -78,42 +79,208 @@ function checkAgainstYaml(text: string, label: string): Verdict {
 
 const TRICKY: readonly string[] = [
   // plain scalars and comments
-  'key: a # c\n', 'key: a#c\n', 'key: a  \n', 'key: a #\n', 'key: a: b\n', 'key: a:b\n', 'key: a :b\n', 'key: a:\n',
-  'key: -x\n', 'key: - x\n', 'key: -\n', 'key: --- x\n', 'key: ?x\n', 'key: :x\n', 'key: ? x\n', 'key: x?\n', 'key: [a]\n',
-  'key: {a: b}\n', 'key: a, b, c.\n', 'key: a [b] {c}\n', 'key: &a x\n', 'key: *a\n', 'key: !tag x\n', 'key: !!str x\n',
-  'key: %x\n', 'key: @x\n', 'key: `x\n', 'key: x\'y"z\n', 'key: 2024-01-02\n', 'key: 007\n', 'key: 1.10\n', 'key: null\n',
-  'key: ~\n', 'key: true\n', 'key: .inf\n', 'key: 0x1F\n', 'key:x\n', 'key :x\n', 'key : x\n', 'key:\n', 'key:   \n', 'key: # c\n',
-  'key: a\n  b\n', 'key: a\n\n  b\n', 'key: a\n  # c\nnext: b\n', 'key: a\n# c\n  b\n', 'key: a\n b: c\n',
+  'key: a # c\n',
+  'key: a#c\n',
+  'key: a  \n',
+  'key: a #\n',
+  'key: a: b\n',
+  'key: a:b\n',
+  'key: a :b\n',
+  'key: a:\n',
+  'key: -x\n',
+  'key: - x\n',
+  'key: -\n',
+  'key: --- x\n',
+  'key: ?x\n',
+  'key: :x\n',
+  'key: ? x\n',
+  'key: x?\n',
+  'key: [a]\n',
+  'key: {a: b}\n',
+  'key: a, b, c.\n',
+  'key: a [b] {c}\n',
+  'key: &a x\n',
+  'key: *a\n',
+  'key: !tag x\n',
+  'key: !!str x\n',
+  'key: %x\n',
+  'key: @x\n',
+  'key: `x\n',
+  'key: x\'y"z\n',
+  'key: 2024-01-02\n',
+  'key: 007\n',
+  'key: 1.10\n',
+  'key: null\n',
+  'key: ~\n',
+  'key: true\n',
+  'key: .inf\n',
+  'key: 0x1F\n',
+  'key:x\n',
+  'key :x\n',
+  'key : x\n',
+  'key:\n',
+  'key:   \n',
+  'key: # c\n',
+  'key: a\n  b\n',
+  'key: a\n\n  b\n',
+  'key: a\n  # c\nnext: b\n',
+  'key: a\n# c\n  b\n',
+  'key: a\n b: c\n',
   // quoted scalars
-  "key: 'it''s'\n", "key: ''\n", "key: ''''\n", "key: 'a' # c\n", "key: 'a'#c\n", "key: 'a' b\n", "key: 'a\n  b'\n", "key: 'a\\n'\n",
-  'key: "a\\"b"\n', 'key: ""\n', 'key: "a\\\\b"\n', 'key: "\\x41\\u00e9\\t\\n\\0\\e\\/\\ \\N\\_\\L\\P"\n', 'key: "\\ud83d\\ude00"\n',
-  'key: "\\U0001F600"\n', 'key: "\\q"\n', 'key: "\\x4"\n', 'key: "\\u00zz"\n', 'key: "a\n  b"\n', 'key: "a\\\n  b"\n', 'key: "a" # c\n',
-  'key: "a"#c\n', 'key: "a": b\n', 'key: "a" b\n', 'key: "# not a comment"\n', "key: '# not a comment'\n", 'key: "a: b"\n',
+  "key: 'it''s'\n",
+  "key: ''\n",
+  "key: ''''\n",
+  "key: 'a' # c\n",
+  "key: 'a'#c\n",
+  "key: 'a' b\n",
+  "key: 'a\n  b'\n",
+  "key: 'a\\n'\n",
+  'key: "a\\"b"\n',
+  'key: ""\n',
+  'key: "a\\\\b"\n',
+  'key: "\\x41\\u00e9\\t\\n\\0\\e\\/\\ \\N\\_\\L\\P"\n',
+  'key: "\\ud83d\\ude00"\n',
+  'key: "\\U0001F600"\n',
+  'key: "\\q"\n',
+  'key: "\\x4"\n',
+  'key: "\\u00zz"\n',
+  'key: "a\n  b"\n',
+  'key: "a\\\n  b"\n',
+  'key: "a" # c\n',
+  'key: "a"#c\n',
+  'key: "a": b\n',
+  'key: "a" b\n',
+  'key: "# not a comment"\n',
+  "key: '# not a comment'\n",
+  'key: "a: b"\n',
   // literal and folded blocks
-  'key: |\n  a\n  b\n', 'key: |-\n  a\n  b\n', 'key: |+\n  a\n\n', 'key: |2\n   a\n', 'key: |-2\n  a\n', 'key: | # c\n  a\n',
-  'key: |#c\n  a\n', 'key: | x\n  a\n', 'key: |\n  a\n\n  b\n\n\nnext: c\n', 'key: |\n\n  a\n', 'key: |\n    \n  a\n',
-  'key: |\n  a\n    more\n  b\n', 'key: |\n  a\n      \n  b\n', 'key: |\n  a\n  \n  b\n', 'key: |\n  a\n \n  b\n',
-  'key: |\n  # inside\n  a\n', 'key: |\n  a\n # trailing\nnext: b\n', 'key: |\n  a\n# trailing\nnext: b\n', 'key: |\n    a\n  b\n',
-  'key: |\n  a', 'key: |-\n  a', 'key: |\nnext: b\n', 'key: |\n', 'key: |-\n\n', 'key: |\n  a\n  b', 'key: |-\n  a\n\n\n',
-  'key: >\n  a\n  b\n\n  c\n', 'key: >-\n  a\n  b\n\n\n  c\n', 'key: >\n  a\n    more\n  b\n', 'key: >\n\n  a\n', 'key: >-\n  a  \n  b\n',
-  'key: >2\n   a\n', 'key: >+\n  a\n',
-  'key: |-\n  a\tb\n  c\u2028d\u2029e\u0085f\n', 'key: |\n  a\t\n', 'key: |-\n  \ta\n', 'key: |-\n  a\n  \t\n', 'key: |-\n  a\n \t\nnext: b\n',
-  'key: |-\n  a\n\t\n', 'key: |-\n\ta\n', 'key: >-\n  a\tb\n', 'key: |-\n  \u2028a\n', 'key: |-\n  a\n  # \t\n', 'key: |-\n  a\n# \t\n',
-  'key: a\tb\n', 'key: a\t# c\n', 'key: a # \t\n', 'key: "a\tb"\n', 'key:\t|\n  a\n', 'key: |\t\n  a\n', '\tkey: a\n', 'key:\n\t- a\n',
+  'key: |\n  a\n  b\n',
+  'key: |-\n  a\n  b\n',
+  'key: |+\n  a\n\n',
+  'key: |2\n   a\n',
+  'key: |-2\n  a\n',
+  'key: | # c\n  a\n',
+  'key: |#c\n  a\n',
+  'key: | x\n  a\n',
+  'key: |\n  a\n\n  b\n\n\nnext: c\n',
+  'key: |\n\n  a\n',
+  'key: |\n    \n  a\n',
+  'key: |\n  a\n    more\n  b\n',
+  'key: |\n  a\n      \n  b\n',
+  'key: |\n  a\n  \n  b\n',
+  'key: |\n  a\n \n  b\n',
+  'key: |\n  # inside\n  a\n',
+  'key: |\n  a\n # trailing\nnext: b\n',
+  'key: |\n  a\n# trailing\nnext: b\n',
+  'key: |\n    a\n  b\n',
+  'key: |\n  a',
+  'key: |-\n  a',
+  'key: |\nnext: b\n',
+  'key: |\n',
+  'key: |-\n\n',
+  'key: |\n  a\n  b',
+  'key: |-\n  a\n\n\n',
+  'key: >\n  a\n  b\n\n  c\n',
+  'key: >-\n  a\n  b\n\n\n  c\n',
+  'key: >\n  a\n    more\n  b\n',
+  'key: >\n\n  a\n',
+  'key: >-\n  a  \n  b\n',
+  'key: >2\n   a\n',
+  'key: >+\n  a\n',
+  'key: |-\n  a\tb\n  c\u2028d\u2029e\u0085f\n',
+  'key: |\n  a\t\n',
+  'key: |-\n  \ta\n',
+  'key: |-\n  a\n  \t\n',
+  'key: |-\n  a\n \t\nnext: b\n',
+  'key: |-\n  a\n\t\n',
+  'key: |-\n\ta\n',
+  'key: >-\n  a\tb\n',
+  'key: |-\n  \u2028a\n',
+  'key: |-\n  a\n  # \t\n',
+  'key: |-\n  a\n# \t\n',
+  'key: a\tb\n',
+  'key: a\t# c\n',
+  'key: a # \t\n',
+  'key: "a\tb"\n',
+  'key:\t|\n  a\n',
+  'key: |\t\n  a\n',
+  '\tkey: a\n',
+  'key:\n\t- a\n',
   // sequences
-  'key:\n  - a\n  - b\n', 'key:\n- a\n- b\nnext: c\n', 'key:\n  - a\n  -  b # c\n', 'key:\n  -\n  - b\n', 'key:\n  - - x\n',
-  'key:\n  - a\n   - b\n', 'key:\n  - a\n - b\n', 'key:\n  - a\n\n  # c\n  - b\n', 'key:\n  - "a"\n  - \'b\'\n', 'key:\n  - -x\n',
-  'key:\n  - |\n    a\n', 'key:\n  - a: b\n    c: d\n  - e: f # c\n', 'key:\n  - a: b\n     c: d\n', 'key:\n  - a:\n    - x\n',
-  'key:\n  - a:\n      b: c\n', 'key:\n  - a: |\n      x\n', 'key:\n  - a: |\n    x\n', 'key:\n  - a: b\n  - a: b\n    a: c\n',
-  'key:\n  - a b: c\n', 'key:\n  - #c\n', 'key:\n  -x\n', 'key: # c\n  - a\n', 'key:\n  # c\n  - a\n', 'key:\n  - a\nkey2:\n  - b\n',
+  'key:\n  - a\n  - b\n',
+  'key:\n- a\n- b\nnext: c\n',
+  'key:\n  - a\n  -  b # c\n',
+  'key:\n  -\n  - b\n',
+  'key:\n  - - x\n',
+  'key:\n  - a\n   - b\n',
+  'key:\n  - a\n - b\n',
+  'key:\n  - a\n\n  # c\n  - b\n',
+  'key:\n  - "a"\n  - \'b\'\n',
+  'key:\n  - -x\n',
+  'key:\n  - |\n    a\n',
+  'key:\n  - a: b\n    c: d\n  - e: f # c\n',
+  'key:\n  - a: b\n     c: d\n',
+  'key:\n  - a:\n    - x\n',
+  'key:\n  - a:\n      b: c\n',
+  'key:\n  - a: |\n      x\n',
+  'key:\n  - a: |\n    x\n',
+  'key:\n  - a: b\n  - a: b\n    a: c\n',
+  'key:\n  - a b: c\n',
+  'key:\n  - #c\n',
+  'key:\n  -x\n',
+  'key: # c\n  - a\n',
+  'key:\n  # c\n  - a\n',
+  'key:\n  - a\nkey2:\n  - b\n',
   // nested mappings
-  'key:\n  sub: a\n  other: b\n', 'key:\n  sub:\n    deeper: a\nnext: b\n', 'key:\n    sub: a\n  other: b\n', 'key:\n  sub: a\n    other: b\n',
+  'key:\n  sub: a\n  other: b\n',
+  'key:\n  sub:\n    deeper: a\nnext: b\n',
+  'key:\n    sub: a\n  other: b\n',
+  'key:\n  sub: a\n    other: b\n',
   // documents, keys, whitespace, characters
-  'a: b\nc: d', 'a: b\n\n\n', '\n\n# c\na: b\n', '  a: b\n', 'a: b\na: c\n', 'a: b\n---\nc: d\n', '---\na: b\n', 'a: b\n...\n',
-  '%YAML 1.2\n---\na: b\n', '\uFEFFa: b\n', 'a: b\r\nc: d\r\n', 'a:\tb\n', 'a: b\t\n', '\ta: b\n', 'a: b\u0085c\n', 'a: b\u2028c\n',
-  'ключ: вредност\n', '名前: 値\n', 'a.b-c_d: x\n', '1: x\n2: y\n10: z\n', '2: y\n1: x\n', '__proto__: x\n', 'constructor: x\n',
-  '? a\n: b\n', 'a b: c\n', '"a": b\n', "'a': b\n", '-a: b\n', '.a: b\n', 'a: b\n- c\n', '- a\n- b\n', 'just text\n', '- - x\n', '-\n',
-  'a: \ud800x\n', 'a: "\ud800"\n', 'a\udc00: x\n', '', '# only a comment\n', 'a\n', 'a: b # c\n# end', `${'k'.repeat(1100)}: x\n`, 'a: b\n  \nc: d\n', 'a: b\n \n c: d\n',
+  'a: b\nc: d',
+  'a: b\n\n\n',
+  '\n\n# c\na: b\n',
+  '  a: b\n',
+  'a: b\na: c\n',
+  'a: b\n---\nc: d\n',
+  '---\na: b\n',
+  'a: b\n...\n',
+  '%YAML 1.2\n---\na: b\n',
+  '\uFEFFa: b\n',
+  'a: b\r\nc: d\r\n',
+  'a:\tb\n',
+  'a: b\t\n',
+  '\ta: b\n',
+  'a: b\u0085c\n',
+  'a: b\u2028c\n',
+  'ключ: вредност\n',
+  '名前: 値\n',
+  'a.b-c_d: x\n',
+  '1: x\n2: y\n10: z\n',
+  '2: y\n1: x\n',
+  '__proto__: x\n',
+  'constructor: x\n',
+  '? a\n: b\n',
+  'a b: c\n',
+  '"a": b\n',
+  "'a': b\n",
+  '-a: b\n',
+  '.a: b\n',
+  'a: b\n- c\n',
+  '- a\n- b\n',
+  'just text\n',
+  '- - x\n',
+  '-\n',
+  'a: \ud800x\n',
+  'a: "\ud800"\n',
+  'a\udc00: x\n',
+  '',
+  '# only a comment\n',
+  'a\n',
+  'a: b # c\n# end',
+  `${'k'.repeat(1100)}: x\n`,
+  'a: b\n  \nc: d\n',
+  'a: b\n \n c: d\n',
 ];
 
 describe('plain YAML reader', () => {
@@ -122,11 +289,13 @@ describe('plain YAML reader', () => {
 
   beforeAll(async () => {
     for (const folder of ['content', 'test/fixtures']) {
-      for (const file of await yamlFiles(path.join(ROOT, folder))) realFiles.set(path.relative(ROOT, file), await readFile(file, 'utf8'));
+      for (const file of await yamlFiles(path.join(ROOT, folder)))
+        realFiles.set(path.relative(ROOT, file), await readFile(file, 'utf8'));
     }
     syntheticRoot = await mkdtemp(path.join(tmpdir(), 'plain-yaml-'));
     const journal = await generateSyntheticJournal(syntheticRoot, { manuscripts: 300 });
-    for (const file of await yamlFiles(journal.content)) realFiles.set(`synthetic/${path.relative(journal.content, file)}`, await readFile(file, 'utf8'));
+    for (const file of await yamlFiles(journal.content))
+      realFiles.set(`synthetic/${path.relative(journal.content, file)}`, await readFile(file, 'utf8'));
   }, 60_000);
   afterAll(async () => {
     if (syntheticRoot) await rm(syntheticRoot, { recursive: true, force: true });
@@ -137,19 +306,42 @@ describe('plain YAML reader', () => {
     for (const [file, text] of realFiles) verdicts[checkAgainstYaml(text, file)].push(file);
     // Every synthetic and sample record is plain; of the fixtures, the defect trees need not be.
     expect(verdicts.taken.filter((file) => file.startsWith('synthetic/')).length).toBeGreaterThan(750);
-    expect(verdicts.declined.filter((file) => file.startsWith('synthetic/') || file.startsWith('content/'))).toEqual([]);
+    expect(verdicts.declined.filter((file) => file.startsWith('synthetic/') || file.startsWith('content/'))).toEqual(
+      [],
+    );
     expect(verdicts.taken.length).toBeGreaterThan(realFiles.size * 0.9);
   });
 
   it('agrees with the yaml package on tricky cases, and takes the plain ones', () => {
     const taken = TRICKY.filter((text) => checkAgainstYaml(text, JSON.stringify(text)) === 'taken');
-    for (const text of ['key: |-\n  a\tb\n  c\u2028d\u2029e\u0085f\n', 'key: a # c\n', "key: 'it''s'\n", 'key: "a\\"b"\n', 'key: |\n  a\n\n  b\n\n\nnext: c\n', 'key:\n- a\n- b\nnext: c\n', 'key:\n  - a: b\n    c: d\n  - e: f # c\n', 'ключ: вредност\n', 'a: b\nc: d']) {
+    for (const text of [
+      'key: |-\n  a\tb\n  c\u2028d\u2029e\u0085f\n',
+      'key: a # c\n',
+      "key: 'it''s'\n",
+      'key: "a\\"b"\n',
+      'key: |\n  a\n\n  b\n\n\nnext: c\n',
+      'key:\n- a\n- b\nnext: c\n',
+      'key:\n  - a: b\n    c: d\n  - e: f # c\n',
+      'ключ: вредност\n',
+      'a: b\nc: d',
+    ]) {
       expect(taken, JSON.stringify(text)).toContain(text);
     }
   });
 
   it('declines what it cannot read exactly', () => {
-    for (const text of ['key: a: b\n', 'key: - x\n', 'a: b\na: c\n', 'key:\n', 'key: |+\n  a\n', 'key: &a x\n', 'a: b\r\n', '- a\n', 'a: b\n---\nc: d\n', 'key: a\n  b\n']) {
+    for (const text of [
+      'key: a: b\n',
+      'key: - x\n',
+      'a: b\na: c\n',
+      'key:\n',
+      'key: |+\n  a\n',
+      'key: &a x\n',
+      'a: b\r\n',
+      '- a\n',
+      'a: b\n---\nc: d\n',
+      'key: a\n  b\n',
+    ]) {
       expect(parsePlainYaml(text), JSON.stringify(text)).toBeUndefined();
     }
   });
@@ -157,7 +349,45 @@ describe('plain YAML reader', () => {
   it('declines or agrees on thousands of seeded mutations of real files', () => {
     const random = seededRandom(4);
     const sources = [...realFiles.values()];
-    const pieces = [' ', ' ', '  ', '\n', '\n  ', ':', ': ', '-', '- ', '#', ' #', "'", '"', '|', '|-', '>', '\\', '[', ']', '{', '}', ',', '?', '&', '*', '!', '%', '@', '`', '\t', '\u2028', '\r', 'x', '\uFEFF', '---', '\n- ', '\nkey: '];
+    const pieces = [
+      ' ',
+      ' ',
+      '  ',
+      '\n',
+      '\n  ',
+      ':',
+      ': ',
+      '-',
+      '- ',
+      '#',
+      ' #',
+      "'",
+      '"',
+      '|',
+      '|-',
+      '>',
+      '\\',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '?',
+      '&',
+      '*',
+      '!',
+      '%',
+      '@',
+      '`',
+      '\t',
+      '\u2028',
+      '\r',
+      'x',
+      '\uFEFF',
+      '---',
+      '\n- ',
+      '\nkey: ',
+    ];
     const counts = { declined: 0, taken: 0 };
     for (let round = 0; round < 8000; round++) {
       let text = sources[Math.floor(random() * sources.length)]!;
@@ -186,7 +416,47 @@ describe('plain YAML reader', () => {
     // scripts/import/content-files.ts: the yaml package's own writer, no line folding, a comment
     // on some `as_published` authors. Its quoting and block styles are what imported files hold.
     const random = seededRandom(3);
-    const pieces = ['Ana', ' ', ' ', 'é', '𝔘', ':', ': ', '#', ' #', '-', '- ', "'", '"', '\\', '\n', '\n\n', '  ', '|', '>', '[', ']', '{', '}', ',', '&', '*', '!', '%', '@', '`', '?', 'true', '0.5', '~', '<p>', '\t', '\u0085', '\u2028', '\u00a0'];
+    const pieces = [
+      'Ana',
+      ' ',
+      ' ',
+      'é',
+      '𝔘',
+      ':',
+      ': ',
+      '#',
+      ' #',
+      '-',
+      '- ',
+      "'",
+      '"',
+      '\\',
+      '\n',
+      '\n\n',
+      '  ',
+      '|',
+      '>',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '&',
+      '*',
+      '!',
+      '%',
+      '@',
+      '`',
+      '?',
+      'true',
+      '0.5',
+      '~',
+      '<p>',
+      '\t',
+      '\u0085',
+      '\u2028',
+      '\u00a0',
+    ];
     const text = () => {
       let value = '';
       for (let n = Math.floor(random() * 6); n > 0; n--) value += pieces[Math.floor(random() * pieces.length)];
@@ -194,8 +464,16 @@ describe('plain YAML reader', () => {
     };
     const counts = { declined: 0, taken: 0 };
     for (let round = 0; round < 3000; round++) {
-      const authors = Array.from({ length: Math.floor(random() * 4) }, () => (random() < 0.4 ? { as_published: text() } : text()));
-      const data: Record<string, unknown> = { id: text(), citation_title: text(), abstract: text() + text(), keywords: random() < 0.5 ? text() : [text(), text()], authors };
+      const authors = Array.from({ length: Math.floor(random() * 4) }, () =>
+        random() < 0.4 ? { as_published: text() } : text(),
+      );
+      const data: Record<string, unknown> = {
+        id: text(),
+        citation_title: text(),
+        abstract: text() + text(),
+        keywords: random() < 0.5 ? text() : [text(), text()],
+        authors,
+      };
       if (random() < 0.3) data['nested'] = { inner: text(), list: [text()] };
       const document = new Document(data);
       const list = document.get('authors', true);

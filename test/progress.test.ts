@@ -9,7 +9,12 @@ import { createWorkspace } from './helpers/workspace.ts';
 function fakeTerminal() {
   const written: string[] = [];
   let now = 0;
-  return { written, stream: { write: (text: string) => written.push(text) }, clock: () => now, advanceClock: (ms: number) => (now += ms) };
+  return {
+    written,
+    stream: { write: (text: string) => written.push(text) },
+    clock: () => now,
+    advanceClock: (ms: number) => (now += ms),
+  };
 }
 
 describe('progress', () => {
@@ -36,7 +41,7 @@ describe('progress', () => {
     expect(t.written).toEqual([]);
   });
 
-  it('in a log (--progress), writes each stage\'s final line only', () => {
+  it("in a log (--progress), writes each stage's final line only", () => {
     const t = fakeTerminal();
     const progress = terminalProgress(t.stream, { live: false }, t.clock);
     const stage = progress.stage('write', 4);

@@ -22,7 +22,11 @@ describe('ten thousand invalid files', () => {
     cleanup.push(() => workspace.dispose());
     // Each file misses two required fields: 20,000 problems in 10,000 files.
     for (let start = 0; start < 10_000; start += 500) {
-      await Promise.all(Array.from({ length: 500 }, (_, i) => workspace.write(`authors/broken-${String(start + i).padStart(5, '0')}.yaml`, `name: Author ${start + i}\n`)));
+      await Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          workspace.write(`authors/broken-${String(start + i).padStart(5, '0')}.yaml`, `name: Author ${start + i}\n`),
+        ),
+      );
     }
     const { code, stdout, stderr } = await workspace.cli('check');
     expect(code).toBe(1);
@@ -30,11 +34,15 @@ describe('ten thousand invalid files', () => {
     const lines = stderr.trimEnd().split('\n');
     expect(lines.length).toBeLessThan(320);
     // Same position: by field name.
-    expect(lines[0]).toBe('content/authors/broken-00000.yaml:1:1 institution: is missing (the institution, optionally with its postal address)');
+    expect(lines[0]).toBe(
+      'content/authors/broken-00000.yaml:1:1 institution: is missing (the institution, optionally with its postal address)',
+    );
     expect(lines[1]).toBe('content/authors/broken-00000.yaml:1:1 surname: is missing (the family name)');
     expect(lines[2]).toBe('');
     expect(lines[3]).toMatch(/^content\/authors\/broken-00001\.yaml:1:1 institution: /);
-    expect(stderr).toContain('\n9900 more files have problems not shown. By kind: 20000 schema/missing.\n... and 19800 more problems not shown.\n');
+    expect(stderr).toContain(
+      '\n9900 more files have problems not shown. By kind: 20000 schema/missing.\n... and 19800 more problems not shown.\n',
+    );
     expect(stderr).toContain('20000 problems in 10000 files.');
     // The cached results give the same report without parsing again.
     const again = await workspace.cli('check');
@@ -44,15 +52,23 @@ describe('ten thousand invalid files', () => {
 
 describe('the synthetic journal', () => {
   it('is the same bytes every time, and valid', async () => {
-    const [a, b] = [await mkdtemp(path.join(os.tmpdir(), 'synthetic-a-')), await mkdtemp(path.join(os.tmpdir(), 'synthetic-b-'))];
-    cleanup.push(() => rm(a, { recursive: true, force: true }), () => rm(b, { recursive: true, force: true }));
+    const [a, b] = [
+      await mkdtemp(path.join(os.tmpdir(), 'synthetic-a-')),
+      await mkdtemp(path.join(os.tmpdir(), 'synthetic-b-')),
+    ];
+    cleanup.push(
+      () => rm(a, { recursive: true, force: true }),
+      () => rm(b, { recursive: true, force: true }),
+    );
     const first = await generateSyntheticJournal(a, { manuscripts: 40 });
     await generateSyntheticJournal(b, { manuscripts: 40 });
     expect(first).toMatchObject({ manuscripts: 40, authors: 60, volumes: 5, pdfs: 45, generated: true });
     const files = (await readdir(path.join(a, 'content'), { recursive: true })).sort();
     expect(files).toEqual((await readdir(path.join(b, 'content'), { recursive: true })).sort());
     for (const file of files.filter((f) => /\.(yaml|pdf)$/.test(f))) {
-      expect(await readFile(path.join(a, 'content', file)), file).toEqual(await readFile(path.join(b, 'content', file)));
+      expect(await readFile(path.join(a, 'content', file)), file).toEqual(
+        await readFile(path.join(b, 'content', file)),
+      );
     }
     // Asked again with the same parameters, it reuses what is there.
     expect((await generateSyntheticJournal(a, { manuscripts: 40 })).generated).toBe(false);
@@ -60,7 +76,10 @@ describe('the synthetic journal', () => {
     const result = await build(projectPaths(a), 'build');
     expect(result.problems).toEqual([]);
     expect(result.counts).toEqual({ authors: 60, volumes: 5, manuscripts: 40, pdfs: 45 });
-    const manuscripts = JSON.parse(await readFile(path.join(a, 'dist/api/manuscripts/index.json'), 'utf8')) as { abstract: string; authors: string[] }[];
+    const manuscripts = JSON.parse(await readFile(path.join(a, 'dist/api/manuscripts/index.json'), 'utf8')) as {
+      abstract: string;
+      authors: string[];
+    }[];
     for (const m of manuscripts) {
       expect(m.abstract.length).toBeGreaterThanOrEqual(600);
       expect(m.abstract.length).toBeLessThan(2800);

@@ -12,7 +12,10 @@ const run = promisify(execFile);
 const SCHEMAS = path.join(REPO_ROOT, 'test/fixtures/schemas');
 
 /** xmllint comes from Debian's libxml2-utils; CI installs it (.ci/run). */
-const installed = await run('xmllint', ['--version']).then(() => true, () => false);
+const installed = await run('xmllint', ['--version']).then(
+  () => true,
+  () => false,
+);
 // Skipped with the reason where xmllint is missing; under CI, which installs it, the checks run (and fail).
 const xmllint = installed || Boolean(process.env['CI']);
 if (!xmllint) console.warn('xmllint is not installed (Debian libxml2-utils): sitemap schema validation is skipped');
@@ -34,20 +37,22 @@ describe('sitemap of the fixture journal, as built', () => {
 
   it('lists the home page, each volume page and each landing page, with dates from the content', async () => {
     const xml = await readFile(path.join(workspace.paths.out, 'sitemap.xml'), 'utf8');
-    expect(xml).toBe([
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-      '<url><loc>https://journal.example.org/</loc></url>',
-      // Newest volume first: Volume II (id 1), then Volume I (id 2).
-      '<url><loc>https://journal.example.org/volumes/2</loc><lastmod>2022-06-30</lastmod></url>',
-      '<url><loc>https://journal.example.org/volumes/1</loc><lastmod>2021-12-01</lastmod></url>',
-      // Manuscripts in the API's published order, each dated by its citation_date.
-      '<url><loc>https://journal.example.org/manuscripts/3</loc><lastmod>2022-02-28</lastmod></url>',
-      '<url><loc>https://journal.example.org/manuscripts/7</loc><lastmod>2021-03-04</lastmod></url>',
-      '<url><loc>https://journal.example.org/manuscripts/12</loc><lastmod>2021-07-15</lastmod></url>',
-      '</urlset>',
-      '',
-    ].join('\n'));
+    expect(xml).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        '<url><loc>https://journal.example.org/</loc></url>',
+        // Newest volume first: Volume II (id 1), then Volume I (id 2).
+        '<url><loc>https://journal.example.org/volumes/2</loc><lastmod>2022-06-30</lastmod></url>',
+        '<url><loc>https://journal.example.org/volumes/1</loc><lastmod>2021-12-01</lastmod></url>',
+        // Manuscripts in the API's published order, each dated by its citation_date.
+        '<url><loc>https://journal.example.org/manuscripts/3</loc><lastmod>2022-02-28</lastmod></url>',
+        '<url><loc>https://journal.example.org/manuscripts/7</loc><lastmod>2021-03-04</lastmod></url>',
+        '<url><loc>https://journal.example.org/manuscripts/12</loc><lastmod>2021-07-15</lastmod></url>',
+        '</urlset>',
+        '',
+      ].join('\n'),
+    );
   });
 
   it.skipIf(!xmllint)('validates against the sitemaps.org schema', async () => {
@@ -55,19 +60,24 @@ describe('sitemap of the fixture journal, as built', () => {
   });
 
   it('names the sitemap in robots.txt by its absolute URL, and every listed page exists in dist/ as one file (issue 4)', async () => {
-    expect(await readFile(path.join(workspace.paths.out, 'robots.txt'), 'utf8'))
-      .toBe('User-agent: *\nAllow: /\n\nSitemap: https://journal.example.org/sitemap.xml\n');
+    expect(await readFile(path.join(workspace.paths.out, 'robots.txt'), 'utf8')).toBe(
+      'User-agent: *\nAllow: /\n\nSitemap: https://journal.example.org/sitemap.xml\n',
+    );
     const xml = await readFile(path.join(workspace.paths.out, 'sitemap.xml'), 'utf8');
     const locs = [...xml.matchAll(/<loc>https:\/\/journal\.example\.org\/([^<]*)<\/loc>/g)].map((m) => m[1]!);
     expect(locs).toHaveLength(6);
-    for (const loc of locs) await expect(readFile(path.join(workspace.paths.out, loc === '' ? 'index.html' : `${loc}.html`), 'utf8')).resolves.toMatch(/^<!doctype html>/);
+    for (const loc of locs)
+      await expect(
+        readFile(path.join(workspace.paths.out, loc === '' ? 'index.html' : `${loc}.html`), 'utf8'),
+      ).resolves.toMatch(/^<!doctype html>/);
   });
 });
 
 describe('sitemap at the scale target (100,000 manuscripts)', () => {
   const volumes = [volume(1, 'Volume V', '2019-12-16'), volume(2, 'Volume I', '2015-06-01')];
   const manuscripts = Array.from({ length: 100_001 }, (_, i) =>
-    manuscript(i + 1, { citation_volume: (i % 2) + 1, citation_date: i === 73_000 ? '2024-02-29' : '2020-01-01' }));
+    manuscript(i + 1, { citation_volume: (i % 2) + 1, citation_date: i === 73_000 ? '2024-02-29' : '2020-01-01' }),
+  );
   const outputs = renderSitemap(site({ volumes, manuscripts }));
   let dir: string;
   beforeAll(async () => {
@@ -77,7 +87,13 @@ describe('sitemap at the scale target (100,000 manuscripts)', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('splits into an index and parts of at most 50,000 URLs, listing every page exactly once', () => {
-    expect(outputs.map((o) => o.path)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'robots.txt']);
+    expect(outputs.map((o) => o.path)).toEqual([
+      'sitemap.xml',
+      'sitemap-1.xml',
+      'sitemap-2.xml',
+      'sitemap-3.xml',
+      'robots.txt',
+    ]);
     const seen = new Set<string>();
     for (const part of outputs.slice(1, 4)) {
       const locs = [...bodyText(part).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
@@ -90,15 +106,17 @@ describe('sitemap at the scale target (100,000 manuscripts)', () => {
   });
 
   it('points the index at each part by absolute URL at the site root, dated by its newest page', () => {
-    expect(bodyText(outputs[0])).toBe([
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-      '<sitemap><loc>https://journal.example.org/sitemap-1.xml</loc><lastmod>2020-01-01</lastmod></sitemap>',
-      '<sitemap><loc>https://journal.example.org/sitemap-2.xml</loc><lastmod>2024-02-29</lastmod></sitemap>',
-      '<sitemap><loc>https://journal.example.org/sitemap-3.xml</loc><lastmod>2020-01-01</lastmod></sitemap>',
-      '</sitemapindex>',
-      '',
-    ].join('\n'));
+    expect(bodyText(outputs[0])).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        '<sitemap><loc>https://journal.example.org/sitemap-1.xml</loc><lastmod>2020-01-01</lastmod></sitemap>',
+        '<sitemap><loc>https://journal.example.org/sitemap-2.xml</loc><lastmod>2024-02-29</lastmod></sitemap>',
+        '<sitemap><loc>https://journal.example.org/sitemap-3.xml</loc><lastmod>2020-01-01</lastmod></sitemap>',
+        '</sitemapindex>',
+        '',
+      ].join('\n'),
+    );
     expect(bodyText(outputs[4])).toContain('Sitemap: https://journal.example.org/sitemap.xml\n');
   });
 
@@ -118,19 +136,29 @@ describe('sitemap at the scale target (100,000 manuscripts)', () => {
 describe('sitemap edges', () => {
   it('keeps exactly 50,000 URLs in one plain sitemap, and splits at 50,001', () => {
     const volumes = [volume(1, 'Volume I', '2020-01-01')];
-    const at = (n: number) => renderSitemap(site({ volumes, manuscripts: Array.from({ length: n }, (_, i) => manuscript(i + 1)) })).map((o) => o.path);
+    const at = (n: number) =>
+      renderSitemap(site({ volumes, manuscripts: Array.from({ length: n }, (_, i) => manuscript(i + 1)) })).map(
+        (o) => o.path,
+      );
     expect(at(SITEMAP_MAX_URLS - 2)).toEqual(['sitemap.xml', 'robots.txt']);
     expect(at(SITEMAP_MAX_URLS - 1)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'robots.txt']);
   });
 
   it('escapes the five XML special characters', () => {
-    expect(escapeXml(`https://x.example/?a=1&b='2'<"3">`)).toBe('https://x.example/?a=1&amp;b=&apos;2&apos;&lt;&quot;3&quot;&gt;');
+    expect(escapeXml(`https://x.example/?a=1&b='2'<"3">`)).toBe(
+      'https://x.example/?a=1&amp;b=&apos;2&apos;&lt;&quot;3&quot;&gt;',
+    );
   });
 
   it.skipIf(!xmllint)('fails validation when a date is not a real date (the check can fail)', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'sitemap-test-'));
     try {
-      const [sitemap] = renderSitemap(site({ manuscripts: [manuscript(1, { citation_date: '2021-02-30' })], volumes: [volume(1, 'Volume I', '2021-01-01')] }));
+      const [sitemap] = renderSitemap(
+        site({
+          manuscripts: [manuscript(1, { citation_date: '2021-02-30' })],
+          volumes: [volume(1, 'Volume I', '2021-01-01')],
+        }),
+      );
       await writeFile(path.join(dir, 'sitemap.xml'), bodyText(sitemap));
       await expect(validate(path.join(dir, 'sitemap.xml'), 'sitemap.xsd')).rejects.toThrow(/fails to validate/);
     } finally {

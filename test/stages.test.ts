@@ -1,6 +1,11 @@
 /** Unit tests of the pipeline's small pure pieces: formats, rich text, parsing, the report. */
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate, isCanonicalRoman, romanToNumber, absoluteMediaPath } from '../scripts/generator/model/formats.ts';
+import {
+  isCalendarDate,
+  isCanonicalRoman,
+  romanToNumber,
+  absoluteMediaPath,
+} from '../scripts/generator/model/formats.ts';
 import { parseFile } from '../scripts/generator/stages/parse.ts';
 import { formatProblem, formatReport, nearest, type Problem } from '../scripts/generator/model/problems.ts';
 import { toJson } from '../scripts/generator/render/json-text.ts';
@@ -12,8 +17,10 @@ import type { JournalInput } from '../scripts/generator/model/schema.ts';
 
 describe('formats', () => {
   it('accepts only canonical Roman numerals', () => {
-    for (const ok of ['I', 'IV', 'IX', 'XIV', 'XL', 'XC', 'CD', 'MMXXIV', 'MMMCMXCIX']) expect(isCanonicalRoman(ok), ok).toBe(true);
-    for (const bad of ['', 'IIII', 'VX', 'IL', 'IC', 'VV', 'MMMM', 'iv', 'XIIII']) expect(isCanonicalRoman(bad), bad).toBe(false);
+    for (const ok of ['I', 'IV', 'IX', 'XIV', 'XL', 'XC', 'CD', 'MMXXIV', 'MMMCMXCIX'])
+      expect(isCanonicalRoman(ok), ok).toBe(true);
+    for (const bad of ['', 'IIII', 'VX', 'IL', 'IC', 'VV', 'MMMM', 'iv', 'XIIII'])
+      expect(isCanonicalRoman(bad), bad).toBe(false);
     expect(romanToNumber('MCMXCIV')).toBe(1994);
   });
 
@@ -39,9 +46,17 @@ describe('formats', () => {
 
 describe('rich text', () => {
   it('lets editor formatting through', () => {
-    expect(findUnsafeMarkup('<p>The <em>Salamandra</em> &amp; <strong>x</strong><sup>2</sup><br/><a href="https://doi.org/10.1/x">doi</a></p>')).toBeUndefined();
+    expect(
+      findUnsafeMarkup(
+        '<p>The <em>Salamandra</em> &amp; <strong>x</strong><sup>2</sup><br/><a href="https://doi.org/10.1/x">doi</a></p>',
+      ),
+    ).toBeUndefined();
     expect(findUnsafeMarkup('Temperatures < 5 °C and a > b')).toBeUndefined();
-    expect(findUnsafeMarkup('<a href="/relative?a=1&amp;b=2">x</a> <a href="mailto:x@example.org">m</a> <span title="note: javascript:">t</span>')).toBeUndefined();
+    expect(
+      findUnsafeMarkup(
+        '<a href="/relative?a=1&amp;b=2">x</a> <a href="mailto:x@example.org">m</a> <span title="note: javascript:">t</span>',
+      ),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -67,15 +82,23 @@ describe('rich text', () => {
   });
 
   it('reports a tag left open before an earlier refused tag, and reads a quoted attribute as text', () => {
-    expect(findUnsafeMarkup('<script>x</script><p>a</p><b')).toEqual({ offset: 26, message: 'a tag is not closed with ">"' });
-    expect(findUnsafeMarkup('<p>a</p><iframe src="https://x"></iframe> <img src=x>')).toEqual({ offset: 8, message: 'the <iframe> element is not allowed' });
+    expect(findUnsafeMarkup('<script>x</script><p>a</p><b')).toEqual({
+      offset: 26,
+      message: 'a tag is not closed with ">"',
+    });
+    expect(findUnsafeMarkup('<p>a</p><iframe src="https://x"></iframe> <img src=x>')).toEqual({
+      offset: 8,
+      message: 'the <iframe> element is not allowed',
+    });
     // The <script> inside the quotes is part of the span's attribute, not a tag of its own.
     expect(findUnsafeMarkup('<span title="<script>">t</span>')).toBeUndefined();
     expect(findUnsafeMarkup('<span title="<b">t</span>')?.message).toContain('not closed');
   });
 
   it('turns rich text into plain text for meta tags', () => {
-    expect(richTextToPlain('<p>The <em>Salamandra</em> &amp; co.</p>\n<p>Second&nbsp;one &#8211; done</p>')).toBe('The Salamandra & co. Second one – done');
+    expect(richTextToPlain('<p>The <em>Salamandra</em> &amp; co.</p>\n<p>Second&nbsp;one &#8211; done</p>')).toBe(
+      'The Salamandra & co. Second one – done',
+    );
     // Each reference is decoded once: an escaped reference stays a reference in the text.
     expect(richTextToPlain('<p>&amp;lt; and &#38;lt; and &#0; end</p>')).toBe('&lt; and &lt; and \ufffd end');
   });
@@ -83,7 +106,9 @@ describe('rich text', () => {
 
 describe('JSON as the original wrote it', () => {
   it('compact, raw UTF-8 including non-BMP characters, U+2028 and U+2029 escaped', () => {
-    expect(toJson({ a: 'Ана 𝔘 "q" \\ \n \u2028 \u2029 \u0001' })).toBe('{"a":"Ана 𝔘 \\"q\\" \\\\ \\n \\u2028 \\u2029 \\u0001"}');
+    expect(toJson({ a: 'Ана 𝔘 "q" \\ \n \u2028 \u2029 \u0001' })).toBe(
+      '{"a":"Ана 𝔘 \\"q\\" \\\\ \\n \\u2028 \\u2029 \\u0001"}',
+    );
   });
 });
 
@@ -118,18 +143,37 @@ describe('parse', () => {
 });
 
 describe('the report', () => {
-  const problem = (file: string, line: number, field = 'f'): Problem => ({ code: 'schema/format', file, line, column: 3, field, message: 'is wrong', expected: 'right' });
+  const problem = (file: string, line: number, field = 'f'): Problem => ({
+    code: 'schema/format',
+    file,
+    line,
+    column: 3,
+    field,
+    message: 'is wrong',
+    expected: 'right',
+  });
 
   it('formats one problem as file:line:column field: message (expected)', () => {
-    expect(formatProblem(problem('content/a.yaml', 4, 'authors[1]'))).toBe('content/a.yaml:4:3 authors[1]: is wrong (right)');
-    expect(formatProblem({ ...problem('content/a.yaml', 0, ''), expected: undefined })).toBe('content/a.yaml: is wrong');
+    expect(formatProblem(problem('content/a.yaml', 4, 'authors[1]'))).toBe(
+      'content/a.yaml:4:3 authors[1]: is wrong (right)',
+    );
+    expect(formatProblem({ ...problem('content/a.yaml', 0, ''), expected: undefined })).toBe(
+      'content/a.yaml: is wrong',
+    );
     expect(fieldName(['authors', 1])).toBe('authors[1]');
     expect(fieldName(['a', 'b', 0, 'c'])).toBe('a.b[0].c');
   });
 
   it('groups by file, sorts by position, and caps a huge report with a count of the rest', () => {
     const problems = [problem('b.yaml', 2), problem('a.yaml', 9), problem('a.yaml', 1)];
-    expect(formatReport(problems).split('\n')).toEqual(['a.yaml:1:3 f: is wrong (right)', 'a.yaml:9:3 f: is wrong (right)', '', 'b.yaml:2:3 f: is wrong (right)', '', '3 problems in 2 files.']);
+    expect(formatReport(problems).split('\n')).toEqual([
+      'a.yaml:1:3 f: is wrong (right)',
+      'a.yaml:9:3 f: is wrong (right)',
+      '',
+      'b.yaml:2:3 f: is wrong (right)',
+      '',
+      '3 problems in 2 files.',
+    ]);
     const many = Array.from({ length: 10_000 }, (_, i) => problem(`f${String(i).padStart(5, '0')}.yaml`, 1));
     const report = formatReport(many, 200).split('\n');
     expect(report.filter((line) => line.includes('is wrong'))).toHaveLength(200);
@@ -155,10 +199,13 @@ describe('the published order', () => {
     const stems = ['a', 'a-b', 'a.b', 'a_b', 'A', 'ab', 'é', 'z', 'Ω', '\u{1F600}'];
     const institutions = ['Institute 1', 'Institute 10', 'institute 2', 'Ústav', 'Z', '\u{1F600} Lab'];
     const keys = new Set<string>();
-    for (let tries = 0; tries < 2000 && keys.size < 300; tries++) keys.add(`${stems[next(stems.length)]}${next(3) === 0 ? '' : `-${next(50)}`}`);
+    for (let tries = 0; tries < 2000 && keys.size < 300; tries++)
+      keys.add(`${stems[next(stems.length)]}${next(3) === 0 ? '' : `-${next(50)}`}`);
     const files = [...keys].map((key) => `${key}.yaml`).sort();
     const authors: AuthorRecord[] = files.map((file, i) => ({
-      name: 'N', surname: 'S', institution: institutions[next(institutions.length)]!,
+      name: 'N',
+      surname: 'S',
+      institution: institutions[next(institutions.length)]!,
       ...(i % 9 === 0 ? { order: next(5) } : {}),
       origin: { file: `content/authors/${file}`, key: file.slice(0, -'.yaml'.length), at: {} },
     }));
@@ -173,9 +220,14 @@ describe('the published order', () => {
     });
     const journal = {} as JournalInput;
     const keysOf = (list: readonly AuthorRecord[]) => list.map((author) => author.origin.key);
-    expect(keysOf(orderJournal(journal, { authors, volumes: [], manuscripts: [], invalid: [] }).authors)).toEqual(keysOf(expected));
+    expect(keysOf(orderJournal(journal, { authors, volumes: [], manuscripts: [], invalid: [] }).authors)).toEqual(
+      keysOf(expected),
+    );
     const unordered = authors.map(({ order, ...author }) => author);
-    expect(keysOf(orderJournal(journal, { authors: unordered, volumes: [], manuscripts: [], invalid: [] }).authors))
-      .toEqual(keysOf([...unordered].sort((a, b) => text(a.institution, b.institution) || text(a.origin.key, b.origin.key))));
+    expect(
+      keysOf(orderJournal(journal, { authors: unordered, volumes: [], manuscripts: [], invalid: [] }).authors),
+    ).toEqual(
+      keysOf([...unordered].sort((a, b) => text(a.institution, b.institution) || text(a.origin.key, b.origin.key))),
+    );
   });
 });

@@ -10,8 +10,19 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NameColumn, scanFolders, startsWithMany, statMany, type StatKind } from '../scripts/generator/engine/scan/stat-many.ts';
-import { SHARED_FOLDER, STAT_FIELDS, stampByBinding, stampByLstat } from '../scripts/generator/engine/scan/stat-walk.mjs';
+import {
+  NameColumn,
+  scanFolders,
+  startsWithMany,
+  statMany,
+  type StatKind,
+} from '../scripts/generator/engine/scan/stat-many.ts';
+import {
+  SHARED_FOLDER,
+  STAT_FIELDS,
+  stampByBinding,
+  stampByLstat,
+} from '../scripts/generator/engine/scan/stat-walk.mjs';
 
 const run = promisify(execFile);
 let dir: string;
@@ -33,7 +44,10 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('statMany', () => {
-  for (const [label, perWorker] of [['on this thread', 1_000_000], ['split with workers', 10]] as const) {
+  for (const [label, perWorker] of [
+    ['on this thread', 1_000_000],
+    ['split with workers', 10],
+  ] as const) {
     it(`gives each path its kind and stamp, ${label}`, async () => {
       const stats = await statMany(paths, perWorker);
       paths.forEach((file, i) => {
@@ -83,7 +97,9 @@ describe('the stamp of one path', () => {
   it('is not used when Node is asked to warn of pending deprecations (it would print one)', async () => {
     const walk = pathToFileURL(path.join(import.meta.dirname, '../scripts/generator/engine/scan/stat-walk.mjs')).href;
     const script = `import('${walk}').then((walk) => console.log(typeof walk.stampByBinding()))`;
-    const { stdout, stderr } = await run(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: '--pending-deprecation' } });
+    const { stdout, stderr } = await run(process.execPath, ['-e', script], {
+      env: { ...process.env, NODE_OPTIONS: '--pending-deprecation' },
+    });
     expect(stdout.trim()).toBe('undefined');
     expect(stderr).toBe('');
   });
@@ -120,22 +136,41 @@ describe('a column of names', () => {
 describe('scanFolders', () => {
   /** Everything a scan says of each folder it reached: names, kinds and stamps, in its order. */
   async function describeScan(threads: number) {
-    const scan = scanFolders([{ path: path.join(dir, 'flat') }, { path: path.join(dir, 'tree'), recursive: true }, { path: path.join(dir, 'absent') }], threads);
+    const scan = scanFolders(
+      [
+        { path: path.join(dir, 'flat') },
+        { path: path.join(dir, 'tree'), recursive: true },
+        { path: path.join(dir, 'absent') },
+      ],
+      threads,
+    );
     const folders = ['flat', 'tree', 'tree/a', 'tree/a/deep', 'tree/linked', 'absent'];
-    return Promise.all(folders.map(async (folder) => {
-      const listing = await scan.folder(path.join(dir, folder));
-      return listing && {
-        folder, names: listing.names, entries: listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i), listing.column.position(name)]),
-        absent: ['b.yaml', 'a.yam', 'zz', '', '\u{1F601}.pdf'].map((name) => listing.column.position(name)),
-      };
-    }));
+    return Promise.all(
+      folders.map(async (folder) => {
+        const listing = await scan.folder(path.join(dir, folder));
+        return (
+          listing && {
+            folder,
+            names: listing.names,
+            entries: listing.names.map((name, i) => [
+              name,
+              listing.kind(i),
+              listing.stamp(i),
+              listing.column.position(name),
+            ]),
+            absent: ['b.yaml', 'a.yam', 'zz', '', '\u{1F601}.pdf'].map((name) => listing.column.position(name)),
+          }
+        );
+      }),
+    );
   }
 
   beforeAll(async () => {
     for (const folder of ['flat', 'tree/a/deep', 'tree/b']) await mkdir(path.join(dir, folder), { recursive: true });
     // Names in an order that is not the code-unit order once sorted by locale: "B" < "a" < "é";
     // nor by code points: an astral character (surrogates from U+D800) comes before U+FF46.
-    for (const name of ['é.pdf', 'a.yaml', 'B.yaml', 'c.json', '\uFF46.pdf', '\u{1F600}.pdf']) await writeFile(path.join(dir, 'flat', name), name);
+    for (const name of ['é.pdf', 'a.yaml', 'B.yaml', 'c.json', '\uFF46.pdf', '\u{1F600}.pdf'])
+      await writeFile(path.join(dir, 'flat', name), name);
     await writeFile(path.join(dir, 'tree/a/deep/x.pdf'), '%PDF-');
     await writeFile(path.join(dir, 'tree/b/y.pdf'), '%PDF-1');
     await symlink(path.join(dir, 'tree/b'), path.join(dir, 'tree/linked'));
@@ -149,7 +184,11 @@ describe('scanFolders', () => {
       const stat = lstatSync(path.join(dir, 'flat', name as string));
       expect([kind, stamp, position]).toEqual(['file', { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino }, i]);
     });
-    expect(tree!.entries.map(([name, kind]) => [name, kind])).toEqual([['a', 'directory'], ['b', 'directory'], ['linked', 'symlink']]);
+    expect(tree!.entries.map(([name, kind]) => [name, kind])).toEqual([
+      ['a', 'directory'],
+      ['b', 'directory'],
+      ['linked', 'symlink'],
+    ]);
     expect(a!.names).toEqual(['deep']);
     expect(deep!.names).toEqual(['x.pdf']);
     expect(linked).toBeUndefined();
@@ -176,16 +215,25 @@ describe('scanFolders', () => {
     expect(await describeBig(2)).toEqual(alone);
     // With a second folder and workers that help each other, the worker that claims the small
     // folder has none left once it is done, and takes chunks of the large one the other is stamping.
-    const both = scanFolders([{ path: path.join(dir, 'flat') }, { path: big, recursive: true }], 2, { helpEachOther: true });
+    const both = scanFolders([{ path: path.join(dir, 'flat') }, { path: big, recursive: true }], 2, {
+      helpEachOther: true,
+    });
     const listing = (await both.folder(big))!;
     expect(listing.names.map((name, i) => [name, listing.kind(i), listing.stamp(i)])).toEqual(alone);
     expect((await both.folder(path.join(dir, 'flat')))!.names).toHaveLength(6);
     // Its listing kept, then read back into shared memory for the threads that share its stamps.
     const listings = { dir: path.join(dir, 'big-listings'), trustedBefore: Date.now() + 60_000 };
     for (const round of ['kept', 'read back']) {
-      const keptScan = scanFolders([{ path: path.join(dir, 'flat') }, { path: big, recursive: true, keepListings: true }], 2, { helpEachOther: true, listings });
+      const keptScan = scanFolders(
+        [{ path: path.join(dir, 'flat') }, { path: big, recursive: true, keepListings: true }],
+        2,
+        { helpEachOther: true, listings },
+      );
       const again = (await keptScan.folder(big))!;
-      expect(again.names.map((name, i) => [name, again.kind(i), again.stamp(i)]), round).toEqual(alone);
+      expect(
+        again.names.map((name, i) => [name, again.kind(i), again.stamp(i)]),
+        round,
+      ).toEqual(alone);
       expect(await readdir(listings.dir), round).toHaveLength(1);
     }
   });
@@ -194,7 +242,9 @@ describe('scanFolders', () => {
     const folder = () => path.join(dir, 'kept');
     const listingsDir = () => path.join(dir, 'listings');
     const scanKept = async (threads: number, trustedBefore: number) =>
-      (await scanFolders([{ path: folder(), keepListings: true }], threads, { listings: { dir: listingsDir(), trustedBefore } }).folder(folder()))!;
+      (await scanFolders([{ path: folder(), keepListings: true }], threads, {
+        listings: { dir: listingsDir(), trustedBefore },
+      }).folder(folder()))!;
     const names = Array.from({ length: 1_100 }, (_, i) => `f${String(i).padStart(4, '0')}.yaml`);
 
     beforeAll(async () => {
@@ -226,7 +276,11 @@ describe('scanFolders', () => {
       // An entry added: the folder's times change, and it is listed again (and kept again).
       await new Promise((resolve) => setTimeout(resolve, 50));
       writeFileSync(path.join(folder(), 'f9999.yaml'), 'new');
-      for (const threads of [2, 0]) expect((await scanKept(threads, Date.now() + 60_000)).names, `${threads} threads`).toEqual([...names, 'f9999.yaml']);
+      for (const threads of [2, 0])
+        expect((await scanKept(threads, Date.now() + 60_000)).names, `${threads} threads`).toEqual([
+          ...names,
+          'f9999.yaml',
+        ]);
       expect(await readFile(file, 'utf8')).toContain('f0005.yaml');
     });
   });
@@ -235,7 +289,13 @@ describe('scanFolders', () => {
     // One worker walks `tree`, then the large folder of the test before. The media checks wait for
     // a folder under content/media while the previous output is stamped after it (content-scan.ts).
     const big = path.join(dir, 'big');
-    const scan = scanFolders([{ path: path.join(dir, 'tree'), recursive: true }, { path: big, recursive: true }], 1);
+    const scan = scanFolders(
+      [
+        { path: path.join(dir, 'tree'), recursive: true },
+        { path: big, recursive: true },
+      ],
+      1,
+    );
     const deep = scan.folder(path.join(dir, 'tree/a/deep'));
     const first = await Promise.race([deep.then(() => 'tree/a/deep'), scan.folder(big).then(() => 'big')]);
     expect(first).toBe('tree/a/deep');

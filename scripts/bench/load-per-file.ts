@@ -30,7 +30,13 @@ function readSamples(contentDir: string): Sample[] {
     for (const name of readdirSync(path.join(contentDir, collection)).sort()) {
       if (!/\.ya?ml$/.test(name)) continue;
       const bytes = readFileSync(path.join(contentDir, collection, name));
-      samples.push({ collection, key: name.replace(/\.[^.]+$/, ''), file: `${collection}/${name}`, bytes, text: new TextDecoder().decode(bytes) });
+      samples.push({
+        collection,
+        key: name.replace(/\.[^.]+$/, ''),
+        file: `${collection}/${name}`,
+        bytes,
+        text: new TextDecoder().decode(bytes),
+      });
     }
   }
   return samples;
@@ -66,11 +72,18 @@ const stages: [string, (sample: Sample) => unknown][] = [
   ['yaml package (parseDocument + toJS)', (sample) => parseWithYamlPackage(sample.file, sample.text)],
   ['plain reader (parsePlainYaml)', (sample) => parsePlainYaml(sample.text)],
   ['parseFile (decode + plain reader or yaml)', (sample) => parseFile(sample.file, sample.bytes)],
-  ['validate (zod schema)', (sample) => validate(parsedBySample.get(sample)!, sample.collection === 'authors' ? authorSchema : manuscriptSchema)],
+  [
+    'validate (zod schema)',
+    (sample) =>
+      validate(parsedBySample.get(sample)!, sample.collection === 'authors' ? authorSchema : manuscriptSchema),
+  ],
   ['loadRecordFrom (parse + validate + positions)', (sample) => loadRecordFrom(sample, sample.bytes)],
 ];
 for (const [name, samples] of groups) {
   const taken = samples.filter((sample) => parsePlainYaml(sample.text)).length;
-  console.log(`${name}: ${samples.length} files (${taken} taken by the plain reader), CPU µs per file, best of ${PASSES} passes`);
-  for (const [stage, run] of stages) console.log(`  ${stage.padEnd(48)} ${perFile(samples, run).toFixed(1).padStart(7)}`);
+  console.log(
+    `${name}: ${samples.length} files (${taken} taken by the plain reader), CPU µs per file, best of ${PASSES} passes`,
+  );
+  for (const [stage, run] of stages)
+    console.log(`  ${stage.padEnd(48)} ${perFile(samples, run).toFixed(1).padStart(7)}`);
 }

@@ -40,17 +40,28 @@ interface Measured {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: 'string', default: '10000' }, dir: { type: 'string' }, steps: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { size: { type: 'string', default: '10000' }, dir: { type: 'string' }, steps: { type: 'string' } },
+  });
   const size = Number(values.size);
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const root = path.resolve(values.dir ?? path.join(os.tmpdir(), `journal-bench-${size}`));
   const hasTime = existsSync(GNU_TIME);
-  console.log(`Benchmark: ${size.toLocaleString('en-US')} manuscripts in ${root} (${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(
+    `Benchmark: ${size.toLocaleString('en-US')} manuscripts in ${root} (${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
   if (!hasTime) console.log('GNU time is not installed (apt-get install time): CPU and peak RSS are not measured.');
 
   const started = performance.now();
-  const journal = await generateSyntheticJournal(root, { manuscripts: size }, (done, total) => process.stdout.write(`\rgenerating ${done}/${total}`));
-  console.log(`${journal.generated ? '\rGenerated' : 'Reusing'} ${journal.files.toLocaleString('en-US')} files (${journal.authors} authors, ${journal.volumes} volumes, ${journal.manuscripts} manuscripts, ${journal.pdfs} PDFs)${journal.generated ? ` in ${((performance.now() - started) / 1000).toFixed(1)} s` : ''}.`);
+  const journal = await generateSyntheticJournal(root, { manuscripts: size }, (done, total) =>
+    process.stdout.write(`\rgenerating ${done}/${total}`),
+  );
+  console.log(
+    `${journal.generated ? '\rGenerated' : 'Reusing'} ${journal.files.toLocaleString('en-US')} files (${journal.authors} authors, ${journal.volumes} volumes, ${journal.manuscripts} manuscripts, ${journal.pdfs} PDFs)${journal.generated ? ` in ${((performance.now() - started) / 1000).toFixed(1)} s` : ''}.`,
+  );
 
   const cli = (...args: string[]) => [path.join(REPO, 'scripts/cli.mjs'), ...args, '--progress'];
   const results: Measured[] = [];
@@ -61,7 +72,9 @@ async function main(): Promise<void> {
     if (process.platform !== 'win32') execFileSync('sync');
     const measured = await measure(step, args, root, hasTime);
     results.push(measured);
-    console.log(`  ${step.padEnd(14)} ${measured.wall.toFixed(2)} s wall, ${measured.cpu.toFixed(2)} s CPU, ${measured.rss === undefined ? '?' : mib(measured.rss)} peak RSS`);
+    console.log(
+      `  ${step.padEnd(14)} ${measured.wall.toFixed(2)} s wall, ${measured.cpu.toFixed(2)} s CPU, ${measured.rss === undefined ? '?' : mib(measured.rss)} peak RSS`,
+    );
     const stages = measured.stderr.split('\n').filter((l) => /^\w+ +[\d,/]+ .* s$/.test(l.trim()));
     if (stages.length) console.log(stages.map((l) => `      ${l.trim()}`).join('\n'));
     return measured;
@@ -78,9 +91,11 @@ async function main(): Promise<void> {
   const putAside = async (...names: string[]) => {
     await mkdir(setAside, { recursive: true });
     for (const name of names) {
-      await rename(path.join(root, name), path.join(setAside, `${process.pid}-${asides++}`)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      await rename(path.join(root, name), path.join(setAside, `${process.pid}-${asides++}`)).catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        },
+      );
     }
   };
   await putAside(path.basename(floorOut));
@@ -94,7 +109,13 @@ async function main(): Promise<void> {
 
   const edited = path.join(journal.content, 'manuscripts', 'm000001.yaml');
   const original = await readFile(edited, 'utf8');
-  await writeFile(edited, original.replace(/^citation_title: (.*)$/m, (_, title: string) => `citation_title: ${title.replace(/^"|"$/g, '')} (revised)`));
+  await writeFile(
+    edited,
+    original.replace(
+      /^citation_title: (.*)$/m,
+      (_, title: string) => `citation_title: ${title.replace(/^"|"$/g, '')} (revised)`,
+    ),
+  );
   try {
     await run('check (edit)', cli('check'));
     await run('build (edit)', cli('build'));
@@ -106,11 +127,13 @@ async function main(): Promise<void> {
   const sizes: Record<string, number> = {};
   for (const list of ['authors', 'volumes', 'manuscripts']) {
     for (const suffix of ['', '.gz', '.br']) {
-      sizes[suffix || 'json'] = (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
+      sizes[suffix || 'json'] =
+        (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
     }
   }
   let floorBytes = 0;
-  for (const list of ['authors', 'volumes', 'manuscripts']) floorBytes += (await stat(path.join(floorOut, `${list}.json`))).size;
+  for (const list of ['authors', 'volumes', 'manuscripts'])
+    floorBytes += (await stat(path.join(floorOut, `${list}.json`))).size;
   await rm(floorOut, { recursive: true, force: true });
   // With what earlier runs that stopped halfway left there.
   await removeTree(setAside);
@@ -128,7 +151,11 @@ async function main(): Promise<void> {
       r.wall.toFixed(2),
       r.cpu.toFixed(2),
       r.rss === undefined ? '?' : mib(r.rss),
-      r.step === 'floor' ? `${mb(floorBytes)} / - / -` : r.step.startsWith('check') ? '-' : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
+      r.step === 'floor'
+        ? `${mb(floorBytes)} / - / -`
+        : r.step.startsWith('check')
+          ? '-'
+          : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
       `${(r.wall / floor.wall).toFixed(2)}x`,
       r.step === 'floor' || r.step.startsWith('cold') ? '' : `${(r.wall / cold.wall).toFixed(2)}x`,
     ]),
@@ -139,12 +166,29 @@ async function main(): Promise<void> {
     if (i === 0) console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   }
   await mkdir(root, { recursive: true });
-  await writeFile(path.join(root, `bench-${size}.json`), JSON.stringify({ size, records, files: journal.files, loadavg: os.loadavg(), results: results.map(({ stderr, ...r }) => r), sizes, floorBytes }, null, 2));
+  await writeFile(
+    path.join(root, `bench-${size}.json`),
+    JSON.stringify(
+      {
+        size,
+        records,
+        files: journal.files,
+        loadavg: os.loadavg(),
+        results: results.map(({ stderr, ...r }) => r),
+        sizes,
+        floorBytes,
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 function measure(step: string, args: string[], cwd: string, hasTime: boolean): Promise<Measured> {
   const started = performance.now();
-  const [command, commandArgs] = hasTime ? [GNU_TIME, ['-f', '@@time %e %U %S %M', process.execPath, ...args]] : [process.execPath, args];
+  const [command, commandArgs] = hasTime
+    ? [GNU_TIME, ['-f', '@@time %e %U %S %M', process.execPath, ...args]]
+    : [process.execPath, args];
   return new Promise((resolve, reject) => {
     execFile(command, commandArgs, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const wall = (performance.now() - started) / 1000;

@@ -53,18 +53,31 @@ export function syntheticSizes(options: SyntheticOptions) {
  * Writes the journal into `root/content` (and `root/public`), unless `root` already holds the
  * journal these options describe. Anything else under `root/content` is removed first.
  */
-export async function generateSyntheticJournal(root: string, options: SyntheticOptions, onProgress?: (done: number, total: number) => void): Promise<SyntheticJournal> {
+export async function generateSyntheticJournal(
+  root: string,
+  options: SyntheticOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<SyntheticJournal> {
   const sizes = syntheticSizes(options);
   const stamp = JSON.stringify({ version: GENERATOR_VERSION, ...sizes });
   const content = path.join(root, 'content');
-  const counts = { root, content, manuscripts: sizes.manuscripts, authors: sizes.authors, volumes: sizes.volumes, pdfs: sizes.manuscripts + sizes.volumes, files: 0 };
+  const counts = {
+    root,
+    content,
+    manuscripts: sizes.manuscripts,
+    authors: sizes.authors,
+    volumes: sizes.volumes,
+    pdfs: sizes.manuscripts + sizes.volumes,
+    files: 0,
+  };
   counts.files = 1 + sizes.authors + sizes.volumes + sizes.manuscripts + counts.pdfs;
   const existing = await readFile(path.join(root, STAMP), 'utf8').catch(() => undefined);
   if (existing === stamp) return { ...counts, generated: false };
 
   await rm(path.join(root, STAMP), { force: true });
   await rm(content, { recursive: true, force: true });
-  for (const folder of ['authors', 'volumes', 'manuscripts', 'media/pdfs']) await mkdir(path.join(content, folder), { recursive: true });
+  for (const folder of ['authors', 'volumes', 'manuscripts', 'media/pdfs'])
+    await mkdir(path.join(content, folder), { recursive: true });
   await mkdir(path.join(root, 'public'), { recursive: true });
   await writeFile(path.join(root, 'public/404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>\n');
 
@@ -88,14 +101,20 @@ export async function generateSyntheticJournal(root: string, options: SyntheticO
     const volume = syntheticVolume(v);
     await mkdir(path.join(content, 'media', path.dirname(volume.pdfPath)), { recursive: true });
     await writeFile(path.join(content, 'volumes', `volume-${v}.yaml`), volume.text);
-    await writeFile(path.join(content, 'media', volume.pdfPath), minimalPdf(volume.title, [`Bulletin of the Synthetic Society, ${volume.year}`]));
+    await writeFile(
+      path.join(content, 'media', volume.pdfPath),
+      minimalPdf(volume.title, [`Bulletin of the Synthetic Society, ${volume.year}`]),
+    );
     tick();
     tick();
   }
   await inBatches(sizes.manuscripts, async (i) => {
     const manuscript = syntheticManuscript(sizes, i, authorKeys, journal.sections);
     await writeFile(path.join(content, 'manuscripts', `${manuscript.key}.yaml`), manuscript.text);
-    await writeFile(path.join(content, 'media', manuscript.pdfPath), minimalPdf(manuscript.title, [manuscript.plainAbstract]));
+    await writeFile(
+      path.join(content, 'media', manuscript.pdfPath),
+      minimalPdf(manuscript.title, [manuscript.plainAbstract]),
+    );
     tick();
     tick();
   });
@@ -143,14 +162,72 @@ function renderJournal(seed: number) {
 }
 
 const GIVEN = [
-  'Ана', 'Марија', 'Елена', 'Јована', 'Бојан', 'Никола', 'Горан', 'Драган', 'Ѓорѓи', 'Kristijan', 'Ljupčo', 'Snežana',
-  'Jane', 'John', 'María', 'José', 'Zoë', 'Søren', 'Łukasz', 'Małgorzata', 'Jiří', 'Dušan', 'Gülşen', 'Ömer',
-  'François', 'Hélène', 'Jürgen', 'Ægir', 'Αλέξανδρος', 'Ελένη', 'Ioana', 'Ștefan', 'Ľubomír', 'Đorđe', 'Ärtan', 'Ngozi',
+  'Ана',
+  'Марија',
+  'Елена',
+  'Јована',
+  'Бојан',
+  'Никола',
+  'Горан',
+  'Драган',
+  'Ѓорѓи',
+  'Kristijan',
+  'Ljupčo',
+  'Snežana',
+  'Jane',
+  'John',
+  'María',
+  'José',
+  'Zoë',
+  'Søren',
+  'Łukasz',
+  'Małgorzata',
+  'Jiří',
+  'Dušan',
+  'Gülşen',
+  'Ömer',
+  'François',
+  'Hélène',
+  'Jürgen',
+  'Ægir',
+  'Αλέξανδρος',
+  'Ελένη',
+  'Ioana',
+  'Ștefan',
+  'Ľubomír',
+  'Đorđe',
+  'Ärtan',
+  'Ngozi',
 ];
 const FAMILY = [
-  'Петровска', 'Николов', 'Стојановски', 'Трајковска', 'Ѓорѓиев', 'Јовановиќ', 'Mitrevski', 'Krstić', 'Velkovska', 'Šarić',
-  'Doe', 'Smith', 'García', 'Müller', 'Nowak', 'Kowalczyk', 'Dvořák', 'Yılmaz', 'Øvergaard', 'Lefèvre',
-  'Παπαδόπουλος', 'Constantinescu', 'O\'Neill', 'van der Berg', 'Da Silva-Costa', 'Hämäläinen', 'Nguyễn', 'Okafor',
+  'Петровска',
+  'Николов',
+  'Стојановски',
+  'Трајковска',
+  'Ѓорѓиев',
+  'Јовановиќ',
+  'Mitrevski',
+  'Krstić',
+  'Velkovska',
+  'Šarić',
+  'Doe',
+  'Smith',
+  'García',
+  'Müller',
+  'Nowak',
+  'Kowalczyk',
+  'Dvořák',
+  'Yılmaz',
+  'Øvergaard',
+  'Lefèvre',
+  'Παπαδόπουλος',
+  'Constantinescu',
+  "O'Neill",
+  'van der Berg',
+  'Da Silva-Costa',
+  'Hämäläinen',
+  'Nguyễn',
+  'Okafor',
 ];
 const INSTITUTIONS = [
   'Faculty of Natural Sciences and Mathematics, Ss. Cyril and Methodius University, Arhimedova 3, 1000 Skopje, North Macedonia',
@@ -159,25 +236,102 @@ const INSTITUTIONS = [
   'Hydrobiological Institute, Naum Ohridski 50, 6000 Ohrid, North Macedonia.',
   'Institute of Zoology, Universität Wien, Djerassiplatz 1, 1030 Wien, Österreich',
   'Department of Ecology, Uniwersytet Jagielloński, Gronostajowa 7, 30-387 Kraków, Poland',
-  'Muséum national d\'Histoire naturelle, 57 rue Cuvier, 75005 Paris, France',
+  "Muséum national d'Histoire naturelle, 57 rue Cuvier, 75005 Paris, France",
   'Department of Biology, University of Patras, 265 04 Ρίο, Ελλάδα',
   'Faculty of Science, Charles University, Viničná 7, 128 44 Praha 2, Czech Republic',
   'Natural History Museum, Cromwell Road, London SW7 5BD, United Kingdom',
   'Instituto de Biología, Universidad Nacional Autónoma de México, Ciudad Universitaria, 04510 CDMX',
-  'Biology Students\' Research Society',
+  "Biology Students' Research Society",
 ];
-const GENERA = ['Salamandra', 'Triturus', 'Rana', 'Orchis', 'Ophrys', 'Carabus', 'Lepus', 'Quercus', 'Pinus', 'Daphnia', 'Salmo', 'Bombus', 'Lacerta', 'Vipera', 'Helix', 'Tilia'];
-const SPECIES = ['salamandra', 'macedonicus', 'graeca', 'mascula', 'sphegodes', 'coriaceus', 'europaeus', 'frainetto', 'peuce', 'magna', 'letnica', 'terrestris', 'viridis', 'ammodytes', 'pomatia', 'tomentosa'];
+const GENERA = [
+  'Salamandra',
+  'Triturus',
+  'Rana',
+  'Orchis',
+  'Ophrys',
+  'Carabus',
+  'Lepus',
+  'Quercus',
+  'Pinus',
+  'Daphnia',
+  'Salmo',
+  'Bombus',
+  'Lacerta',
+  'Vipera',
+  'Helix',
+  'Tilia',
+];
+const SPECIES = [
+  'salamandra',
+  'macedonicus',
+  'graeca',
+  'mascula',
+  'sphegodes',
+  'coriaceus',
+  'europaeus',
+  'frainetto',
+  'peuce',
+  'magna',
+  'letnica',
+  'terrestris',
+  'viridis',
+  'ammodytes',
+  'pomatia',
+  'tomentosa',
+];
 const WORDS = [
-  'population', 'distribution', 'habitat', 'survey', 'specimens', 'altitude', 'records', 'diversity', 'abundance', 'sampling',
-  'seasonal', 'dynamics', 'endemic', 'lake', 'mountain', 'forest', 'meadow', 'observed', 'collected', 'described',
-  'genetic', 'variation', 'morphometric', 'analysis', 'significant', 'temperature', 'pH', 'community', 'structure', 'first',
+  'population',
+  'distribution',
+  'habitat',
+  'survey',
+  'specimens',
+  'altitude',
+  'records',
+  'diversity',
+  'abundance',
+  'sampling',
+  'seasonal',
+  'dynamics',
+  'endemic',
+  'lake',
+  'mountain',
+  'forest',
+  'meadow',
+  'observed',
+  'collected',
+  'described',
+  'genetic',
+  'variation',
+  'morphometric',
+  'analysis',
+  'significant',
+  'temperature',
+  'pH',
+  'community',
+  'structure',
+  'first',
 ];
-const CYRILLIC = ['популација', 'распространување', 'живеалиште', 'истражување', 'примероци', 'надморска', 'висина', 'езеро', 'планина', 'шума'];
+const CYRILLIC = [
+  'популација',
+  'распространување',
+  'живеалиште',
+  'истражување',
+  'примероци',
+  'надморска',
+  'висина',
+  'езеро',
+  'планина',
+  'шума',
+];
 const LANGUAGES = ['English', 'Macedonian', 'English', 'English', 'German'];
 
 function slug(text: string): string {
-  return toAscii(text).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'x';
+  return (
+    toAscii(text)
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'x'
+  );
 }
 
 /** A YAML scalar: plain when that is unambiguous, otherwise double-quoted (JSON escapes are YAML escapes). */
@@ -195,7 +349,21 @@ export function syntheticAuthor(seed: number, i: number) {
   return { key, text };
 }
 
-const ROMAN: [number, string][] = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+const ROMAN: [number, string][] = [
+  [1000, 'M'],
+  [900, 'CM'],
+  [500, 'D'],
+  [400, 'CD'],
+  [100, 'C'],
+  [90, 'XC'],
+  [50, 'L'],
+  [40, 'XL'],
+  [10, 'X'],
+  [9, 'IX'],
+  [5, 'V'],
+  [4, 'IV'],
+  [1, 'I'],
+];
 function roman(n: number): string {
   let out = '';
   for (const [value, numeral] of ROMAN) for (; n >= value; n -= value) out += numeral;
@@ -256,7 +424,12 @@ function abstractText(rnd: () => number): string {
   return paragraphs.join('');
 }
 
-function syntheticManuscript(sizes: ReturnType<typeof syntheticSizes>, i: number, authorKeys: readonly string[], sections: readonly string[]) {
+function syntheticManuscript(
+  sizes: ReturnType<typeof syntheticSizes>,
+  i: number,
+  authorKeys: readonly string[],
+  sections: readonly string[],
+) {
   const rnd = random(sizes.seed, 2, i);
   const key = `m${String(i + 1).padStart(6, '0')}`;
   const volume = 1 + Math.floor((i * sizes.volumes) / sizes.manuscripts);
@@ -265,7 +438,9 @@ function syntheticManuscript(sizes: ReturnType<typeof syntheticSizes>, i: number
   const authorCount = between(rnd, 1, 5);
   const authors = new Set<string>();
   while (authors.size < authorCount) authors.add(authorKeys[Math.floor(rnd() * authorKeys.length)]!);
-  const keywords = Array.from({ length: between(rnd, 2, 6) }, () => (rnd() < 0.3 ? `${pick(rnd, GENERA)} ${pick(rnd, SPECIES)}` : pick(rnd, WORDS)));
+  const keywords = Array.from({ length: between(rnd, 2, 6) }, () =>
+    rnd() < 0.3 ? `${pick(rnd, GENERA)} ${pick(rnd, SPECIES)}` : pick(rnd, WORDS),
+  );
   const abstract = abstractText(rnd);
   const language = rnd() < 0.2 ? pick(rnd, LANGUAGES) : undefined;
   const pdfPath = `pdfs/${key}.pdf`;

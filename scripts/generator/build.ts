@@ -12,8 +12,15 @@ import { scanContent } from './engine/scan/content-scan.ts';
 import { discover, discoverJournal, type Discovery } from './stages/discover.ts';
 import { readFile } from 'node:fs/promises';
 import {
-  type RecordEntry, cacheFingerprint, readListTables, readOutputManifest, readVerifiedMedia, removeOutputManifest,
-  writeListTables, writeOutputManifest, writeVerifiedMedia,
+  type RecordEntry,
+  cacheFingerprint,
+  readListTables,
+  readOutputManifest,
+  readVerifiedMedia,
+  removeOutputManifest,
+  writeListTables,
+  writeOutputManifest,
+  writeVerifiedMedia,
 } from './engine/cache/cache.ts';
 import { locateProblems, readCheckIndex, writeCheckIndex } from './engine/cache/check-index.ts';
 import { loadContent, noCache } from './engine/load/load-all.ts';
@@ -73,10 +80,27 @@ export interface BuildOptions {
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const useCache = options.cache !== false;
-  const { journal, journalFile, fingerprint, records, checked, files, parsed, problems, scan, verifiedMedia, saveIndex } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
+  const {
+    journal,
+    journalFile,
+    fingerprint,
+    records,
+    checked,
+    files,
+    parsed,
+    problems,
+    scan,
+    verifiedMedia,
+    saveIndex,
+  } = await discoverAndLoad(paths, mode, useCache, progress, options.threads, options.scan);
   options.loaded?.({ total: files, parsed });
 
-  const counts = { authors: checked.authors, volumes: checked.volumes.length, manuscripts: checked.manuscripts.length, pdfs: 0 };
+  const counts = {
+    authors: checked.authors,
+    volumes: checked.volumes.length,
+    manuscripts: checked.manuscripts.length,
+    pdfs: 0,
+  };
   if (!journal.journal) {
     saveIndex();
     return { ok: false, problems, counts, parsed };
@@ -95,10 +119,19 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   const attachKeys = site ? outputKeys(site) : () => {};
   const api = site ? renderApi(site) : [];
   attachKeys(api);
-  const writing = site ? await startSite(paths.out, api, {
-    progress, previousOutput: scan, ...(options.linkMedia ? { linkMedia: true } : {}),
-    ...(useCache ? { previousLists: readListTables(paths.cache, fingerprint), previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
-  }) : undefined;
+  const writing = site
+    ? await startSite(paths.out, api, {
+        progress,
+        previousOutput: scan,
+        ...(options.linkMedia ? { linkMedia: true } : {}),
+        ...(useCache
+          ? {
+              previousLists: readListTables(paths.cache, fingerprint),
+              previousManifest: () => readOutputManifest(paths.cache, fingerprint),
+            }
+          : {}),
+      })
+    : undefined;
   try {
     const media = await mediaCheck.result;
     mediaStage.advance(counts.volumes + counts.manuscripts);
@@ -108,9 +141,16 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     counts.pdfs = media.pdfs;
     if (problems.length === 0) writing?.copyMedia(media.copies);
     const references = site && records ? withAuthorsFound(checked, records, site) : checked;
-    problems.push(...await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () => checkReferences(settings, references)));
+    problems.push(
+      ...(await timed(progress, 'resolve', counts.authors + counts.volumes + counts.manuscripts, () =>
+        checkReferences(settings, references),
+      )),
+    );
 
-    const rendered = site && problems.length === 0 ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys)) : { outputs: [], groups: [], problems: [] };
+    const rendered =
+      site && problems.length === 0
+        ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys))
+        : { outputs: [], groups: [], problems: [] };
     const conflicts = findOutputConflicts([
       { source: 'the API lists', outputs: api },
       ...rendered.groups,
@@ -148,31 +188,65 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
  * so later stages hold the records and nothing else (issue 4: memory grows with records, not files).
  * Unchanged files' records come from the check index, for `check` and `build` alike.
  */
-async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: boolean, progress: Progress, threads: number | undefined, early: Scan | undefined) {
+async function discoverAndLoad(
+  paths: ProjectPaths,
+  mode: BuildMode,
+  useCache: boolean,
+  progress: Progress,
+  threads: number | undefined,
+  early: Scan | undefined,
+) {
   // Every content folder and the media are listed and stamped on worker threads from the start,
   // while this thread reads the journal settings and the build cache (issue 4).
-  const scan = early ?? scanContent(paths.content, { ...(mode === 'build' ? { outDir: paths.out } : {}), ...(threads === 0 ? { threads: 0 } : {}), ...(useCache ? { cacheDir: paths.cache } : {}) });
+  const scan =
+    early ??
+    scanContent(paths.content, {
+      ...(mode === 'build' ? { outDir: paths.out } : {}),
+      ...(threads === 0 ? { threads: 0 } : {}),
+      ...(useCache ? { cacheDir: paths.cache } : {}),
+    });
   const journalFound = await discoverJournal(paths.root, paths.content);
-  const journal = journalFound.journalFile ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath) : { problems: [] };
+  const journal = journalFound.journalFile
+    ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath)
+    : { problems: [] };
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
-  const fingerprint = cacheFingerprint(journalFound.journalFile ? await readFile(journalFound.journalFile.absolutePath).catch(() => undefined) : undefined);
+  const fingerprint = cacheFingerprint(
+    journalFound.journalFile ? await readFile(journalFound.journalFile.absolutePath).catch(() => undefined) : undefined,
+  );
   // Unchanged files' records come from the index: a build reads a manuscript's long fields from
   // its file only when one of its outputs is rendered again (reread.ts).
   const index = useCache ? readCheckIndex(paths.cache, fingerprint, mode) : undefined;
   const cached = index ?? noCache;
   const verifiedMedia = useCache ? readVerifiedMedia(paths.cache, fingerprint) : undefined;
 
-  const found = await timed(progress, 'discover', 0, () => discover(paths.root, paths.content, scan, journalFound, (collection) => cached.fileNames(collection)));
+  const found = await timed(progress, 'discover', 0, () =>
+    discover(paths.root, paths.content, scan, journalFound, (collection) => cached.fileNames(collection)),
+  );
   const problems: Problem[] = [...found.problems, ...journal.problems];
-  const loaded = await loadContent(found, cached, progress, { threads, restore: mode === 'build' ? 'records' : 'checks' });
+  const loaded = await loadContent(found, cached, progress, {
+    threads,
+    restore: mode === 'build' ? 'records' : 'checks',
+  });
   problems.push(...loaded.problems);
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.
   const rewrite = cached.size === 0 || loaded.stale > Math.max(STALE_ENTRIES_KEPT, loaded.files / 100);
   // Called by the caller once it has begun work for the other threads (the PDFs' checks).
   const saveIndex = rewrite || !index ? indexSaver(paths.cache, fingerprint, found, loaded.entries) : () => {};
-  return { journal, journalFile: found.journalFile?.file, fingerprint, records: loaded.records, checked: loaded.checked, files: loaded.files, parsed: loaded.parsed, problems, scan, verifiedMedia, saveIndex };
+  return {
+    journal,
+    journalFile: found.journalFile?.file,
+    fingerprint,
+    records: loaded.records,
+    checked: loaded.checked,
+    files: loaded.files,
+    parsed: loaded.parsed,
+    problems,
+    scan,
+    verifiedMedia,
+    saveIndex,
+  };
 }
 
 /**
@@ -180,7 +254,12 @@ async function discoverAndLoad(paths: ProjectPaths, mode: BuildMode, useCache: b
  * holds the function to its end, and 250,000 files' entries held with it were 150 MB at the
  * build's peak of memory (issue 4).
  */
-function indexSaver(cacheDir: string, fingerprint: string, found: Discovery, entries: () => readonly RecordEntry[]): () => void {
+function indexSaver(
+  cacheDir: string,
+  fingerprint: string,
+  found: Discovery,
+  entries: () => readonly RecordEntry[],
+): () => void {
   let pending: { found: Discovery; entries: () => readonly RecordEntry[] } | undefined = { found, entries };
   return () => {
     if (pending) writeCheckIndex(cacheDir, fingerprint, pending.found, pending.entries());
@@ -203,5 +282,9 @@ async function render(site: ResolvedJournal, paths: ProjectPaths, attachKeys: (o
     { source: 'the host rules', outputs: hostFiles },
     ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
   ];
-  return { outputs: ([] as OutputFile[]).concat(...groups.map((g) => g.outputs)), groups, problems: publicFiles.problems };
+  return {
+    outputs: ([] as OutputFile[]).concat(...groups.map((g) => g.outputs)),
+    groups,
+    problems: publicFiles.problems,
+  };
 }

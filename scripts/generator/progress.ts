@@ -23,7 +23,11 @@ export const silentProgress: Progress = { stage: () => ({ advance: () => {}, don
  * `stream` is where lines go (the command line passes `process.stderr`). `live` redraws the current
  * line in place (a terminal); otherwise only each stage's final line is written (`--progress` in a log).
  */
-export function terminalProgress(stream: { write(text: string): unknown }, options: { live: boolean }, clock: () => number = () => performance.now()): Progress {
+export function terminalProgress(
+  stream: { write(text: string): unknown },
+  options: { live: boolean },
+  clock: () => number = () => performance.now(),
+): Progress {
   return {
     stage(name, total) {
       const started = clock();
@@ -33,7 +37,8 @@ export function terminalProgress(stream: { write(text: string): unknown }, optio
       const line = (final: boolean) => {
         const seconds = (clock() - started) / 1000;
         const rate = seconds > 0 ? Math.round(done / seconds) : 0;
-        const count = total > 0 ? `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}` : done.toLocaleString('en-US');
+        const count =
+          total > 0 ? `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}` : done.toLocaleString('en-US');
         const text = `${name.padEnd(8)} ${count}  ${rate.toLocaleString('en-US')}/s  ${seconds.toFixed(1)} s`;
         return options.live ? `\r\u001b[2K${text}${final ? '\n' : ''}` : `${text}\n`;
       };
@@ -56,7 +61,12 @@ export function terminalProgress(stream: { write(text: string): unknown }, optio
 }
 
 /** Runs one stage of work as a progress stage of `count` items (reported when it ends). */
-export async function timed<T>(progress: Progress, name: string, count: number, work: () => T | Promise<T>): Promise<T> {
+export async function timed<T>(
+  progress: Progress,
+  name: string,
+  count: number,
+  work: () => T | Promise<T>,
+): Promise<T> {
   const stage = progress.stage(name, count);
   const result = await work();
   stage.advance(count);

@@ -33,7 +33,7 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
   const body = [
     `root * ${quote(options.root)}`,
     '',
-    '# SPEC section 4 and SPEC-NOTES 7: the contract\'s headers on every list path and its index.json.',
+    "# SPEC section 4 and SPEC-NOTES 7: the contract's headers on every list path and its index.json.",
     `@lists path ${listPaths.join(' ')}`,
     ...headerBlock('@lists', rules.apiHeaders),
     ...headerBlock(`${rules.mediaPrefix}*`, rules.mediaHeaders),

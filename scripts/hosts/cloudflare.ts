@@ -65,7 +65,8 @@ export function parseHeaders(text: string): HeaderRule[] {
     }
     const separator = raw.indexOf(':');
     const current = rules[rules.length - 1];
-    if (current && separator > 0) current.headers.push([raw.slice(0, separator).trim(), raw.slice(separator + 1).trim()]);
+    if (current && separator > 0)
+      current.headers.push([raw.slice(0, separator).trim(), raw.slice(separator + 1).trim()]);
   }
   return rules;
 }
@@ -94,7 +95,10 @@ export function headersFor(rules: readonly HeaderRule[], pathname: string): Map<
   return merged;
 }
 
-export function redirectFor(rules: readonly RedirectRule[], pathname: string): { to: string; status: number } | undefined {
+export function redirectFor(
+  rules: readonly RedirectRule[],
+  pathname: string,
+): { to: string; status: number } | undefined {
   for (const rule of rules) {
     const match = rule.pattern.exec(pathname);
     if (!match) continue;

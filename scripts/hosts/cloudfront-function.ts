@@ -20,7 +20,12 @@ import { compressedVary, type HostRules } from './rules.ts';
 export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10 * 1024;
 
 const lowerCased = (headers: Readonly<Record<string, string>>, vary?: string) =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), vary !== undefined && name === 'Vary' ? vary : value]));
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name.toLowerCase(),
+      vary !== undefined && name === 'Vary' ? vary : value,
+    ]),
+  );
 
 export function renderCloudfrontFunction(rules: HostRules): string {
   const lists = rules.api.map((rule) => rule.path.split('/')[2]!);

@@ -8,7 +8,10 @@ import { compressedVary, type HostRules } from './rules.ts';
 
 /** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
 function apiHeaders(rules: HostRules): { key: string; value: string }[] {
-  return Object.entries(rules.apiHeaders).map(([key, value]) => ({ key, value: key === 'Vary' ? compressedVary(rules) : value }));
+  return Object.entries(rules.apiHeaders).map(([key, value]) => ({
+    key,
+    value: key === 'Vary' ? compressedVary(rules) : value,
+  }));
 }
 
 export function renderVercelConfig(rules: HostRules): string {
@@ -31,7 +34,10 @@ export function renderVercelConfig(rules: HostRules): string {
     headers: [
       { source: `${list}/`, headers: apiHeaders(rules) },
       { source: `${list}/index.json`, headers: apiHeaders(rules) },
-      { source: `${rules.mediaPrefix}(.*)`, headers: Object.entries(rules.mediaHeaders).map(([key, value]) => ({ key, value })) },
+      {
+        source: `${rules.mediaPrefix}(.*)`,
+        headers: Object.entries(rules.mediaHeaders).map(([key, value]) => ({ key, value })),
+      },
     ],
   };
   return JSON.stringify(config, null, 2) + '\n';

@@ -23,10 +23,18 @@ export interface ImportCommandOptions {
 
 /** Thrown for a malformed command line; the CLI prints it with the usage text. */
 
-export async function runImport(paths: ProjectPaths, positionals: readonly string[], options: ImportCommandOptions): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError('import needs one source: a URL, a dump .json file, or a folder with authors.json, volumes.json and manuscripts.json');
+export async function runImport(
+  paths: ProjectPaths,
+  positionals: readonly string[],
+  options: ImportCommandOptions,
+): Promise<number> {
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'import needs one source: a URL, a dump .json file, or a folder with authors.json, volumes.json and manuscripts.json',
+    );
   const timeout = options.timeout === undefined ? DEFAULT_TIMEOUT_MS / 1000 : Number(options.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout "${options.timeout}" is not a number of seconds`);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError(`--timeout "${options.timeout}" is not a number of seconds`);
   const result = await importJournal(paths, {
     source: positionals[0]!,
     force: options.force ?? false,
@@ -34,7 +42,11 @@ export async function runImport(paths: ProjectPaths, positionals: readonly strin
     ...(options.volumeIds !== undefined ? { volumeIds: options.volumeIds } : {}),
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.mediaFrom !== undefined ? { downloadMedia: options.mediaFrom } : options.downloadMedia ? { downloadMedia: '' } : {}),
+    ...(options.mediaFrom !== undefined
+      ? { downloadMedia: options.mediaFrom }
+      : options.downloadMedia
+        ? { downloadMedia: '' }
+        : {}),
   });
   if (!result.ok) {
     console.error(formatReport(result.problems));
@@ -45,8 +57,13 @@ export async function runImport(paths: ProjectPaths, positionals: readonly strin
   return 0;
 }
 
-export async function runExport(paths: ProjectPaths, positionals: readonly string[], options: BuildOptions = {}): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError('export needs the file to write, e.g. npm run export -- dump.json');
+export async function runExport(
+  paths: ProjectPaths,
+  positionals: readonly string[],
+  options: BuildOptions = {},
+): Promise<number> {
+  if (positionals.length !== 1)
+    throw new UsageError('export needs the file to write, e.g. npm run export -- dump.json');
   const result = await exportJournal(paths, positionals[0]!, options);
   if (!result.ok) {
     console.error(formatReport(result.problems));
@@ -54,6 +71,8 @@ export async function runExport(paths: ProjectPaths, positionals: readonly strin
     return 1;
   }
   const { authors, volumes, manuscripts } = result.counts;
-  console.log(`Exported ${authors} authors, ${volumes} volumes, ${manuscripts} manuscripts (${result.bytes} bytes) to ${path.relative(paths.root, result.file) || result.file}.`);
+  console.log(
+    `Exported ${authors} authors, ${volumes} volumes, ${manuscripts} manuscripts (${result.bytes} bytes) to ${path.relative(paths.root, result.file) || result.file}.`,
+  );
   return 0;
 }

@@ -11,7 +11,12 @@ import { parseFile } from '../generator/stages/parse.ts';
 import { authorSchema, journalSchema, manuscriptSchema, volumeSchema } from '../generator/model/schema.ts';
 import type { PlannedFile } from './plan.ts';
 
-const SCHEMAS = { 'journal.yaml': journalSchema, authors: authorSchema, volumes: volumeSchema, manuscripts: manuscriptSchema } as const;
+const SCHEMAS = {
+  'journal.yaml': journalSchema,
+  authors: authorSchema,
+  volumes: volumeSchema,
+  manuscripts: manuscriptSchema,
+} as const;
 
 export function renderContentFile(file: PlannedFile): { path: string; text: string } {
   const yaml = toYaml(file);
@@ -40,7 +45,10 @@ function toYaml(file: PlannedFile): string {
 function readsBackAs(path: string, text: string, data: Record<string, unknown>): boolean {
   const { parsed } = parseFile(path, Buffer.from(text, 'utf8'));
   if (!parsed) return false;
-  const schema = path === 'journal.yaml' || path === 'journal.json' ? SCHEMAS['journal.yaml'] : SCHEMAS[path.slice(0, path.indexOf('/')) as keyof typeof SCHEMAS];
+  const schema =
+    path === 'journal.yaml' || path === 'journal.json'
+      ? SCHEMAS['journal.yaml']
+      : SCHEMAS[path.slice(0, path.indexOf('/')) as keyof typeof SCHEMAS];
   const written = schema.safeParse(parsed.data);
   const planned = schema.safeParse(data);
   return written.success && planned.success && isDeepStrictEqual(written.data, planned.data);

@@ -50,13 +50,28 @@ type FieldType = 'string' | 'integer' | 'strings';
 export const CONTRACT_FIELDS: { [L in ApiList]: Record<string, FieldType> } = {
   authors: { name: 'string', surname: 'string', institution: 'string' },
   volumes: {
-    citation_language: 'string', citation_journal_title: 'string', udc: 'string', citation_issn: 'string',
-    first_page: 'string', last_page: 'string', pdf: 'string', full_date: 'string',
+    citation_language: 'string',
+    citation_journal_title: 'string',
+    udc: 'string',
+    citation_issn: 'string',
+    first_page: 'string',
+    last_page: 'string',
+    pdf: 'string',
+    full_date: 'string',
   },
   manuscripts: {
-    id: 'integer', citation_language: 'string', udc: 'string', abstract: 'string', citation_issn: 'string',
-    citation_title: 'string', citation_date: 'string', citation_volume: 'integer', keywords: 'string',
-    document: 'string', authors: 'strings', section: 'string',
+    id: 'integer',
+    citation_language: 'string',
+    udc: 'string',
+    abstract: 'string',
+    citation_issn: 'string',
+    citation_title: 'string',
+    citation_date: 'string',
+    citation_volume: 'integer',
+    keywords: 'string',
+    document: 'string',
+    authors: 'strings',
+    section: 'string',
   },
 };
 
@@ -80,7 +95,13 @@ export function checkDump(lists: Record<ApiList, unknown>, labels: Record<ApiLis
   for (const list of API_LISTS) {
     const records = lists[list];
     if (!Array.isArray(records)) {
-      report(list, list, 'import/dump-shape', `is ${kind(records)}`, `the bare JSON array of ${list} the API serves (SPEC 4, rule 1)`);
+      report(
+        list,
+        list,
+        'import/dump-shape',
+        `is ${kind(records)}`,
+        `the bare JSON array of ${list} the API serves (SPEC 4, rule 1)`,
+      );
       continue;
     }
     const fields = CONTRACT_FIELDS[list];
@@ -89,12 +110,25 @@ export function checkDump(lists: Record<ApiList, unknown>, labels: Record<ApiLis
     records.forEach((record: unknown, index) => {
       const at = `${list}[${index}]`;
       if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-        report(list, at, 'import/dump-shape', `is ${kind(record)}`, `an object with the fields ${expectedKeys.join(', ')}`);
+        report(
+          list,
+          at,
+          'import/dump-shape',
+          `is ${kind(record)}`,
+          `an object with the fields ${expectedKeys.join(', ')}`,
+        );
         return;
       }
       const keys = Object.keys(record);
       for (const key of keys) {
-        if (!(key in fields)) report(list, `${at}.${key}`, 'import/not-representable', 'is not a field of the contract and would be lost', `only ${expectedKeys.join(', ')} (SPEC 2)`);
+        if (!(key in fields))
+          report(
+            list,
+            `${at}.${key}`,
+            'import/not-representable',
+            'is not a field of the contract and would be lost',
+            `only ${expectedKeys.join(', ')} (SPEC 2)`,
+          );
       }
       const known = keys.filter((key) => key in fields);
       if (known.join() !== expectedKeys.filter((key) => keys.includes(key)).join()) outOfOrder++;
@@ -102,13 +136,37 @@ export function checkDump(lists: Record<ApiList, unknown>, labels: Record<ApiLis
         const value = (record as Record<string, unknown>)[key];
         const field = `${at}.${key}`;
         if (!(key in record)) {
-          report(list, field, 'import/not-representable', 'is missing', `every field of the contract in every record (SPEC 2)`);
+          report(
+            list,
+            field,
+            'import/not-representable',
+            'is missing',
+            `every field of the contract in every record (SPEC 2)`,
+          );
         } else if (value === null && FILE_FIELDS.has(key)) {
-          report(list, field, 'import/not-representable', 'is null (a record without its PDF)', 'the absolute URL of the PDF: the contract types the field as a string (SPEC 2.2, 2.3)');
+          report(
+            list,
+            field,
+            'import/not-representable',
+            'is null (a record without its PDF)',
+            'the absolute URL of the PDF: the contract types the field as a string (SPEC 2.2, 2.3)',
+          );
         } else if (!hasType(value, type)) {
-          report(list, field, 'import/not-representable', `is ${kind(value)}`, type === 'integer' ? 'a positive integer' : type === 'strings' ? 'a list of strings' : 'a string');
+          report(
+            list,
+            field,
+            'import/not-representable',
+            `is ${kind(value)}`,
+            type === 'integer' ? 'a positive integer' : type === 'strings' ? 'a list of strings' : 'a string',
+          );
         } else if (!wellFormed(value)) {
-          report(list, field, 'import/not-representable', 'contains an unpaired UTF-16 surrogate', 'text that can be saved as UTF-8');
+          report(
+            list,
+            field,
+            'import/not-representable',
+            'contains an unpaired UTF-16 surrogate',
+            'text that can be saved as UTF-8',
+          );
         }
       }
     });
@@ -135,14 +193,17 @@ export function kind(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'missing';
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return `an object with the keys ${Object.keys(value).slice(0, 6).join(', ') || '(none)'}`;
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+  if (typeof value === 'object')
+    return `an object with the keys ${Object.keys(value).slice(0, 6).join(', ') || '(none)'}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
   return `the ${typeof value} ${String(value)}`;
 }
 
 /** A record with its keys in the contract's order: what the build writes (SPEC 2). */
 export function inContractOrder<L extends ApiList>(list: L, record: Dump[L][number]): Dump[L][number] {
   const ordered: Record<string, unknown> = {};
-  for (const key of Object.keys(CONTRACT_FIELDS[list])) ordered[key] = (record as unknown as Record<string, unknown>)[key];
+  for (const key of Object.keys(CONTRACT_FIELDS[list]))
+    ordered[key] = (record as unknown as Record<string, unknown>)[key];
   return ordered as unknown as Dump[L][number];
 }

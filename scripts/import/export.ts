@@ -20,12 +20,21 @@ export type ExportResult =
   | { ok: false; problems: Problem[] };
 
 /** `options` are the build's (the command line gives it the heap's settings of a build). */
-export async function exportJournal(paths: ProjectPaths, outFile: string, options: BuildOptions = {}): Promise<ExportResult> {
+export async function exportJournal(
+  paths: ProjectPaths,
+  outFile: string,
+  options: BuildOptions = {},
+): Promise<ExportResult> {
   const temp = await mkdtemp(path.join(os.tmpdir(), 'journal-export-'));
   try {
     const out = path.join(temp, 'dist');
     // A build cache of its own (issue 4): the user's cache describes the user's dist/, not this one.
-    const overrides = { content: paths.content, out, public: path.join(temp, 'no-public'), cache: path.join(temp, 'cache') };
+    const overrides = {
+      content: paths.content,
+      out,
+      public: path.join(temp, 'no-public'),
+      cache: path.join(temp, 'cache'),
+    };
     const result = await build(projectPaths(paths.root, overrides), 'build', options);
     if (!result.ok) return { ok: false, problems: result.problems };
     // Written beside the target, then renamed: a reader never sees half a dump. The lists' bytes are

@@ -57,8 +57,15 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
   const content = path.relative(paths.root, paths.content).split(path.sep).join('/') || '.';
   const existing = await existingEntries(paths.content);
   if (existing.length > 0 && !options.force) {
-    return fail({ code: 'import/not-empty', file: content, line: 0, column: 0, field: '', message: `already holds ${existing.join(', ')}`,
-      expected: 'an empty content folder, or --force to replace the whole tree with the import' });
+    return fail({
+      code: 'import/not-empty',
+      file: content,
+      line: 0,
+      column: 0,
+      field: '',
+      message: `already holds ${existing.join(', ')}`,
+      expected: 'an empty content folder, or --force to replace the whole tree with the import',
+    });
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prepared = await readAndPlan(paths, options, timeoutMs);
@@ -86,14 +93,20 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
     }
     if (options.downloadMedia !== undefined && media.length > 0) {
       const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);
-      const fetched = await fetchMedia(media, path.join(staging, 'media'), { timeoutMs, ...(folder ? { folder } : {}) });
+      const fetched = await fetchMedia(media, path.join(staging, 'media'), {
+        timeoutMs,
+        ...(folder ? { folder } : {}),
+      });
       if (fetched.problems.length > 0) return fetched.problems;
       pdfBytes = fetched.bytes;
     }
     return verifyRoundTrip(paths.root, staging, expected, labels);
   });
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, report: { ...report, content, counts: { ...report.counts, pdfBytes }, jsonFiles, replaced: existing } };
+  return {
+    ok: true,
+    report: { ...report, content, counts: { ...report.counts, pdfBytes }, jsonFiles, replaced: existing },
+  };
 }
 
 /**
@@ -101,8 +114,19 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
  * them (as bytes), and the report. The source and its dump stay in here (issue 4: at 100,000
  * manuscripts they, the files' texts and the build that checks them took the import past V8's heap limit).
  */
-async function readAndPlan(paths: ProjectPaths, options: ImportOptions, timeoutMs: number): Promise<
-  | { ok: true; files: PlannedFile[]; expected: Record<ApiList, Buffer>; media: PlannedMedia[]; labels: Record<ApiList, string>; report: Omit<ImportReport, 'content' | 'replaced' | 'jsonFiles'> }
+async function readAndPlan(
+  paths: ProjectPaths,
+  options: ImportOptions,
+  timeoutMs: number,
+): Promise<
+  | {
+      ok: true;
+      files: PlannedFile[];
+      expected: Record<ApiList, Buffer>;
+      media: PlannedMedia[];
+      labels: Record<ApiList, string>;
+      report: Omit<ImportReport, 'content' | 'replaced' | 'jsonFiles'>;
+    }
   | { ok: false; problems: Problem[] }
 > {
   const read = await readSource(options.source, paths.root, timeoutMs);
@@ -125,11 +149,21 @@ async function readAndPlan(paths: ProjectPaths, options: ImportOptions, timeoutM
   const files = [plan.journal, ...plan.files.authors, ...plan.files.volumes, ...plan.files.manuscripts];
   const expected = expectedLists(dump);
   return {
-    ok: true, files, expected, media: plan.media, labels: source.labels,
+    ok: true,
+    files,
+    expected,
+    media: plan.media,
+    labels: source.labels,
     report: {
       source: source.label,
       sourceKind: source.kind,
-      counts: { authors: dump.authors.length, volumes: dump.volumes.length, manuscripts: dump.manuscripts.length, pdfs: options.downloadMedia !== undefined ? plan.media.length : 0, pdfBytes: 0 },
+      counts: {
+        authors: dump.authors.length,
+        volumes: dump.volumes.length,
+        manuscripts: dump.manuscripts.length,
+        pdfs: options.downloadMedia !== undefined ? plan.media.length : 0,
+        pdfBytes: 0,
+      },
       inferences: plan.inferences,
       sourceBytesIdentical: sourceBytesIdentical(source, expected),
       reordered: checked.reordered,
@@ -140,7 +174,11 @@ async function readAndPlan(paths: ProjectPaths, options: ImportOptions, timeoutM
 
 /** Each list's bytes as the build must write them: DRF's serialization, keys in the contract's order. */
 export function expectedLists(dump: Dump): Record<ApiList, Buffer> {
-  return { authors: listBytes(dump, 'authors'), volumes: listBytes(dump, 'volumes'), manuscripts: listBytes(dump, 'manuscripts') };
+  return {
+    authors: listBytes(dump, 'authors'),
+    volumes: listBytes(dump, 'volumes'),
+    manuscripts: listBytes(dump, 'manuscripts'),
+  };
 }
 
 /**
@@ -163,10 +201,14 @@ function listBytes(dump: Dump, list: ApiList): Buffer {
 
 function sourceBytesIdentical(source: Source, expected: Record<ApiList, Buffer>): boolean {
   // The source's bytes without a final line break, compared as bytes (never decoded: issue 4).
-  const trimmed = (bytes: Buffer) => bytes.subarray(0, bytes.length - (bytes.at(-1) === 0x0a ? (bytes.at(-2) === 0x0d ? 2 : 1) : 0));
+  const trimmed = (bytes: Buffer) =>
+    bytes.subarray(0, bytes.length - (bytes.at(-1) === 0x0a ? (bytes.at(-2) === 0x0d ? 2 : 1) : 0));
   if ('whole' in source.bytes) {
     const whole = trimmed(source.bytes.whole);
-    const parts = [...API_LISTS.flatMap((list, i) => [Buffer.from(`${i === 0 ? '{' : ','}"${list}":`), expected[list]]), Buffer.from('}')];
+    const parts = [
+      ...API_LISTS.flatMap((list, i) => [Buffer.from(`${i === 0 ? '{' : ','}"${list}":`), expected[list]]),
+      Buffer.from('}'),
+    ];
     let at = 0;
     for (const part of parts) {
       if (!whole.subarray(at, at + part.length).equals(part)) return false;

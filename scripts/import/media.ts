@@ -20,16 +20,31 @@ export interface MediaSource {
   timeoutMs: number;
 }
 
-export async function fetchMedia(files: readonly PlannedMedia[], stagedMediaDir: string, source: MediaSource): Promise<{ bytes: number; problems: Problem[] }> {
+export async function fetchMedia(
+  files: readonly PlannedMedia[],
+  stagedMediaDir: string,
+  source: MediaSource,
+): Promise<{ bytes: number; problems: Problem[] }> {
   const problems: Problem[] = [];
   let bytes = 0;
   await forEachLimited(files, CONCURRENCY, async (file) => {
     const fail = (message: string, expected: string) =>
-      problems.push({ code: 'import/media', file: source.folder ? path.join(source.folder, ...file.path.split('/')) : file.url, line: 0, column: 0, field: '', message: `${message} (named by ${file.usedBy.join(', ')})`, expected });
+      problems.push({
+        code: 'import/media',
+        file: source.folder ? path.join(source.folder, ...file.path.split('/')) : file.url,
+        line: 0,
+        column: 0,
+        field: '',
+        message: `${message} (named by ${file.usedBy.join(', ')})`,
+        expected,
+      });
     let body: Buffer;
     if (source.folder) {
-      const read = await readFile(path.join(source.folder, ...file.path.split('/'))).catch((error: NodeJS.ErrnoException) => error);
-      if (read instanceof Error) return fail(`cannot be read (${read.code ?? read.message})`, `the PDF that ${file.url} serves`);
+      const read = await readFile(path.join(source.folder, ...file.path.split('/'))).catch(
+        (error: NodeJS.ErrnoException) => error,
+      );
+      if (read instanceof Error)
+        return fail(`cannot be read (${read.code ?? read.message})`, `the PDF that ${file.url} serves`);
       body = read;
     } else {
       const fetched = await fetchBytes(file.url, { timeoutMs: source.timeoutMs });
@@ -37,7 +52,10 @@ export async function fetchMedia(files: readonly PlannedMedia[], stagedMediaDir:
       body = fetched.bytes;
     }
     if (body.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
-      return fail(`is not a PDF (it starts with ${JSON.stringify(body.subarray(0, 16).toString('latin1'))})`, `a file starting with ${PDF_MAGIC}`);
+      return fail(
+        `is not a PDF (it starts with ${JSON.stringify(body.subarray(0, 16).toString('latin1'))})`,
+        `a file starting with ${PDF_MAGIC}`,
+      );
     }
     const target = path.join(stagedMediaDir, ...file.path.split('/'));
     await mkdir(path.dirname(target), { recursive: true });

@@ -28,11 +28,17 @@ export function compareText(a: string, b: string): number {
 }
 
 /** resolve.ts: authors by institution, then key. */
-export function compareAuthorsByDefault(a: { institution: string; key: string }, b: { institution: string; key: string }): number {
+export function compareAuthorsByDefault(
+  a: { institution: string; key: string },
+  b: { institution: string; key: string },
+): number {
   return compareText(a.institution, b.institution) || compareText(a.key, b.key);
 }
 
 /** resolve.ts: manuscripts by volume id, then id, then key. */
-export function compareManuscriptsByDefault(a: { citation_volume: number; id: number; key: string }, b: { citation_volume: number; id: number; key: string }): number {
+export function compareManuscriptsByDefault(
+  a: { citation_volume: number; id: number; key: string },
+  b: { citation_volume: number; id: number; key: string },
+): number {
   return a.citation_volume - b.citation_volume || a.id - b.id || compareText(a.key, b.key);
 }

@@ -35,12 +35,21 @@ export function listUrl(base: string, list: ApiList, format = 'api'): string {
   return `${trimmed}/api/${list}/?format=${format}`;
 }
 
-export async function readSource(source: string, cwd: string, timeoutMs: number): Promise<{ source?: Source; problems: Problem[] }> {
+export async function readSource(
+  source: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ source?: Source; problems: Problem[] }> {
   if (isUrl(source)) return readUrl(source, timeoutMs);
   const absolute = path.resolve(cwd, source);
   const shown = path.relative(cwd, absolute).split(path.sep).join('/') || '.';
   const info = await stat(absolute).catch(() => undefined);
-  if (!info) return fail(shown, 'does not exist', 'a URL, a dump .json file, or a folder with authors.json, volumes.json and manuscripts.json');
+  if (!info)
+    return fail(
+      shown,
+      'does not exist',
+      'a URL, a dump .json file, or a folder with authors.json, volumes.json and manuscripts.json',
+    );
   return info.isDirectory() ? readFolder(absolute, shown) : readDumpFile(absolute, shown);
 }
 
@@ -91,12 +100,16 @@ async function readDumpFile(absolute: string, shown: string): Promise<{ source?:
   const expected = 'one JSON object {"authors": [...], "volumes": [...], "manuscripts": [...]}';
   if (!parsed.ok) return fail(shown, parsed.message, expected);
   const value = parsed.value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(shown, `holds ${Array.isArray(value) ? 'a list' : 'no object'}`, expected);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return fail(shown, `holds ${Array.isArray(value) ? 'a list' : 'no object'}`, expected);
   const keys = Object.keys(value);
   const missing = API_LISTS.filter((list) => !keys.includes(list));
   const extra = keys.filter((key) => !(API_LISTS as readonly string[]).includes(key));
   if (missing.length || extra.length) {
-    const parts = [missing.length ? `lacks ${missing.join(', ')}` : '', extra.length ? `has the unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}` : ''];
+    const parts = [
+      missing.length ? `lacks ${missing.join(', ')}` : '',
+      extra.length ? `has the unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}` : '',
+    ];
     return fail(shown, parts.filter(Boolean).join(' and '), expected);
   }
   const lists = value as Record<ApiList, unknown>;
@@ -115,7 +128,13 @@ async function readFolder(absolute: string, shown: string): Promise<{ source?: S
     const expected = `the JSON array of ${list} as the API serves it`;
     const read = await readFile(path.join(absolute, `${list}.json`)).catch((error: NodeJS.ErrnoException) => error);
     if (read instanceof Error) {
-      problems.push(problem(file, read.code === 'ENOENT' ? 'is missing' : `cannot be read (${read.code ?? read.message})`, expected));
+      problems.push(
+        problem(
+          file,
+          read.code === 'ENOENT' ? 'is missing' : `cannot be read (${read.code ?? read.message})`,
+          expected,
+        ),
+      );
       continue;
     }
     const parsed = parseJsonBody(read);

@@ -19,7 +19,10 @@ export async function existingEntries(contentDir: string): Promise<string[]> {
   return entries.filter((name) => !IGNORED.has(name)).sort();
 }
 
-export async function replaceContentTree(contentDir: string, fill: (staging: string) => Promise<Problem[]>): Promise<Problem[]> {
+export async function replaceContentTree(
+  contentDir: string,
+  fill: (staging: string) => Promise<Problem[]>,
+): Promise<Problem[]> {
   const parent = path.dirname(contentDir);
   const base = path.basename(contentDir);
   const staging = path.join(parent, `.${base}-import-${process.pid}`);
@@ -33,10 +36,13 @@ export async function replaceContentTree(contentDir: string, fill: (staging: str
       return problems;
     }
     // Swap: the old tree steps aside, the new one takes its name, the old one goes.
-    const hadPrevious = await rename(contentDir, previous).then(() => true, (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    });
+    const hadPrevious = await rename(contentDir, previous).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      },
+    );
     try {
       await rename(staging, contentDir);
     } catch (error) {

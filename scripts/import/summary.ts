@@ -12,21 +12,33 @@ export function formatImportSummary(report: ImportReport): string {
   const { counts, inferences: inf, content } = report;
   const lines: string[] = [];
   lines.push(`Imported ${report.source} into ${content}/:`);
-  lines.push(`  ${counts.authors} authors, ${counts.volumes} volumes, ${counts.manuscripts} manuscripts, ${content}/journal.yaml and the editors' JSON Schemas in ${content}/schemas/` +
-    (counts.pdfs ? `; ${counts.pdfs} PDFs (${formatBytes(counts.pdfBytes)}) in ${content}/media/` : ''));
+  lines.push(
+    `  ${counts.authors} authors, ${counts.volumes} volumes, ${counts.manuscripts} manuscripts, ${content}/journal.yaml and the editors' JSON Schemas in ${content}/schemas/` +
+      (counts.pdfs ? `; ${counts.pdfs} PDFs (${formatBytes(counts.pdfBytes)}) in ${content}/media/` : ''),
+  );
   for (const note of report.sourceNotes) lines.push(`  (${note})`);
-  if (report.replaced.length) lines.push(`  (--force: replaced the previous tree, which held ${report.replaced.join(', ')})`);
-  if (report.jsonFiles.length) lines.push(`  written as JSON because YAML could not carry a value exactly: ${report.jsonFiles.join(', ')}`);
+  if (report.replaced.length)
+    lines.push(`  (--force: replaced the previous tree, which held ${report.replaced.join(', ')})`);
+  if (report.jsonFiles.length)
+    lines.push(`  written as JSON because YAML could not carry a value exactly: ${report.jsonFiles.join(', ')}`);
 
   lines.push('', `Volume ids: rule "${inf.volumeIds.rule}"`);
   for (const reason of inf.volumeIds.reasons) lines.push(`  - ${reason}`);
-  if (inf.volumeIds.ids.length) lines.push(`  ${inf.volumeIds.ids.map((v) => `${numeral(v.label)}=${v.id}`).join(', ')}`);
+  if (inf.volumeIds.ids.length)
+    lines.push(`  ${inf.volumeIds.ids.map((v) => `${numeral(v.label)}=${v.id}`).join(', ')}`);
 
   const a = inf.authorStrings;
-  lines.push('', `Author strings in manuscripts: ${a.total}; ${a.matched} matched exactly one author's "<name> <surname>"`);
+  lines.push(
+    '',
+    `Author strings in manuscripts: ${a.total}; ${a.matched} matched exactly one author's "<name> <surname>"`,
+  );
   if (a.ambiguous.length) {
-    lines.push(`  ${count(a.ambiguous)} kept as published (as_published) because several author records share the name:`);
-    lines.push(...listMatches(a.ambiguous, (m) => `    "${m.text}" (records ${m.candidates.join(', ')}) at ${places(m.at)}`));
+    lines.push(
+      `  ${count(a.ambiguous)} kept as published (as_published) because several author records share the name:`,
+    );
+    lines.push(
+      ...listMatches(a.ambiguous, (m) => `    "${m.text}" (records ${m.candidates.join(', ')}) at ${places(m.at)}`),
+    );
   }
   if (a.unmatched.length) {
     lines.push(`  ${count(a.unmatched)} kept as published (as_published) because no author record has the name:`);
@@ -36,23 +48,34 @@ export function formatImportSummary(report: ImportReport): string {
   lines.push('', 'Order:');
   for (const list of ['authors', 'manuscripts'] as const) {
     const o = inf.order[list];
-    lines.push(o.count === 0
-      ? `  ${list}: the source order is the default order (${o.rule}); no order field written`
-      : `  ${list}: order 1-${o.count} written on the first ${o.count} of ${o.total}: the source leaves the default order (${o.rule}) at position ${(o.firstDifference ?? 0) + 1} (${o.firstDifferenceKey}), and records with an order come first`);
+    lines.push(
+      o.count === 0
+        ? `  ${list}: the source order is the default order (${o.rule}); no order field written`
+        : `  ${list}: order 1-${o.count} written on the first ${o.count} of ${o.total}: the source leaves the default order (${o.rule}) at position ${(o.firstDifference ?? 0) + 1} (${o.firstDifferenceKey}), and records with an order come first`,
+    );
   }
   lines.push('  volumes: by id (see above); volumes have no order field');
 
   lines.push('', `${content}/journal.yaml:`);
-  for (const j of inf.journal) lines.push(`  ${j.field}: ${j.value}  (from ${j.from})${j.placeholder ? '  <- check and edit' : ''}`);
-  if (inf.omitted.length) lines.push(`  left out of the records because the build fills them in: ${inf.omitted.map((o) => `${o.count} ${o.label}`).join('; ')}`);
+  for (const j of inf.journal)
+    lines.push(`  ${j.field}: ${j.value}  (from ${j.from})${j.placeholder ? '  <- check and edit' : ''}`);
+  if (inf.omitted.length)
+    lines.push(
+      `  left out of the records because the build fills them in: ${inf.omitted.map((o) => `${o.count} ${o.label}`).join('; ')}`,
+    );
 
   if (inf.kept.length) lines.push('', `Kept exactly: ${inf.kept.map((k) => `${k.count} ${k.label}`).join('; ')}`);
-  for (const r of report.reordered) lines.push(`Note: ${r.count} ${r.list} had their keys in another order; the build writes the contract's order.`);
+  for (const r of report.reordered)
+    lines.push(`Note: ${r.count} ${r.list} had their keys in another order; the build writes the contract's order.`);
 
-  lines.push('', report.sourceBytesIdentical
-    ? 'Checked: a build of the imported tree writes the three lists byte for byte as the source served them.'
-    : 'Checked: a build of the imported tree writes the same records, order and values; the source\'s JSON formatting differs from DRF\'s (the build writes compact UTF-8 JSON).');
-  if (inf.journal.some((j) => j.placeholder)) lines.push(`Next: edit the fields marked above in ${content}/journal.yaml, then run npm run build.`);
+  lines.push(
+    '',
+    report.sourceBytesIdentical
+      ? 'Checked: a build of the imported tree writes the three lists byte for byte as the source served them.'
+      : "Checked: a build of the imported tree writes the same records, order and values; the source's JSON formatting differs from DRF's (the build writes compact UTF-8 JSON).",
+  );
+  if (inf.journal.some((j) => j.placeholder))
+    lines.push(`Next: edit the fields marked above in ${content}/journal.yaml, then run npm run build.`);
   else lines.push('Next: npm run build');
   return lines.join('\n');
 }

@@ -13,7 +13,12 @@ import { API_LISTS, listFile, type ApiList } from '../shared/contract.ts';
 import { projectPaths } from '../project.ts';
 
 /** `expected` holds each list's bytes as the build must write them (DRF's serialization, contract key order). */
-export async function verifyRoundTrip(projectRoot: string, staged: string, expected: Record<ApiList, Buffer>, labels: Record<ApiList, string>): Promise<Problem[]> {
+export async function verifyRoundTrip(
+  projectRoot: string,
+  staged: string,
+  expected: Record<ApiList, Buffer>,
+  labels: Record<ApiList, string>,
+): Promise<Problem[]> {
   const out = `${staged}-verify`;
   // No public/ files and a build cache of its own (issue 4): only the three lists matter here,
   // and nothing of the user's may interfere or be disturbed.
@@ -24,7 +29,15 @@ export async function verifyRoundTrip(projectRoot: string, staged: string, expec
     const result = await build(paths, 'build');
     if (!result.ok) {
       return [
-        { code: 'import/round-trip', file: path.relative(projectRoot, staged) || staged, line: 0, column: 0, field: '', message: 'the imported tree does not build; the build reports the problems below', expected: 'content that builds (please report this: the import should have caught it)' },
+        {
+          code: 'import/round-trip',
+          file: path.relative(projectRoot, staged) || staged,
+          line: 0,
+          column: 0,
+          field: '',
+          message: 'the imported tree does not build; the build reports the problems below',
+          expected: 'content that builds (please report this: the import should have caught it)',
+        },
         ...result.problems,
       ];
     }
@@ -32,7 +45,8 @@ export async function verifyRoundTrip(projectRoot: string, staged: string, expec
     for (const list of API_LISTS) {
       // Compared as bytes; decoded only to say where they differ (issue 4: 238 MB at 100,000 manuscripts).
       const built = await readFile(path.join(out, ...listFile(list).split('/')));
-      if (!built.equals(expected[list])) problems.push(describeDifference(list, built.toString('utf8'), expected[list].toString('utf8'), labels[list]));
+      if (!built.equals(expected[list]))
+        problems.push(describeDifference(list, built.toString('utf8'), expected[list].toString('utf8'), labels[list]));
     }
     return problems;
   } finally {
@@ -48,11 +62,20 @@ function describeDifference(list: ApiList, built: string, expected: string, labe
   let message = `the build writes ${a.length} records, the source has ${b.length}`;
   if (a.length === b.length) {
     const index = a.findIndex((record, i) => toJson(record) !== toJson(b[i]));
-    message = index < 0
-      ? 'the built list differs from the source in its bytes only'
-      : `${list}[${index}]: the build writes ${clip(toJson(a[index]))} where the source has ${clip(toJson(b[index]))}`;
+    message =
+      index < 0
+        ? 'the built list differs from the source in its bytes only'
+        : `${list}[${index}]: the build writes ${clip(toJson(a[index]))} where the source has ${clip(toJson(b[index]))}`;
   }
-  return { code: 'import/round-trip', file: label, line: 0, column: 0, field: list, message, expected: 'the same records, order, values and key order as the source' };
+  return {
+    code: 'import/round-trip',
+    file: label,
+    line: 0,
+    column: 0,
+    field: list,
+    message,
+    expected: 'the same records, order, values and key order as the source',
+  };
 }
 
 function clip(text: string, max = 300): string {

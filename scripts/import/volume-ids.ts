@@ -34,7 +34,11 @@ export type VolumeIdResult =
 
 const YEAR_TOLERANCE = 1;
 
-export function inferVolumeIds(volumes: readonly VolumeEvidence[], manuscripts: readonly ManuscriptEvidence[], explicit?: string): VolumeIdResult {
+export function inferVolumeIds(
+  volumes: readonly VolumeEvidence[],
+  manuscripts: readonly ManuscriptEvidence[],
+  explicit?: string,
+): VolumeIdResult {
   if (explicit !== undefined) return explicitIds(volumes, manuscripts, explicit);
   const used = [...new Set(manuscripts.map((m) => m.citation_volume))].sort((a, b) => a - b);
   const n = volumes.length;
@@ -45,13 +49,24 @@ export function inferVolumeIds(volumes: readonly VolumeEvidence[], manuscripts: 
   if (outside.length === 0) {
     const disagree = yearDisagreements(volumes, position, manuscripts);
     if (disagree.length === 0) {
-      return { ok: true, ids: position, rule: 'position', reasons: [
-        n === 0 ? 'there are no volumes' : `ids are the positions in the list, 1 to ${n}`,
-        used.length ? `every citation_volume (${range(used)}) names one of them` : 'no manuscript names a volume',
-        ...(manuscripts.length ? [`the citation_date year of all ${manuscripts.length} manuscripts is within ${YEAR_TOLERANCE} year of their volume's full_date`] : []),
-      ] };
+      return {
+        ok: true,
+        ids: position,
+        rule: 'position',
+        reasons: [
+          n === 0 ? 'there are no volumes' : `ids are the positions in the list, 1 to ${n}`,
+          used.length ? `every citation_volume (${range(used)}) names one of them` : 'no manuscript names a volume',
+          ...(manuscripts.length
+            ? [
+                `the citation_date year of all ${manuscripts.length} manuscripts is within ${YEAR_TOLERANCE} year of their volume's full_date`,
+              ]
+            : []),
+        ],
+      };
     }
-    tried.push(`by position, ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated far from their volume (${examples(disagree)})`);
+    tried.push(
+      `by position, ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated far from their volume (${examples(disagree)})`,
+    );
   } else {
     tried.push(`by position the ids would be 1 to ${n}, but manuscripts name ${range(outside)}`);
   }
@@ -59,30 +74,51 @@ export function inferVolumeIds(volumes: readonly VolumeEvidence[], manuscripts: 
   if (used.length === n && n > 0 && used.some((id, i) => id !== position[i])) {
     const disagree = yearDisagreements(volumes, used, manuscripts);
     if (disagree.length === 0) {
-      return { ok: true, ids: used, rule: 'ids in use', reasons: [
-        `manuscripts use exactly ${n} volume ids (${range(used)}), one per volume: they are the volumes' ids in list order`,
-        `the citation_date year of all ${manuscripts.length} manuscripts is within ${YEAR_TOLERANCE} year of their volume's full_date`,
-      ] };
+      return {
+        ok: true,
+        ids: used,
+        rule: 'ids in use',
+        reasons: [
+          `manuscripts use exactly ${n} volume ids (${range(used)}), one per volume: they are the volumes' ids in list order`,
+          `the citation_date year of all ${manuscripts.length} manuscripts is within ${YEAR_TOLERANCE} year of their volume's full_date`,
+        ],
+      };
     }
-    tried.push(`taking the ${n} ids in use (${range(used)}) in list order, ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated far from their volume (${examples(disagree)})`);
+    tried.push(
+      `taking the ${n} ids in use (${range(used)}) in list order, ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated far from their volume (${examples(disagree)})`,
+    );
   } else if (used.length !== n) {
-    tried.push(`${used.length} volume id${used.length === 1 ? ' is' : 's are'} in use for ${n} volumes, so they cannot simply be taken in list order`);
+    tried.push(
+      `${used.length} volume id${used.length === 1 ? ' is' : 's are'} in use for ${n} volumes, so they cannot simply be taken in list order`,
+    );
   }
 
   const labels = volumes.map((v) => `${numeral(v.label)} (${v.full_date.slice(0, 4)})`).join(', ');
-  return { ok: false, errors: [{
-    field: 'volumes',
-    message: `the volume ids cannot be inferred: ${tried.join('; ')}`,
-    expected: `--volume-ids giving each volume's id in list order, e.g. --volume-ids ${volumes.map((v, i) => `${numeral(v.label)}=${i + 1}`).join(',')}; the volumes are ${labels}`,
-  }] };
+  return {
+    ok: false,
+    errors: [
+      {
+        field: 'volumes',
+        message: `the volume ids cannot be inferred: ${tried.join('; ')}`,
+        expected: `--volume-ids giving each volume's id in list order, e.g. --volume-ids ${volumes.map((v, i) => `${numeral(v.label)}=${i + 1}`).join(',')}; the volumes are ${labels}`,
+      },
+    ],
+  };
 }
 
 /** `V=1,I=2` (or `Volume V=1`): every volume once, ids increasing down the list. */
-function explicitIds(volumes: readonly VolumeEvidence[], manuscripts: readonly ManuscriptEvidence[], text: string): VolumeIdResult {
+function explicitIds(
+  volumes: readonly VolumeEvidence[],
+  manuscripts: readonly ManuscriptEvidence[],
+  text: string,
+): VolumeIdResult {
   const errors: { field: string; message: string; expected: string }[] = [];
-  const expected = 'V=1,I=2,...: each volume\'s Roman numeral and its id';
+  const expected = "V=1,I=2,...: each volume's Roman numeral and its id";
   const byNumeral = new Map<string, number>();
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = /^(?:Volume\s+)?([IVXLCDM]+)\s*=\s*([1-9]\d{0,9})$/i.exec(entry);
     if (!match) {
       errors.push({ field: '--volume-ids', message: `"${entry}" is not a numeral=id pair`, expected });
@@ -94,7 +130,12 @@ function explicitIds(volumes: readonly VolumeEvidence[], manuscripts: readonly M
   }
   const known = new Set(volumes.map((v) => numeral(v.label)));
   for (const key of byNumeral.keys()) {
-    if (!known.has(key)) errors.push({ field: '--volume-ids', message: `names Volume ${key}, which is not in the volumes list`, expected: `only ${[...known].join(', ')}` });
+    if (!known.has(key))
+      errors.push({
+        field: '--volume-ids',
+        message: `names Volume ${key}, which is not in the volumes list`,
+        expected: `only ${[...known].join(', ')}`,
+      });
   }
   const ids: number[] = [];
   volumes.forEach((volume, i) => {
@@ -105,20 +146,37 @@ function explicitIds(volumes: readonly VolumeEvidence[], manuscripts: readonly M
     }
     const previous = ids[ids.length - 1];
     if (previous !== undefined && id <= previous) {
-      errors.push({ field: `volumes[${i}]`, message: `${volume.label} gets ${id}, not more than the id ${previous} of the volume before it`,
-        expected: 'ids increasing down the list: the list is ordered by id (SPEC-NOTES decision 1), so other ids would reorder it' });
+      errors.push({
+        field: `volumes[${i}]`,
+        message: `${volume.label} gets ${id}, not more than the id ${previous} of the volume before it`,
+        expected:
+          'ids increasing down the list: the list is ordered by id (SPEC-NOTES decision 1), so other ids would reorder it',
+      });
     }
     ids.push(id);
   });
   if (errors.length > 0) return { ok: false, errors };
   const disagree = yearDisagreements(volumes, ids, manuscripts);
-  return { ok: true, ids, rule: 'explicit', reasons: [
-    'ids as given by --volume-ids',
-    ...(disagree.length ? [`note: ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated more than ${YEAR_TOLERANCE} year from their volume (${examples(disagree)})`] : []),
-  ] };
+  return {
+    ok: true,
+    ids,
+    rule: 'explicit',
+    reasons: [
+      'ids as given by --volume-ids',
+      ...(disagree.length
+        ? [
+            `note: ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated more than ${YEAR_TOLERANCE} year from their volume (${examples(disagree)})`,
+          ]
+        : []),
+    ],
+  };
 }
 
-function yearDisagreements(volumes: readonly VolumeEvidence[], ids: readonly number[], manuscripts: readonly ManuscriptEvidence[]): ManuscriptEvidence[] {
+function yearDisagreements(
+  volumes: readonly VolumeEvidence[],
+  ids: readonly number[],
+  manuscripts: readonly ManuscriptEvidence[],
+): ManuscriptEvidence[] {
   const yearById = new Map(ids.map((id, i) => [id, Number(volumes[i]!.full_date.slice(0, 4))]));
   return manuscripts.filter((m) => {
     const year = yearById.get(m.citation_volume);
@@ -132,7 +190,9 @@ export function numeral(label: string): string {
 }
 
 function examples(ms: readonly ManuscriptEvidence[]): string {
-  const shown = ms.slice(0, 3).map((m) => `manuscripts[${m.index}] of ${m.citation_date} in volume ${m.citation_volume}`);
+  const shown = ms
+    .slice(0, 3)
+    .map((m) => `manuscripts[${m.index}] of ${m.citation_date} in volume ${m.citation_volume}`);
   return ms.length > 3 ? `${shown.join(', ')}, ...` : shown.join(', ');
 }
 

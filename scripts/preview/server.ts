@@ -110,8 +110,10 @@ export function htmlHandling(root: string, pathname: string): { path: string; st
     if (!file.startsWith(root + path.sep)) return false;
     return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
   };
-  if (decoded.endsWith('/index.html')) return isFile(decoded) ? { path: pathname.slice(0, -'index.html'.length), status: 308 } : undefined;
-  if (decoded.endsWith('.html')) return isFile(decoded) ? { path: pathname.slice(0, -'.html'.length), status: 308 } : undefined;
+  if (decoded.endsWith('/index.html'))
+    return isFile(decoded) ? { path: pathname.slice(0, -'index.html'.length), status: 308 } : undefined;
+  if (decoded.endsWith('.html'))
+    return isFile(decoded) ? { path: pathname.slice(0, -'.html'.length), status: 308 } : undefined;
   if (decoded.endsWith('/')) {
     if (decoded === '/' || isFile(`${decoded}index.html`)) return undefined;
     return isFile(`${decoded.slice(0, -1)}.html`) ? { path: pathname.slice(0, -1), status: 308 } : undefined;

@@ -4,7 +4,11 @@
  * starts, and the promise settles (with the first error) only once the calls in flight are done:
  * a caller cleaning up after it (write.ts, removing its staging folder) has nothing still running.
  */
-export async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const worker = async () => {

@@ -25,7 +25,11 @@ export async function removeTree(dir: string): Promise<void> {
     return;
   }
   const folders = entries.filter((e) => e.isDirectory());
-  await forEachLimited(entries.filter((e) => !e.isDirectory()), FILES_IN_FLIGHT, (e) => rm(path.join(dir, e.name), { force: true }));
+  await forEachLimited(
+    entries.filter((e) => !e.isDirectory()),
+    FILES_IN_FLIGHT,
+    (e) => rm(path.join(dir, e.name), { force: true }),
+  );
   await forEachLimited(folders, FOLDERS_IN_FLIGHT, (folder) => removeTree(path.join(dir, folder.name)));
   await rmdir(dir);
 }

@@ -6,12 +6,67 @@
 
 /** Transliteration of Cyrillic (Macedonian, Serbian, Russian) and a few symbols the fonts lack. */
 const ASCII: Record<string, string> = {
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', ѓ: 'gj', ђ: 'dj', е: 'e', ё: 'e', ж: 'zh', з: 'z', ѕ: 'dz',
-  и: 'i', й: 'j', ј: 'j', к: 'k', л: 'l', љ: 'lj', м: 'm', н: 'n', њ: 'nj', о: 'o', п: 'p', р: 'r',
-  с: 's', т: 't', ќ: 'kj', ћ: 'c', у: 'u', ф: 'f', х: 'h', ц: 'c', ч: 'ch', џ: 'dzh', ш: 'sh',
-  щ: 'shch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya', đ: 'dj', ł: 'l', ø: 'o', ß: 'ss',
-  æ: 'ae', œ: 'oe', µ: 'u', '°': ' deg', '“': '"', '”': '"', '„': '"', '‘': "'", '’': "'",
-  '–': '-', '—': '-', '…': '...', '×': 'x', '±': '+/-', '\u00a0': ' ',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  ѓ: 'gj',
+  ђ: 'dj',
+  е: 'e',
+  ё: 'e',
+  ж: 'zh',
+  з: 'z',
+  ѕ: 'dz',
+  и: 'i',
+  й: 'j',
+  ј: 'j',
+  к: 'k',
+  л: 'l',
+  љ: 'lj',
+  м: 'm',
+  н: 'n',
+  њ: 'nj',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  ќ: 'kj',
+  ћ: 'c',
+  у: 'u',
+  ф: 'f',
+  х: 'h',
+  ц: 'c',
+  ч: 'ch',
+  џ: 'dzh',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
+  я: 'ya',
+  đ: 'dj',
+  ł: 'l',
+  ø: 'o',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  µ: 'u',
+  '°': ' deg',
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '‘': "'",
+  '’': "'",
+  '–': '-',
+  '—': '-',
+  '…': '...',
+  '×': 'x',
+  '±': '+/-',
+  '\u00a0': ' ',
 };
 
 /** Printable ASCII only: letters transliterated, accents removed, anything else dropped. */
@@ -23,7 +78,11 @@ export function toAscii(text: string): string {
     if (mapped === undefined) out += char;
     else out += lower === char ? mapped : mapped.charAt(0).toUpperCase() + mapped.slice(1);
   }
-  return out.normalize('NFKD').replace(/\s+/g, ' ').replace(/[^\x20-\x7e]/g, '').trim();
+  return out
+    .normalize('NFKD')
+    .replace(/\s+/g, ' ')
+    .replace(/[^\x20-\x7e]/g, '')
+    .trim();
 }
 
 /** A PDF literal string: `\`, `(` and `)` escaped. */

@@ -9,7 +9,9 @@ export async function snapshot(dir: string): Promise<Record<string, string>> {
   for (const entry of entries) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
-    files[path.relative(dir, full)] = createHash('sha256').update(await readFile(full)).digest('hex');
+    files[path.relative(dir, full)] = createHash('sha256')
+      .update(await readFile(full))
+      .digest('hex');
   }
   return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -25,7 +25,12 @@ export function author(key: string, name: string, surname: string, institution: 
 
 export function volume(id: number, label: string, fullDate: string): VolumeRecord {
   return {
-    id, citation_journal_title: label, udc: '57 59', first_page: '1', last_page: '120', full_date: fullDate,
+    id,
+    citation_journal_title: label,
+    udc: '57 59',
+    first_page: '1',
+    last_page: '120',
+    full_date: fullDate,
     pdf: { kind: 'local', path: `volumes/pdfs/${fullDate.slice(0, 4)}/volume-${id}.pdf` },
     origin: origin(`content/volumes/volume-${id}.yaml`, `volume-${id}`),
   } as VolumeRecord;
@@ -33,15 +38,26 @@ export function volume(id: number, label: string, fullDate: string): VolumeRecor
 
 export function manuscript(id: number, fields: Partial<ManuscriptRecord> = {}): ManuscriptRecord {
   return {
-    id, citation_volume: 1, citation_title: `Manuscript ${id}`, citation_date: '2021-03-04',
-    abstract: '<p>An abstract.</p>', keywords: 'one, two.', document: { kind: 'local', path: `pdfs/m-${id}.pdf` },
-    authors: [], section: 'Zoology',
+    id,
+    citation_volume: 1,
+    citation_title: `Manuscript ${id}`,
+    citation_date: '2021-03-04',
+    abstract: '<p>An abstract.</p>',
+    keywords: 'one, two.',
+    document: { kind: 'local', path: `pdfs/m-${id}.pdf` },
+    authors: [],
+    section: 'Zoology',
     ...fields,
     origin: origin(`content/manuscripts/m-${id}.yaml`, `m-${id}`),
   } as ManuscriptRecord;
 }
 
-export function site(parts: { authors?: AuthorRecord[]; volumes?: VolumeRecord[]; manuscripts?: ManuscriptRecord[]; journal?: Partial<JournalInput> }): ResolvedJournal {
+export function site(parts: {
+  authors?: AuthorRecord[];
+  volumes?: VolumeRecord[];
+  manuscripts?: ManuscriptRecord[];
+  journal?: Partial<JournalInput>;
+}): ResolvedJournal {
   const authors = parts.authors ?? [];
   const manuscripts = parts.manuscripts ?? [];
   return {

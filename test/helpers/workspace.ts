@@ -26,7 +26,10 @@ export interface Workspace {
 }
 
 /** `files` maps paths relative to `content/` to their new text; `null` removes the file. */
-export async function createWorkspace(files: Record<string, string | Uint8Array | null> = {}, from = VALID_JOURNAL): Promise<Workspace> {
+export async function createWorkspace(
+  files: Record<string, string | Uint8Array | null> = {},
+  from = VALID_JOURNAL,
+): Promise<Workspace> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'journal-test-'));
   await cp(from, path.join(root, 'content'), { recursive: true });
   await cp(path.join(REPO_ROOT, 'public'), path.join(root, 'public'), { recursive: true });
@@ -55,7 +58,10 @@ const run = promisify(execFile);
 
 export async function runCli(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

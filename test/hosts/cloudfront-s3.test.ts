@@ -16,19 +16,43 @@ import { hostRules } from '../../scripts/hosts/rules.ts';
 import { renderS3DeployScript } from '../../scripts/hosts/s3-deploy.ts';
 
 type Headers = Record<string, { value: string }>;
-interface CfRequest { method: string; uri: string; querystring: Record<string, { value: string; multiValue?: { value: string }[] }>; headers: Headers; cookies: Record<string, never> }
-interface CfResponse { statusCode: number; statusDescription?: string; headers: Headers; body?: { encoding: string; data: string } }
+interface CfRequest {
+  method: string;
+  uri: string;
+  querystring: Record<string, { value: string; multiValue?: { value: string }[] }>;
+  headers: Headers;
+  cookies: Record<string, never>;
+}
+interface CfResponse {
+  statusCode: number;
+  statusDescription?: string;
+  headers: Headers;
+  body?: { encoding: string; data: string };
+}
 
 const source = renderCloudfrontFunction(hostRules);
 /** A fresh context per load: nothing but what the CloudFront runtime offers (no require, no process). */
-const handler = vm.runInNewContext(`${source}\n;handler`, Object.create(null)) as (event: unknown) => CfRequest | CfResponse;
+const handler = vm.runInNewContext(`${source}\n;handler`, Object.create(null)) as (
+  event: unknown,
+) => CfRequest | CfResponse;
 
 function viewerRequest(method: string, uri: string, querystring: CfRequest['querystring'] = {}) {
   return {
     version: '1.0',
-    context: { distributionDomainName: 'd111111abcdef8.cloudfront.net', distributionId: 'EDFDVBD6EXAMPLE', eventType: 'viewer-request', requestId: 'req-1' },
+    context: {
+      distributionDomainName: 'd111111abcdef8.cloudfront.net',
+      distributionId: 'EDFDVBD6EXAMPLE',
+      eventType: 'viewer-request',
+      requestId: 'req-1',
+    },
     viewer: { ip: '198.51.100.11' },
-    request: { method, uri, querystring, headers: { host: { value: 'journal.example.org' }, accept: { value: '*/*' } }, cookies: {} },
+    request: {
+      method,
+      uri,
+      querystring,
+      headers: { host: { value: 'journal.example.org' }, accept: { value: '*/*' } },
+      cookies: {},
+    },
   };
 }
 
@@ -36,12 +60,17 @@ function viewerResponse(uri: string, statusCode = 200) {
   return {
     ...viewerRequest('GET', uri),
     context: { distributionId: 'EDFDVBD6EXAMPLE', eventType: 'viewer-response', requestId: 'req-2' },
-    response: { statusCode, statusDescription: 'OK', headers: { 'content-type': { value: 'binary/octet-stream' }, vary: { value: 'Accept-Encoding' } }, cookies: {} },
+    response: {
+      statusCode,
+      statusDescription: 'OK',
+      headers: { 'content-type': { value: 'binary/octet-stream' }, vary: { value: 'Accept-Encoding' } },
+      cookies: {},
+    },
   };
 }
 
 describe('the CloudFront Function', () => {
-  it('fits CloudFront\'s size limit and parses as ECMAScript 5.1, which every CloudFront runtime accepts', () => {
+  it("fits CloudFront's size limit and parses as ECMAScript 5.1, which every CloudFront runtime accepts", () => {
     expect(Buffer.byteLength(source)).toBeLessThanOrEqual(CLOUDFRONT_FUNCTION_MAX_BYTES);
     expect(() => parse(source, { ecmaVersion: 5, sourceType: 'script' })).not.toThrow();
     // The parser does refuse newer syntax (the check can fail).
@@ -53,15 +82,24 @@ describe('the CloudFront Function', () => {
       const request = handler(viewerRequest('GET', `/api/${list}/`, { format: { value: 'api' } })) as CfRequest;
       expect(request.uri).toBe(`/api/${list}/index.json`);
       expect(request.querystring).toEqual({ format: { value: 'api' } });
-      expect((handler(viewerRequest('HEAD', `/api/${list}/index.json`)) as CfRequest).uri).toBe(`/api/${list}/index.json`);
+      expect((handler(viewerRequest('HEAD', `/api/${list}/index.json`)) as CfRequest).uri).toBe(
+        `/api/${list}/index.json`,
+      );
     }
   });
 
   it('moves /api/<list> to /api/<list>/ with 301, keeping the query (repeated keys too)', () => {
-    const response = handler(viewerRequest('GET', '/api/volumes', { format: { value: 'api' }, page: { value: '1', multiValue: [{ value: '1' }, { value: '2' }] } })) as CfResponse;
+    const response = handler(
+      viewerRequest('GET', '/api/volumes', {
+        format: { value: 'api' },
+        page: { value: '1', multiValue: [{ value: '1' }, { value: '2' }] },
+      }),
+    ) as CfResponse;
     expect(response.statusCode).toBe(301);
     expect(response.headers['location']).toEqual({ value: '/api/volumes/?format=api&page=1&page=2' });
-    expect((handler(viewerRequest('GET', '/api/volumes')) as CfResponse).headers['location']).toEqual({ value: '/api/volumes/' });
+    expect((handler(viewerRequest('GET', '/api/volumes')) as CfResponse).headers['location']).toEqual({
+      value: '/api/volumes/',
+    });
   });
 
   it('answers every other method with 405 and Allow: GET, anywhere', () => {
@@ -75,23 +113,35 @@ describe('the CloudFront Function', () => {
     }
   });
 
-  it('answers a page\'s URL with its .html file, as S3 stores it (docs/indexing.md)', () => {
+  it("answers a page's URL with its .html file, as S3 stores it (docs/indexing.md)", () => {
     const request = handler(viewerRequest('GET', '/manuscripts/7', { utm_source: { value: 'scholar' } })) as CfRequest;
     expect(request.uri).toBe('/manuscripts/7.html');
     expect(request.querystring).toEqual({ utm_source: { value: 'scholar' } });
     expect((handler(viewerRequest('HEAD', '/volumes/5')) as CfRequest).uri).toBe('/volumes/5.html');
   });
 
-  it('moves a page\'s .html and slash spellings (the URL before issue 4) to its URL with 301, keeping the query', () => {
+  it("moves a page's .html and slash spellings (the URL before issue 4) to its URL with 301, keeping the query", () => {
     for (const uri of ['/manuscripts/7.html', '/manuscripts/7/', '/volumes/5/']) {
       const response = handler(viewerRequest('GET', uri, { utm_source: { value: 'scholar' } })) as CfResponse;
       expect(response.statusCode, uri).toBe(301);
-      expect(response.headers['location'], uri).toEqual({ value: `${uri.replace(/(\.html|\/)$/, '')}?utm_source=scholar` });
+      expect(response.headers['location'], uri).toEqual({
+        value: `${uri.replace(/(\.html|\/)$/, '')}?utm_source=scholar`,
+      });
     }
   });
 
   it('leaves other paths alone', () => {
-    for (const uri of ['/', '/404.html', '/api/sections/', '/api/authors/x', '/api/authors/index.json/', '/manuscripts', '/manuscripts/', '/manuscripts/7/x', '/media/volumes/pdfs/2021/v.pdf']) {
+    for (const uri of [
+      '/',
+      '/404.html',
+      '/api/sections/',
+      '/api/authors/x',
+      '/api/authors/index.json/',
+      '/manuscripts',
+      '/manuscripts/',
+      '/manuscripts/7/x',
+      '/media/volumes/pdfs/2021/v.pdf',
+    ]) {
       expect((handler(viewerRequest('GET', uri)) as CfRequest).uri).toBe(uri);
     }
   });
@@ -131,15 +181,24 @@ describe('the S3 deploy script', () => {
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   const deploy = (env: Record<string, string>) =>
-    run('bash', [path.join(root, 'deploy-s3.sh'), 'site'], { cwd: root, env: { PATH: `${path.join(root, 'bin')}:${process.env['PATH']}`, AWS_LOG: path.join(root, 'aws.log'), ...env } });
+    run('bash', [path.join(root, 'deploy-s3.sh'), 'site'], {
+      cwd: root,
+      env: { PATH: `${path.join(root, 'bin')}:${process.env['PATH']}`, AWS_LOG: path.join(root, 'aws.log'), ...env },
+    });
 
   it('uploads the lists as exactly application/json and the PDFs as application/pdf, and nothing of other hosts', async () => {
     await rm(path.join(root, 'aws.log'), { force: true });
     await deploy({ JOURNAL_BUCKET: 'journal-bucket', CLOUDFRONT_DISTRIBUTION_ID: 'E123' });
     const calls = (await readFile(path.join(root, 'aws.log'), 'utf8')).trim().split('\n');
-    expect(calls).toContain('s3 sync site/api s3://journal-bucket/api --delete --exclude * --include *.json --content-type application/json --cache-control public, max-age=300');
-    expect(calls).toContain('s3 sync site/media s3://journal-bucket/media --delete --exclude * --include *.pdf --content-type application/pdf --cache-control public, max-age=86400');
-    expect(calls).toContain('s3 sync site s3://journal-bucket --delete --exclude api/* --exclude media/* --exclude *.gz --exclude *.br --exclude _headers --exclude _redirects --exclude .htaccess');
+    expect(calls).toContain(
+      's3 sync site/api s3://journal-bucket/api --delete --exclude * --include *.json --content-type application/json --cache-control public, max-age=300',
+    );
+    expect(calls).toContain(
+      's3 sync site/media s3://journal-bucket/media --delete --exclude * --include *.pdf --content-type application/pdf --cache-control public, max-age=86400',
+    );
+    expect(calls).toContain(
+      's3 sync site s3://journal-bucket --delete --exclude api/* --exclude media/* --exclude *.gz --exclude *.br --exclude _headers --exclude _redirects --exclude .htaccess',
+    );
     expect(calls.at(-1)).toBe('cloudfront create-invalidation --distribution-id E123 --paths /*');
   });
 

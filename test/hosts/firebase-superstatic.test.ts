@@ -34,10 +34,17 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     authors = await readFile(path.join(site.dist, 'api/authors/index.json'));
     // firebase.json sits beside dist/, as in the journal's repository.
     const project = path.dirname(site.dist);
-    await writeFile(path.join(project, 'firebase.json'), renderFirebaseConfig(hostRules, { publicDir: path.basename(site.dist) }));
+    await writeFile(
+      path.join(project, 'firebase.json'),
+      renderFirebaseConfig(hostRules, { publicDir: path.basename(site.dist) }),
+    );
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    server = startProcess(binary!, ['serve', '.', '--port', String(port), '--host', '127.0.0.1', '--config', 'firebase.json', '--compression'], { cwd: project });
+    server = startProcess(
+      binary!,
+      ['serve', '.', '--port', String(port), '--host', '127.0.0.1', '--config', 'firebase.json', '--compression'],
+      { cwd: project },
+    );
     await waitForHttp(origin, server);
   });
   afterAll(async () => {
@@ -45,15 +52,18 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     await site?.dispose();
   });
 
-  it.each(['/api/authors/', '/api/authors/?format=api', '/api/authors/index.json'])('GET %s answers the list with exactly the contract\'s headers', async (target) => {
-    const response = await send(origin, 'GET', target);
-    expect(response.status, server.output()).toBe(200);
-    expect(response.body.equals(authors)).toBe(true);
-    expect(values(response, 'content-type')).toEqual(['application/json']);
-    expect(values(response, 'allow')).toEqual(['GET']);
-    expect(headerList(response, 'vary')).toEqual(['accept', 'accept-encoding']);
-    expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
-  });
+  it.each(['/api/authors/', '/api/authors/?format=api', '/api/authors/index.json'])(
+    "GET %s answers the list with exactly the contract's headers",
+    async (target) => {
+      const response = await send(origin, 'GET', target);
+      expect(response.status, server.output()).toBe(200);
+      expect(response.body.equals(authors)).toBe(true);
+      expect(values(response, 'content-type')).toEqual(['application/json']);
+      expect(values(response, 'allow')).toEqual(['GET']);
+      expect(headerList(response, 'vary')).toEqual(['accept', 'accept-encoding']);
+      expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
+    },
+  );
 
   it('moves each list without its slash to the canonical path with 301, query kept', async () => {
     for (const list of ['authors', 'volumes', 'manuscripts']) {
@@ -78,7 +88,9 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
   });
 
   it('serves the PDFs as application/pdf with the media headers', async () => {
-    const volumes = JSON.parse(await readFile(path.join(site.dist, 'api/volumes/index.json'), 'utf8')) as { pdf: string }[];
+    const volumes = JSON.parse(await readFile(path.join(site.dist, 'api/volumes/index.json'), 'utf8')) as {
+      pdf: string;
+    }[];
     const pdfPath = new URL(volumes[0]!.pdf).pathname;
     const response = await send(origin, 'GET', pdfPath);
     expect(response.status).toBe(200);
@@ -94,7 +106,7 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     expect(response.body.toString('utf8')).toContain('<meta name="citation_title"');
   });
 
-  it('moves a page\'s .html and slash spellings (the URL before issue 4) to its URL with 301', async () => {
+  it("moves a page's .html and slash spellings (the URL before issue 4) to its URL with 301", async () => {
     for (const target of ['/manuscripts/1.html', '/manuscripts/1/', '/volumes/5/']) {
       const response = await send(origin, 'GET', target);
       expect(response.status, target).toBe(301);

@@ -7,9 +7,17 @@ import { formatGithubAnnotations, type Problem } from '../../scripts/generator/m
 import { createWorkspace, type Workspace } from '../helpers/workspace.ts';
 
 describe('formatGithubAnnotations', () => {
-  it('writes one ::error command per problem, sorted, with GitHub\'s escaping', () => {
+  it("writes one ::error command per problem, sorted, with GitHub's escaping", () => {
     const problems: Problem[] = [
-      { code: 'schema/format', file: 'content/volumes/b.yaml', line: 4, column: 12, field: 'full_date', message: '"2021-02-30" is not valid', expected: 'a real date as YYYY-MM-DD' },
+      {
+        code: 'schema/format',
+        file: 'content/volumes/b.yaml',
+        line: 4,
+        column: 12,
+        field: 'full_date',
+        message: '"2021-02-30" is not valid',
+        expected: 'a real date as YYYY-MM-DD',
+      },
       { code: 'media/missing', file: 'content/a, b.yaml', line: 0, column: 0, field: '', message: '100% gone\nreally' },
     ];
     expect(formatGithubAnnotations(problems, ['GitHub Pages: no headers.']).split('\n')).toEqual([
@@ -46,8 +54,12 @@ describe('npm run check -- --format github', () => {
     expect(result.code).toBe(1);
     const annotations = result.stdout.trim().split('\n');
     expect(annotations).toEqual([
-      expect.stringMatching(/^::error file=content\/manuscripts\/orchids\.yaml,line=4,col=\d+,title=citation_date::citation_date: /),
-      expect.stringMatching(/^::error file=content\/manuscripts\/orchids\.yaml,line=8,col=\d+,title=authors\[1\]::authors\[1\]: .*nobody-here/),
+      expect.stringMatching(
+        /^::error file=content\/manuscripts\/orchids\.yaml,line=4,col=\d+,title=citation_date::citation_date: /,
+      ),
+      expect.stringMatching(
+        /^::error file=content\/manuscripts\/orchids\.yaml,line=8,col=\d+,title=authors\[1\]::authors\[1\]: .*nobody-here/,
+      ),
     ]);
   });
 

@@ -14,11 +14,17 @@ import { createWorkspace, VALID_JOURNAL, type Workspace } from '../helpers/works
 
 const JOURNAL = 'content/journal.yaml';
 const ruleFiles = { _headers: renderHeaders(hostRules), _redirects: renderRedirects(hostRules) };
-const files = (n: number, bytes = 10): SiteFile[] => Array.from({ length: n }, (_, i) => ({ path: `media/pdfs/${i}.pdf`, bytes, source: `content/media/pdfs/${i}.pdf` }));
+const files = (n: number, bytes = 10): SiteFile[] =>
+  Array.from({ length: n }, (_, i) => ({ path: `media/pdfs/${i}.pdf`, bytes, source: `content/media/pdfs/${i}.pdf` }));
 
 describe('checkSite', () => {
   it('passes the rule files the build writes on every host: their counts do not grow with content', () => {
-    const check = checkSite(['cloudflare-pages', 'gitlab-pages', 'netlify', 's3-cloudfront'], JOURNAL, files(10), ruleFiles);
+    const check = checkSite(
+      ['cloudflare-pages', 'gitlab-pages', 'netlify', 's3-cloudfront'],
+      JOURNAL,
+      files(10),
+      ruleFiles,
+    );
     expect(check.problems).toEqual([]);
   });
 
@@ -26,14 +32,32 @@ describe('checkSite', () => {
     expect(checkSite(['cloudflare-pages'], JOURNAL, files(20_000), ruleFiles).problems).toEqual([]);
     const [problem, ...rest] = checkSite(['cloudflare-pages'], JOURNAL, files(20_001), ruleFiles).problems;
     expect(rest).toEqual([]);
-    expect(problem).toMatchObject({ code: 'host/limit', file: JOURNAL, field: 'hosts', expected: 'at most 20,000 files' });
-    expect(problem?.message).toBe('the site has 20,001 files, more than Cloudflare Pages (hosts in content/journal.yaml) serves');
+    expect(problem).toMatchObject({
+      code: 'host/limit',
+      file: JOURNAL,
+      field: 'hosts',
+      expected: 'at most 20,000 files',
+    });
+    expect(problem?.message).toBe(
+      'the site has 20,001 files, more than Cloudflare Pages (hosts in content/journal.yaml) serves',
+    );
   });
 
   it('names the file that is over 25 MiB on Cloudflare Pages, and not on Firebase', () => {
-    const big = [{ path: 'media/volumes/pdfs/2021/v.pdf', bytes: 25 * 1024 * 1024 + 1, source: 'content/media/volumes/pdfs/2021/v.pdf' }];
+    const big = [
+      {
+        path: 'media/volumes/pdfs/2021/v.pdf',
+        bytes: 25 * 1024 * 1024 + 1,
+        source: 'content/media/volumes/pdfs/2021/v.pdf',
+      },
+    ];
     expect(checkSite(['cloudflare-pages'], JOURNAL, big, ruleFiles).problems).toEqual([
-      expect.objectContaining({ code: 'host/limit', file: 'content/media/volumes/pdfs/2021/v.pdf', field: '', expected: 'at most 25 MiB per file' }),
+      expect.objectContaining({
+        code: 'host/limit',
+        file: 'content/media/volumes/pdfs/2021/v.pdf',
+        field: '',
+        expected: 'at most 25 MiB per file',
+      }),
     ]);
     expect(checkSite(['firebase'], JOURNAL, big, ruleFiles).problems).toEqual([]);
   });
@@ -43,30 +67,53 @@ describe('checkSite', () => {
     // The .br at the limit passes: before, each twin counted at its original's size.
     const sizes = [26 * MiB, 3 * MiB, 25 * MiB, 30 * MiB, 1000];
     const files = {
-      names: ['api/manuscripts/index.json', 'api/manuscripts/index.json.gz', 'api/manuscripts/index.json.br', 'media/pdfs/big.pdf', 'manuscripts/1/index.html'],
+      names: [
+        'api/manuscripts/index.json',
+        'api/manuscripts/index.json.gz',
+        'api/manuscripts/index.json.br',
+        'media/pdfs/big.pdf',
+        'manuscripts/1/index.html',
+      ],
       keys: ['', '', '', '', ''],
       stamps: sizes.flatMap((size, ino) => [size, 0, ino]),
     };
     const copies = [{ from: '/x/content/media/pdfs/big.pdf', to: 'media/pdfs/big.pdf' }];
     const problems = checkHostLimits(['cloudflare-pages'], JOURNAL, files, ruleFiles, copies).problems;
     expect(problems.map((p) => [p.file, p.field, p.message])).toEqual([
-      [JOURNAL, 'hosts', 'dist/api/manuscripts/index.json is 26 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves'],
-      ['content/media/pdfs/big.pdf', '', 'is 30 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves'],
+      [
+        JOURNAL,
+        'hosts',
+        'dist/api/manuscripts/index.json is 26 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves',
+      ],
+      [
+        'content/media/pdfs/big.pdf',
+        '',
+        'is 30 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves',
+      ],
     ]);
     expect(checkHostLimits(['firebase'], JOURNAL, files, ruleFiles, copies).problems).toEqual([]);
     expect(checkHostLimits(undefined, JOURNAL, files, ruleFiles, copies)).toEqual({ problems: [], warnings: [] });
   });
 
-  it('counts header rules and static and dynamic redirects against Cloudflare\'s 100 / 2,000 / 100', () => {
+  it("counts header rules and static and dynamic redirects against Cloudflare's 100 / 2,000 / 100", () => {
     const headers = Array.from({ length: 101 }, (_, i) => `/p${i}\n  X-A: b`).join('\n');
     const dynamic = Array.from({ length: 101 }, (_, i) => `/d${i}/* /x/:splat 301`).join('\n');
     const statics = Array.from({ length: 2001 }, (_, i) => `/s${i} /x 301`).join('\n');
-    const messages = (rules: Record<string, string>) => checkSite(['cloudflare-pages'], JOURNAL, [], rules).problems.map((p) => p.message);
-    expect(messages({ _headers: headers })).toEqual(['_headers has 101 rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads']);
-    expect(messages({ _redirects: dynamic })).toEqual(['_redirects has 101 rules with a splat or placeholder, more than Cloudflare Pages (hosts in content/journal.yaml) reads']);
-    expect(messages({ _redirects: statics })).toEqual(['_redirects has 2001 static rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads']);
+    const messages = (rules: Record<string, string>) =>
+      checkSite(['cloudflare-pages'], JOURNAL, [], rules).problems.map((p) => p.message);
+    expect(messages({ _headers: headers })).toEqual([
+      '_headers has 101 rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads',
+    ]);
+    expect(messages({ _redirects: dynamic })).toEqual([
+      '_redirects has 101 rules with a splat or placeholder, more than Cloudflare Pages (hosts in content/journal.yaml) reads',
+    ]);
+    expect(messages({ _redirects: statics })).toEqual([
+      '_redirects has 2001 static rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads',
+    ]);
     // GitLab Pages reads at most 1,000 rules in all.
-    expect(checkSite(['gitlab-pages'], JOURNAL, [], { _redirects: statics }).problems.map((p) => p.expected)).toContain('at most 1,000');
+    expect(checkSite(['gitlab-pages'], JOURNAL, [], { _redirects: statics }).problems.map((p) => p.expected)).toContain(
+      'at most 1,000',
+    );
   });
 
   it('fails a site over 1 GiB on GitHub Pages, and warns what its clients get', () => {
@@ -77,7 +124,19 @@ describe('checkSite', () => {
   });
 
   it('knows every host the schema accepts', () => {
-    expect(Object.keys(HOST_LIMITS).sort()).toEqual(['apache', 'azure-static-web-apps', 'caddy', 'cloudflare-pages', 'firebase', 'github-pages', 'gitlab-pages', 'netlify', 'nginx', 's3-cloudfront', 'vercel']);
+    expect(Object.keys(HOST_LIMITS).sort()).toEqual([
+      'apache',
+      'azure-static-web-apps',
+      'caddy',
+      'cloudflare-pages',
+      'firebase',
+      'github-pages',
+      'gitlab-pages',
+      'netlify',
+      'nginx',
+      's3-cloudfront',
+      'vercel',
+    ]);
   });
 });
 
@@ -87,7 +146,8 @@ describe('the build with hosts in journal.yaml', () => {
     await workspace?.dispose();
     workspace = undefined;
   });
-  const journal = async (hosts: string) => `${await readFile(path.join(VALID_JOURNAL, 'journal.yaml'), 'utf8')}\nhosts: ${hosts}\n`;
+  const journal = async (hosts: string) =>
+    `${await readFile(path.join(VALID_JOURNAL, 'journal.yaml'), 'utf8')}\nhosts: ${hosts}\n`;
   const bigPdf = () => {
     const pdf = Buffer.alloc(25 * 1024 * 1024 + 1, 0x20);
     pdf.write('%PDF-1.4\n', 0, 'latin1');
@@ -95,16 +155,23 @@ describe('the build with hosts in journal.yaml', () => {
   };
 
   it('refuses a PDF over 25 MiB for Cloudflare Pages, names it, and writes nothing', async () => {
-    workspace = await createWorkspace({ 'journal.yaml': await journal('[cloudflare-pages]'), 'media/volumes/pdfs/2021/volume-i.pdf': bigPdf() });
+    workspace = await createWorkspace({
+      'journal.yaml': await journal('[cloudflare-pages]'),
+      'media/volumes/pdfs/2021/volume-i.pdf': bigPdf(),
+    });
     const result = await workspace.build();
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([
-      expect.objectContaining({ code: 'host/limit', file: 'content/media/volumes/pdfs/2021/volume-i.pdf', message: 'is 25.0 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves' }),
+      expect.objectContaining({
+        code: 'host/limit',
+        file: 'content/media/volumes/pdfs/2021/volume-i.pdf',
+        message: 'is 25.0 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves',
+      }),
     ]);
     await expect(stat(workspace.paths.out)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('refuses a PDF grown over 25 MiB since the last build, and leaves that build\'s output as it was', async () => {
+  it("refuses a PDF grown over 25 MiB since the last build, and leaves that build's output as it was", async () => {
     // Everything else is unchanged, so the build takes it from the previous output into the new one
     // (write.ts): refused, every file taken goes back.
     workspace = await createWorkspace({ 'journal.yaml': await journal('[cloudflare-pages]') });
@@ -112,13 +179,18 @@ describe('the build with hosts in journal.yaml', () => {
     const before = await snapshot(workspace.paths.out);
     await workspace.write('media/volumes/pdfs/2021/volume-i.pdf', bigPdf());
     const result = await workspace.build();
-    expect(result.problems.map((p) => `${p.code} ${p.file}`)).toEqual(['host/limit content/media/volumes/pdfs/2021/volume-i.pdf']);
+    expect(result.problems.map((p) => `${p.code} ${p.file}`)).toEqual([
+      'host/limit content/media/volumes/pdfs/2021/volume-i.pdf',
+    ]);
     expect(await snapshot(workspace.paths.out)).toEqual(before);
     expect((await readdir(workspace.root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
   });
 
   it('builds the same site for Firebase, whose limit is 2 GiB a file', async () => {
-    workspace = await createWorkspace({ 'journal.yaml': await journal('[firebase]'), 'media/volumes/pdfs/2021/volume-i.pdf': bigPdf() });
+    workspace = await createWorkspace({
+      'journal.yaml': await journal('[firebase]'),
+      'media/volumes/pdfs/2021/volume-i.pdf': bigPdf(),
+    });
     const result = await workspace.build();
     expect(result.problems).toEqual([]);
     expect(result.ok).toBe(true);
@@ -128,7 +200,9 @@ describe('the build with hosts in journal.yaml', () => {
     workspace = await createWorkspace({ 'journal.yaml': await journal('[github-pages, cloudflare-pages]') });
     const result = await workspace.cli('build');
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^Warning: GitHub Pages: it cannot set headers or map \/api\/<list>\/ to index\.json: clients must use \/api\/<list>\/index\.json/m);
+    expect(result.stderr).toMatch(
+      /^Warning: GitHub Pages: it cannot set headers or map \/api\/<list>\/ to index\.json: clients must use \/api\/<list>\/index\.json/m,
+    );
   });
 
   it('reports an unknown host at its line in journal.yaml', async () => {
@@ -136,6 +210,8 @@ describe('the build with hosts in journal.yaml', () => {
     workspace = await createWorkspace({ 'journal.yaml': text });
     const result = await workspace.build('check');
     const line = text.split('\n').indexOf('  - heroku') + 1;
-    expect(result.problems).toEqual([expect.objectContaining({ file: 'content/journal.yaml', line, field: 'hosts[1]', code: 'schema/format' })]);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ file: 'content/journal.yaml', line, field: 'hosts[1]', code: 'schema/format' }),
+    ]);
   });
 });

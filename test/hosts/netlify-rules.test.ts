@@ -12,9 +12,22 @@ import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.t
 import { renderNetlifyToml } from '../../scripts/hosts/netlify.ts';
 import { CONTRACT_HEADERS, hostRules } from '../../scripts/hosts/rules.ts';
 
-interface ParsedRedirect { from: string; to: string; status: number; force: boolean; query: Record<string, string>; conditions: Record<string, unknown> }
-interface Match { from: string; to: string; status: number }
-interface Matcher { match(request: Record<string, unknown>): Match | null }
+interface ParsedRedirect {
+  from: string;
+  to: string;
+  status: number;
+  force: boolean;
+  query: Record<string, string>;
+  conditions: Record<string, unknown>;
+}
+interface Match {
+  from: string;
+  to: string;
+  status: number;
+}
+interface Matcher {
+  match(request: Record<string, unknown>): Match | null;
+}
 
 // These packages ship no usable type declarations; their shapes are written out above.
 const load = (name: string) => import(name) as Promise<Record<string, unknown>>;
@@ -30,23 +43,48 @@ beforeAll(async () => {
   await writeFile(path.join(folder, '_headers'), renderHeaders(hostRules));
   await writeFile(path.join(folder, '_redirects'), renderRedirects(hostRules));
   await writeFile(path.join(folder, 'netlify.toml'), renderNetlifyToml());
-  const { parseAllRedirects } = (await load('@netlify/redirect-parser')) as { parseAllRedirects(o: object): Promise<{ errors: unknown[]; redirects: ParsedRedirect[] }> };
-  const { parseAllHeaders } = (await load('@netlify/headers-parser')) as { parseAllHeaders(o: object): Promise<{ errors: unknown[]; headers: typeof headers }> };
-  const parsedRedirects = await parseAllRedirects({ redirectsFiles: [path.join(folder, '_redirects')], netlifyConfigPath: path.join(folder, 'netlify.toml'), minimal: false, configRedirects: [] });
-  const parsedHeaders = await parseAllHeaders({ headersFiles: [path.join(folder, '_headers')], netlifyConfigPath: path.join(folder, 'netlify.toml'), minimal: false, configHeaders: [] });
+  const { parseAllRedirects } = (await load('@netlify/redirect-parser')) as {
+    parseAllRedirects(o: object): Promise<{ errors: unknown[]; redirects: ParsedRedirect[] }>;
+  };
+  const { parseAllHeaders } = (await load('@netlify/headers-parser')) as {
+    parseAllHeaders(o: object): Promise<{ errors: unknown[]; headers: typeof headers }>;
+  };
+  const parsedRedirects = await parseAllRedirects({
+    redirectsFiles: [path.join(folder, '_redirects')],
+    netlifyConfigPath: path.join(folder, 'netlify.toml'),
+    minimal: false,
+    configRedirects: [],
+  });
+  const parsedHeaders = await parseAllHeaders({
+    headersFiles: [path.join(folder, '_headers')],
+    netlifyConfigPath: path.join(folder, 'netlify.toml'),
+    minimal: false,
+    configHeaders: [],
+  });
   errors.push(...parsedRedirects.errors, ...parsedHeaders.errors);
   redirects = parsedRedirects.redirects;
   headers = parsedHeaders.headers;
   // netlify-cli's own normalization before the engine: `from` is `origin`, `query` is `params`.
   const normalized = redirects.map(({ from, query, ...rule }) => ({ ...rule, origin: from, params: query }));
   const redirector = (await load('netlify-redirector')) as { default?: unknown; parseJSON?: unknown };
-  const { parseJSON } = (redirector.default ?? redirector) as { parseJSON(json: string, options: object): Promise<Matcher> };
+  const { parseJSON } = (redirector.default ?? redirector) as {
+    parseJSON(json: string, options: object): Promise<Matcher>;
+  };
   matcher = await parseJSON(JSON.stringify(normalized), {});
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 
 function match(pathname: string, query = ''): Match | null {
-  return matcher.match({ scheme: 'https', host: 'journal.example.org', path: pathname, query, headers: {}, cookieValues: {}, getHeader: () => '', getCookie: () => '' });
+  return matcher.match({
+    scheme: 'https',
+    host: 'journal.example.org',
+    path: pathname,
+    query,
+    headers: {},
+    cookieValues: {},
+    getHeader: () => '',
+    getCookie: () => '',
+  });
 }
 
 describe('Netlify reads the rule files', () => {
@@ -60,7 +98,11 @@ describe('Netlify reads the rule files', () => {
     for (const list of ['authors', 'volumes', 'manuscripts']) {
       for (const target of [`/api/${list}/`, `/api/${list}/index.json`]) {
         const rule = headers.find((h) => h.for === target);
-        expect(rule?.values).toMatchObject({ ...CONTRACT_HEADERS, Vary: 'Accept, Accept-Encoding', 'Access-Control-Allow-Origin': '*' });
+        expect(rule?.values).toMatchObject({
+          ...CONTRACT_HEADERS,
+          Vary: 'Accept, Accept-Encoding',
+          'Access-Control-Allow-Origin': '*',
+        });
       }
     }
   });

@@ -6,7 +6,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv, type AnySchema } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
-import { cleanUrlsSchema, getTransformedRoutes, headersSchema, redirectsSchema, rewritesSchema, trailingSlashSchema } from '@vercel/routing-utils';
+import {
+  cleanUrlsSchema,
+  getTransformedRoutes,
+  headersSchema,
+  redirectsSchema,
+  rewritesSchema,
+  trailingSlashSchema,
+} from '@vercel/routing-utils';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderAzureConfig } from '../../scripts/hosts/azure.ts';
@@ -55,7 +62,10 @@ describe('vercel.json', () => {
   it("routes every list the contract's way through Vercel's own route compiler", () => {
     const { routes, error } = getTransformedRoutes(config);
     expect(error).toBeNull();
-    const matching = (pathname: string) => (routes ?? []).filter((route) => 'src' in route && typeof route.src === 'string' && new RegExp(route.src).test(pathname));
+    const matching = (pathname: string) =>
+      (routes ?? []).filter(
+        (route) => 'src' in route && typeof route.src === 'string' && new RegExp(route.src).test(pathname),
+      );
     for (const list of LISTS) {
       const [redirect] = matching(`/api/${list}`);
       expect(redirect).toMatchObject({ status: 301, headers: { Location: '/api/$1/' } });
@@ -85,7 +95,11 @@ describe('vercel.json', () => {
       for (const route of routes ?? []) {
         if ('handle' in route || typeof route.src !== 'string' || !route.status) continue;
         const match = new RegExp(route.src).exec(pathname);
-        if (match) return { status: route.status, location: route.headers?.['Location']?.replace(/\$(\d)/g, (_: string, i: string) => match[Number(i)] ?? '') };
+        if (match)
+          return {
+            status: route.status,
+            location: route.headers?.['Location']?.replace(/\$(\d)/g, (_: string, i: string) => match[Number(i)] ?? ''),
+          };
       }
       return undefined;
     };
@@ -93,7 +107,14 @@ describe('vercel.json', () => {
     expect(redirect('/manuscripts/7/')).toEqual({ status: 301, location: '/manuscripts/7' });
     expect(redirect('/volumes/5/')).toEqual({ status: 301, location: '/volumes/5' });
     // The page itself, the lists and the PDFs are left to the file system (cleanUrls serves `7.html` at `/manuscripts/7`).
-    for (const pathname of ['/manuscripts/7', '/volumes/5', '/', '/api/authors/', '/api/authors/index.json', '/media/pdfs/a.pdf']) {
+    for (const pathname of [
+      '/manuscripts/7',
+      '/volumes/5',
+      '/',
+      '/api/authors/',
+      '/api/authors/index.json',
+      '/media/pdfs/a.pdf',
+    ]) {
       expect(redirect(pathname), pathname).toBeUndefined();
     }
   });
@@ -117,7 +138,9 @@ describe('firebase.json', () => {
 
   it('rewrites, redirects and sets headers for each list', () => {
     expect(config.hosting.public).toBe('dist');
-    expect(config.hosting.rewrites).toEqual(LISTS.map((l) => ({ source: `/api/${l}/`, destination: `/api/${l}/index.json` })));
+    expect(config.hosting.rewrites).toEqual(
+      LISTS.map((l) => ({ source: `/api/${l}/`, destination: `/api/${l}/index.json` })),
+    );
     // A regex: Firebase's globs would match the slash path too and loop (test/hosts/firebase-superstatic.test.ts).
     expect(config.hosting.redirects).toEqual([
       { regex: '^/api/(authors|volumes|manuscripts)$', destination: '/api/:1/', type: 301 },
@@ -127,7 +150,9 @@ describe('firebase.json', () => {
     expect(config.hosting.cleanUrls).toBe(true);
     expect(config.hosting.trailingSlash).toBeUndefined();
     expect(config.hosting.headers.map((h: { source: string }) => h.source)).toEqual([
-      '/api/@(authors|volumes|manuscripts)/', '/api/@(authors|volumes|manuscripts)/index.json', '/media/**',
+      '/api/@(authors|volumes|manuscripts)/',
+      '/api/@(authors|volumes|manuscripts)/index.json',
+      '/media/**',
     ]);
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Content-Type', value: 'application/json' });
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Allow', value: 'GET' });
@@ -138,7 +163,9 @@ describe('staticwebapp.config.json', () => {
   const config = JSON.parse(renderAzureConfig(hostRules));
 
   it("validates against the Azure Static Web Apps CLI's schema (draft-04)", async () => {
-    const validate = new AjvDraft04({ allErrors: true, strict: false }).compile(await vendored('staticwebapp.config.json'));
+    const validate = new AjvDraft04({ allErrors: true, strict: false }).compile(
+      await vendored('staticwebapp.config.json'),
+    );
     expect(validate(config), JSON.stringify(errorsOf(validate))).toBe(true);
     const broken = { ...config, routes: [{ rewrite: '/x' }] };
     expect(validate(broken)).toBe(false);
@@ -146,11 +173,19 @@ describe('staticwebapp.config.json', () => {
 
   it('refuses other methods first, then answers each list by its index.json', () => {
     const [refuse, ...routes] = config.routes;
-    expect(refuse).toEqual({ route: '/*', methods: ['POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'], statusCode: 405, headers: { Allow: 'GET' } });
+    expect(refuse).toEqual({
+      route: '/*',
+      methods: ['POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'],
+      statusCode: 405,
+      headers: { Allow: 'GET' },
+    });
     for (const list of LISTS) {
       const slash = routes.findIndex((r: { route: string }) => r.route === `/api/${list}/`);
       const bare = routes.findIndex((r: { route: string }) => r.route === `/api/${list}`);
-      expect(routes[slash]).toMatchObject({ rewrite: `/api/${list}/index.json`, headers: { 'Content-Type': 'application/json', Allow: 'GET', Vary: 'Accept, Accept-Encoding' } });
+      expect(routes[slash]).toMatchObject({
+        rewrite: `/api/${list}/index.json`,
+        headers: { 'Content-Type': 'application/json', Allow: 'GET', Vary: 'Accept, Accept-Encoding' },
+      });
       expect(routes[bare]).toEqual({ route: `/api/${list}`, redirect: `/api/${list}/`, statusCode: 301 });
       expect(slash).toBeLessThan(bare);
     }
@@ -167,7 +202,9 @@ describe('netlify.toml and the GitLab Pages job', () => {
   });
 
   it('the GitLab Pages job builds and publishes dist/', () => {
-    const job = parseYaml(renderGitlabPagesJob()) as { pages: { script: string[]; pages: { publish: string }; artifacts: { paths: string[] } } };
+    const job = parseYaml(renderGitlabPagesJob()) as {
+      pages: { script: string[]; pages: { publish: string }; artifacts: { paths: string[] } };
+    };
     expect(job.pages.script).toEqual(['npm ci', 'npm run build']);
     expect(job.pages.pages.publish).toBe('dist');
     expect(job.pages.artifacts.paths).toEqual(['dist']);

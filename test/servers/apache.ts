@@ -28,7 +28,9 @@ function modules(): string[] {
   const enabled = readdirSync(DEBIAN_ENABLED);
   return [
     `Include ${DEBIAN_ENABLED}/*.load`,
-    ...['rewrite', 'headers'].filter((name) => !enabled.includes(`${name}.load`)).map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`),
+    ...['rewrite', 'headers']
+      .filter((name) => !enabled.includes(`${name}.load`))
+      .map((name) => `LoadModule ${name}_module ${MODULES}/mod_${name}.so`),
     `Include ${DEBIAN_ENABLED}/*.conf`,
   ];
 }
@@ -38,9 +40,16 @@ export function apacheServer(env: NodeJS.ProcessEnv, mode: 'vhost' | 'htaccess')
   const modulesPresent = NEEDED.every((name) => existsSync(path.join(MODULES, `mod_${name}.so`)));
   return {
     host: mode === 'vhost' ? 'apache' : 'apache-htaccess',
-    title: mode === 'vhost' ? 'Apache httpd with `npm run config -- apache`' : 'Apache httpd with the .htaccess the build writes',
+    title:
+      mode === 'vhost'
+        ? 'Apache httpd with `npm run config -- apache`'
+        : 'Apache httpd with the .htaccess the build writes',
     unavailable: () =>
-      !binary ? 'apache2 is not installed (Debian: apt-get install apache2)' : !modulesPresent ? `Apache modules missing from ${MODULES} (Debian: apache2-bin)` : undefined,
+      !binary
+        ? 'apache2 is not installed (Debian: apt-get install apache2)'
+        : !modulesPresent
+          ? `Apache modules missing from ${MODULES} (Debian: apache2-bin)`
+          : undefined,
     async start(site) {
       const port = await freePort();
       const prefix = site.scratch(`apache-${mode}`);
@@ -81,7 +90,11 @@ export function apacheServer(env: NodeJS.ProcessEnv, mode: 'vhost' | 'htaccess')
       ].join('\n');
       await writeFile(path.join(prefix, 'vhost.conf'), vhost);
       await writeFile(path.join(prefix, 'httpd.conf'), conf);
-      return startHttpServer(binary!, ['-f', path.join(prefix, 'httpd.conf'), '-D', 'FOREGROUND'], { cwd: prefix, port, config: vhost });
+      return startHttpServer(binary!, ['-f', path.join(prefix, 'httpd.conf'), '-D', 'FOREGROUND'], {
+        cwd: prefix,
+        port,
+        config: vhost,
+      });
     },
   };
 }

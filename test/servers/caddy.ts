@@ -20,11 +20,25 @@ export function caddyServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       const prefix = site.scratch('caddy');
       await mkdir(prefix, { recursive: true });
       const siteBlock = renderHostConfig('caddy', { root: site.dist, port, serverName: '_' });
-      const caddyfile = ['{', '\tadmin off', '\tauto_https off', '\tdefault_bind 127.0.0.1', `\tstorage file_system ${JSON.stringify(path.join(prefix, 'data'))}`, '}', '', siteBlock].join('\n');
+      const caddyfile = [
+        '{',
+        '\tadmin off',
+        '\tauto_https off',
+        '\tdefault_bind 127.0.0.1',
+        `\tstorage file_system ${JSON.stringify(path.join(prefix, 'data'))}`,
+        '}',
+        '',
+        siteBlock,
+      ].join('\n');
       await writeFile(path.join(prefix, 'Caddyfile'), caddyfile);
       return startHttpServer(binary!, ['run', '--config', path.join(prefix, 'Caddyfile'), '--adapter', 'caddyfile'], {
         cwd: prefix,
-        env: { PATH: env['PATH'], HOME: prefix, XDG_DATA_HOME: path.join(prefix, 'data'), XDG_CONFIG_HOME: path.join(prefix, 'config') },
+        env: {
+          PATH: env['PATH'],
+          HOME: prefix,
+          XDG_DATA_HOME: path.join(prefix, 'data'),
+          XDG_CONFIG_HOME: path.join(prefix, 'config'),
+        },
         port,
         config: caddyfile,
       });

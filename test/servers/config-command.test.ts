@@ -28,8 +28,15 @@ describe('npm run config -- <server>', () => {
     expect(result.stdout).toContain('8081');
   });
 
-  it('caddy with --server-name uses the name as the site address (Caddy\'s automatic HTTPS)', async () => {
-    const result = await workspace.cli('config', 'caddy', '--root', '/srv/journal/dist', '--server-name', 'journal.example.org');
+  it("caddy with --server-name uses the name as the site address (Caddy's automatic HTTPS)", async () => {
+    const result = await workspace.cli(
+      'config',
+      'caddy',
+      '--root',
+      '/srv/journal/dist',
+      '--server-name',
+      'journal.example.org',
+    );
     expect(result.stdout).toMatch(/^journal\.example\.org \{$/m);
   });
 

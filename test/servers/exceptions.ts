@@ -5,11 +5,22 @@
  */
 import type { HostName } from './server.ts';
 
-export type CheckId = 'list-get' | 'list-head' | 'index-json' | 'methods' | 'no-slash' | 'gzip' | 'br' | 'not-found' | 'media' | 'range' | 'media-methods';
+export type CheckId =
+  | 'list-get'
+  | 'list-head'
+  | 'index-json'
+  | 'methods'
+  | 'no-slash'
+  | 'gzip'
+  | 'br'
+  | 'not-found'
+  | 'media'
+  | 'range'
+  | 'media-methods';
 
 export const HOST_EXCEPTIONS: Record<HostName, Partial<Record<CheckId, string>>> = {
   nginx: {
-    br: 'Debian\'s nginx-light has no brotli module: a client that accepts only br gets the uncompressed list (gzip when it also accepts gzip).',
+    br: "Debian's nginx-light has no brotli module: a client that accepts only br gets the uncompressed list (gzip when it also accepts gzip).",
   },
   apache: {},
   'apache-htaccess': {},

@@ -11,19 +11,28 @@ export interface RawResponse {
   body: Buffer;
 }
 
-export function send(origin: string, method: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function send(
+  origin: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${origin}${target}`, { method, headers, agent: false, timeout: 20_000 }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const raw = response.rawHeaders;
-        const pairs: [string, string][] = [];
-        for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
-        resolve({ status: response.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
-      });
-      response.on('error', reject);
-    });
+    const request = http.request(
+      `${origin}${target}`,
+      { method, headers, agent: false, timeout: 20_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const raw = response.rawHeaders;
+          const pairs: [string, string][] = [];
+          for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!.toLowerCase(), raw[i + 1]!]);
+          resolve({ status: response.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error(`${method} ${target}: no answer in 20 s`)));
     request.on('error', reject);
     request.end();

@@ -26,7 +26,8 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
   const missing = server.unavailable();
   const exceptions = HOST_EXCEPTIONS[server.host];
   /** The test name says when a point is an exception for this host. */
-  const named = (check: CheckId, title: string) => (exceptions[check] ? `${title} — documented exception: ${exceptions[check]}` : title);
+  const named = (check: CheckId, title: string) =>
+    exceptions[check] ? `${title} — documented exception: ${exceptions[check]}` : title;
 
   if (missing && env['CI']) {
     describe(server.title, () => {
@@ -74,13 +75,16 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
     describe.each(API_LISTS)('/api/%s/', (list) => {
       const canonical = `/api/${list}/`;
 
-      it(named('list-get', 'GET answers 200 with the built index.json, byte for byte, and the contract\'s headers'), async () => {
-        const response = await get(canonical);
-        expect(response.status, context()).toBe(200);
-        expectListHeaders(response);
-        expect(values(response, 'content-encoding')).toEqual([]);
-        expect(response.body.equals(lists.get(list)!)).toBe(true);
-      });
+      it(
+        named('list-get', "GET answers 200 with the built index.json, byte for byte, and the contract's headers"),
+        async () => {
+          const response = await get(canonical);
+          expect(response.status, context()).toBe(200);
+          expectListHeaders(response);
+          expect(values(response, 'content-encoding')).toEqual([]);
+          expect(response.body.equals(lists.get(list)!)).toBe(true);
+        },
+      );
 
       it(named('list-get', 'GET ?format=api answers the same bytes with the same headers'), async () => {
         const response = await get(`${canonical}?format=api`);
@@ -113,14 +117,17 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
         }
       });
 
-      it(named('no-slash', 'the path without its slash answers 301 to the canonical path, keeping the query'), async () => {
-        const bare = await get(`/api/${list}`);
-        expect(bare.status, context()).toBe(301);
-        expect(locationOf(bare, running.origin)).toBe(canonical);
-        const withQuery = await get(`/api/${list}?format=api`);
-        expect(withQuery.status).toBe(301);
-        expect(locationOf(withQuery, running.origin)).toBe(`${canonical}?format=api`);
-      });
+      it(
+        named('no-slash', 'the path without its slash answers 301 to the canonical path, keeping the query'),
+        async () => {
+          const bare = await get(`/api/${list}`);
+          expect(bare.status, context()).toBe(301);
+          expect(locationOf(bare, running.origin)).toBe(canonical);
+          const withQuery = await get(`/api/${list}?format=api`);
+          expect(withQuery.status).toBe(301);
+          expect(locationOf(withQuery, running.origin)).toBe(`${canonical}?format=api`);
+        },
+      );
 
       if (exceptions.gzip) {
         it(named('gzip', 'Accept-Encoding: gzip'), async () => {
@@ -159,7 +166,7 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
         });
       }
 
-      it('a browser\'s Accept-Encoding (gzip, deflate, br) still decodes to the same bytes', async () => {
+      it("a browser's Accept-Encoding (gzip, deflate, br) still decodes to the same bytes", async () => {
         const response = await get(canonical, { 'Accept-Encoding': 'gzip, deflate, br' });
         expect(response.status, context()).toBe(200);
         expectListHeaders(response);
@@ -202,11 +209,14 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
       });
     }
 
-    it.each(REFUSED_METHODS)(named('media-methods', '%s on a PDF answers 405 with exactly one Allow: GET'), async (method) => {
-      const response = await send(running.origin, method, pdf.url);
-      expect(response.status, context()).toBe(405);
-      expect(values(response, 'allow')).toEqual(['GET']);
-    });
+    it.each(REFUSED_METHODS)(
+      named('media-methods', '%s on a PDF answers 405 with exactly one Allow: GET'),
+      async (method) => {
+        const response = await send(running.origin, method, pdf.url);
+        expect(response.status, context()).toBe(405);
+        expect(values(response, 'allow')).toEqual(['GET']);
+      },
+    );
 
     describe('HTML pages (docs/indexing.md): one file each, answered at the URL without the extension', () => {
       /** The first manuscript the API lists: its page is what an indexer arrives at from the API or the sitemap. */
@@ -214,7 +224,10 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
       beforeAll(async () => {
         const [first] = JSON.parse(lists.get('manuscripts')!.toString('utf8')) as { id: number }[];
         if (!first) throw new Error('the built sample lists no manuscript');
-        page = { url: `/manuscripts/${first.id}`, file: await readFile(path.join(site.dist, 'manuscripts', `${first.id}.html`)) };
+        page = {
+          url: `/manuscripts/${first.id}`,
+          file: await readFile(path.join(site.dist, 'manuscripts', `${first.id}.html`)),
+        };
       });
       const moved = PAGE_MOVED_STATUS[server.host];
 
@@ -227,12 +240,17 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
         const html = response.body.toString('utf8');
         expect(html).toMatch(/<meta name="citation_title" content="[^"]+">/);
         expect(html).toMatch(/<meta name="citation_pdf_url" content="[^"]+">/);
-        expect(html).toMatch(new RegExp(`<meta name="citation_abstract_html_url" content="https?://[^"/]+${page.url}">`));
+        expect(html).toMatch(
+          new RegExp(`<meta name="citation_abstract_html_url" content="https?://[^"/]+${page.url}">`),
+        );
         expect(html).toMatch(new RegExp(`<link rel="canonical" href="https?://[^"/]+${page.url}">`));
       });
 
       it('GET a volume page and the home page answers 200 text/html', async () => {
-        for (const [target, marker] of [['/volumes/5', '<h1>Volume V'], ['/', '<h2>Volumes</h2>']] as const) {
+        for (const [target, marker] of [
+          ['/volumes/5', '<h1>Volume V'],
+          ['/', '<h2>Volumes</h2>'],
+        ] as const) {
           const response = await get(target);
           expect(response.status, `${target}\n${context()}`).toBe(200);
           expect(values(response, 'content-type')[0], target).toMatch(/^text\/html/);
@@ -240,14 +258,17 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
         }
       });
 
-      it.each(['.html', '/'])(`GET /manuscripts/<id>%s answers ${moved} to /manuscripts/<id>, keeping the query`, async (suffix) => {
-        const response = await get(`${page.url}${suffix}`);
-        expect(response.status, context()).toBe(moved);
-        expect(locationOf(response, running.origin)).toBe(page.url);
-        const withQuery = await get(`${page.url}${suffix}?utm_source=scholar`);
-        expect(withQuery.status).toBe(moved);
-        expect(locationOf(withQuery, running.origin)).toBe(`${page.url}?utm_source=scholar`);
-      });
+      it.each(['.html', '/'])(
+        `GET /manuscripts/<id>%s answers ${moved} to /manuscripts/<id>, keeping the query`,
+        async (suffix) => {
+          const response = await get(`${page.url}${suffix}`);
+          expect(response.status, context()).toBe(moved);
+          expect(locationOf(response, running.origin)).toBe(page.url);
+          const withQuery = await get(`${page.url}${suffix}?utm_source=scholar`);
+          expect(withQuery.status).toBe(moved);
+          expect(locationOf(withQuery, running.origin)).toBe(`${page.url}?utm_source=scholar`);
+        },
+      );
 
       it('GET a page that does not exist answers 404 with the 404 page', async () => {
         const response = await get('/manuscripts/999999999');
@@ -260,7 +281,7 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
         expect(response.status, context()).toBe(405);
       });
 
-      it('serves the sitemap (listing the page\'s URL) as XML and robots.txt as text', async () => {
+      it("serves the sitemap (listing the page's URL) as XML and robots.txt as text", async () => {
         const sitemap = await get('/sitemap.xml');
         expect(sitemap.status, context()).toBe(200);
         expect(values(sitemap, 'content-type')[0]).toMatch(/^(application|text)\/xml/);
@@ -298,7 +319,10 @@ function decode(response: RawResponse): Buffer {
 
 /** The first PDF of the built site, by sorted path: the test needs one real published file. */
 async function firstPdf(dist: string): Promise<{ url: string; bytes: Buffer }> {
-  const files = (await readdir(path.join(dist, 'media'), { recursive: true })).map(String).filter((file) => file.endsWith('.pdf')).sort();
+  const files = (await readdir(path.join(dist, 'media'), { recursive: true }))
+    .map(String)
+    .filter((file) => file.endsWith('.pdf'))
+    .sort();
   const file = files[0];
   if (!file) throw new Error('the built sample has no PDF under media/');
   return { url: `/media/${file.split(path.sep).join('/')}`, bytes: await readFile(path.join(dist, 'media', file)) };

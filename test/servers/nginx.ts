@@ -23,7 +23,10 @@ export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       const port = await freePort();
       const prefix = site.scratch('nginx');
       await mkdir(path.join(prefix, 'temp'), { recursive: true });
-      const serverBlock = renderHostConfig('nginx', { root: site.dist, port, serverName: '_' }).replace(`listen ${port};`, `listen 127.0.0.1:${port};`);
+      const serverBlock = renderHostConfig('nginx', { root: site.dist, port, serverName: '_' }).replace(
+        `listen ${port};`,
+        `listen 127.0.0.1:${port};`,
+      );
       const conf = [
         // As root, workers drop to www-data (TRAPS: they must read the folder; site.ts makes it readable).
         ...(os.userInfo().uid === 0 ? ['user www-data;'] : []),
@@ -36,9 +39,18 @@ export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
         '    access_log off;',
         // Debian's nginx.conf http settings, so the block is tested inside what a server has.
         ...(existsSync(DEBIAN_MIME_TYPES)
-          ? ['    sendfile on;', '    tcp_nopush on;', '    types_hash_max_size 2048;', `    include ${DEBIAN_MIME_TYPES};`, '    default_type application/octet-stream;', '    gzip on;']
+          ? [
+              '    sendfile on;',
+              '    tcp_nopush on;',
+              '    types_hash_max_size 2048;',
+              `    include ${DEBIAN_MIME_TYPES};`,
+              '    default_type application/octet-stream;',
+              '    gzip on;',
+            ]
           : []),
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${path.join(prefix, 'temp', kind)};`),
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+          (kind) => `    ${kind}_temp_path ${path.join(prefix, 'temp', kind)};`,
+        ),
         '    include server.conf;',
         '}',
         '',
@@ -46,7 +58,11 @@ export function nginxServer(env: NodeJS.ProcessEnv): ServerUnderTest {
       await writeFile(path.join(prefix, 'server.conf'), serverBlock);
       await writeFile(path.join(prefix, 'nginx.conf'), conf);
       // SIGTERM is nginx's fast shutdown; the group takes the worker with it.
-      return startHttpServer(binary!, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')], { cwd: prefix, port, config: serverBlock });
+      return startHttpServer(
+        binary!,
+        ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log')],
+        { cwd: prefix, port, config: serverBlock },
+      );
     },
   };
 }

@@ -19,9 +19,13 @@ afterAll(async () => {
   await site.dispose();
 });
 
-it('serves --dir on --port with the contract\'s headers, and exits 0 on SIGTERM', async () => {
+it("serves --dir on --port with the contract's headers, and exits 0 on SIGTERM", async () => {
   const port = await freePort();
-  preview = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'preview', '--dir', site.dist, '--port', String(port)], { cwd: REPO_ROOT });
+  preview = startProcess(
+    process.execPath,
+    [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'preview', '--dir', site.dist, '--port', String(port)],
+    { cwd: REPO_ROOT },
+  );
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(origin, preview);
   expect(preview.output()).toContain(`${origin}/api/authors/`);
@@ -33,6 +37,8 @@ it('serves --dir on --port with the contract\'s headers, and exits 0 on SIGTERM'
 
   // Only the direct child gets the signal, as from a process manager; it must close and exit 0.
   preview.child.kill('SIGTERM');
-  const code = await new Promise<number | null>((resolve) => preview!.child.once('exit', (exitCode) => resolve(exitCode)));
+  const code = await new Promise<number | null>((resolve) =>
+    preview!.child.once('exit', (exitCode) => resolve(exitCode)),
+  );
   expect(code).toBe(0);
 });

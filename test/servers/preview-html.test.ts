@@ -14,7 +14,13 @@ let root: string;
 beforeAll(async () => {
   parent = await mkdtemp(path.join(os.tmpdir(), 'preview-html-'));
   root = path.join(parent, 'dist');
-  for (const file of ['index.html', 'manuscripts/7.html', 'guide/index.html', 'api/authors/index.json', 'media/a.pdf']) {
+  for (const file of [
+    'index.html',
+    'manuscripts/7.html',
+    'guide/index.html',
+    'api/authors/index.json',
+    'media/a.pdf',
+  ]) {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await writeFile(path.join(root, file), 'x');
   }
@@ -24,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => rm(parent, { recursive: true, force: true }));
 
 describe('htmlHandling', () => {
-  it('answers a page\'s URL with its .html file', () => {
+  it("answers a page's URL with its .html file", () => {
     expect(htmlHandling(root, '/manuscripts/7')).toEqual({ path: '/manuscripts/7.html' });
   });
 
@@ -33,7 +39,7 @@ describe('htmlHandling', () => {
     expect(htmlHandling(root, '/manuscripts/7/')).toEqual({ path: '/manuscripts/7', status: 308 });
   });
 
-  it('keeps a folder\'s index.html at its slash path, and moves the other spellings there', () => {
+  it("keeps a folder's index.html at its slash path, and moves the other spellings there", () => {
     expect(htmlHandling(root, '/')).toBeUndefined();
     expect(htmlHandling(root, '/guide/')).toBeUndefined();
     expect(htmlHandling(root, '/index.html')).toEqual({ path: '/', status: 308 });
@@ -42,7 +48,14 @@ describe('htmlHandling', () => {
   });
 
   it('leaves other files, and paths that name nothing, to the server (which answers 404)', () => {
-    for (const pathname of ['/api/authors/index.json', '/media/a.pdf', '/manuscripts/8', '/manuscripts/8.html', '/manuscripts/8/', '/manuscripts/%E0%A4%A']) {
+    for (const pathname of [
+      '/api/authors/index.json',
+      '/media/a.pdf',
+      '/manuscripts/8',
+      '/manuscripts/8.html',
+      '/manuscripts/8/',
+      '/manuscripts/%E0%A4%A',
+    ]) {
       expect(htmlHandling(root, pathname), pathname).toBeUndefined();
     }
   });

@@ -19,8 +19,17 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
 }
 
-export function startProcess(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): ServerProcess {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): ServerProcess {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const chunks: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
@@ -61,7 +70,14 @@ export function startProcess(command: string, args: string[], options: { cwd: st
 export async function startHttpServer(
   command: string,
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; port: number; config: string; stopSignal?: NodeJS.Signals; readyTimeoutMs?: number },
+  options: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    port: number;
+    config: string;
+    stopSignal?: NodeJS.Signals;
+    readyTimeoutMs?: number;
+  },
 ): Promise<RunningServer> {
   const child = startProcess(command, args, options);
   const origin = `http://127.0.0.1:${options.port}`;
@@ -96,7 +112,9 @@ export async function waitForHttp(origin: string, server: ServerProcess, timeout
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      throw new Error(`the server exited (${server.child.exitCode ?? server.child.signalCode}) before answering:\n${server.output()}`);
+      throw new Error(
+        `the server exited (${server.child.exitCode ?? server.child.signalCode}) before answering:\n${server.output()}`,
+      );
     }
     if (await answers(origin)) return;
     if (Date.now() > deadline) throw new Error(`no answer from ${origin} after ${timeoutMs} ms:\n${server.output()}`);
@@ -116,7 +134,11 @@ function answers(origin: string): Promise<boolean> {
 }
 
 /** The first executable called `name` on PATH or in the given extra folders (sbin is often off PATH). */
-export function findExecutable(name: string, pathVariable: string | undefined, extra: string[] = []): string | undefined {
+export function findExecutable(
+  name: string,
+  pathVariable: string | undefined,
+  extra: string[] = [],
+): string | undefined {
   const folders = [...(pathVariable ?? '').split(path.delimiter).filter(Boolean), ...extra];
   for (const folder of folders) {
     const candidate = path.join(folder, name);

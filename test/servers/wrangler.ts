@@ -25,18 +25,43 @@ export function wranglerServer(env: NodeJS.ProcessEnv): ServerUnderTest {
     unavailable: () => {
       if (!binary) return `wrangler is not installed (npm install -g wrangler@${WRANGLER_VERSION}; .ci/run does it)`;
       const version = installedVersion(binary, env);
-      return version === WRANGLER_VERSION ? undefined : `wrangler ${version} is installed; the suite is pinned to ${WRANGLER_VERSION} (npm install -g wrangler@${WRANGLER_VERSION})`;
+      return version === WRANGLER_VERSION
+        ? undefined
+        : `wrangler ${version} is installed; the suite is pinned to ${WRANGLER_VERSION} (npm install -g wrangler@${WRANGLER_VERSION})`;
     },
     async start(site) {
       const port = await freePort();
       const inspectorPort = await freePort();
       const prefix = site.scratch('wrangler');
       await mkdir(prefix, { recursive: true });
-      const args = ['pages', 'dev', site.dist, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
-        '--compatibility-date', COMPATIBILITY_DATE, '--persist-to', path.join(prefix, 'state'), '--show-interactive-dev-session=false', '--log-level', 'warn'];
+      const args = [
+        'pages',
+        'dev',
+        site.dist,
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        String(inspectorPort),
+        '--compatibility-date',
+        COMPATIBILITY_DATE,
+        '--persist-to',
+        path.join(prefix, 'state'),
+        '--show-interactive-dev-session=false',
+        '--log-level',
+        'warn',
+      ];
       return startHttpServer(binary!, args, {
         cwd: prefix,
-        env: { PATH: env['PATH'], HOME: prefix, XDG_CONFIG_HOME: path.join(prefix, 'config'), WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' },
+        env: {
+          PATH: env['PATH'],
+          HOME: prefix,
+          XDG_CONFIG_HOME: path.join(prefix, 'config'),
+          WRANGLER_SEND_METRICS: 'false',
+          CI: '1',
+          NO_COLOR: '1',
+        },
         port,
         config: `wrangler ${args.join(' ')}`,
         readyTimeoutMs: 90_000,
@@ -49,7 +74,11 @@ export function wranglerServer(env: NodeJS.ProcessEnv): ServerUnderTest {
 
 function installedVersion(binary: string, env: NodeJS.ProcessEnv): string {
   try {
-    return execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 30_000, env: { PATH: env['PATH'], WRANGLER_SEND_METRICS: 'false' } }).trim();
+    return execFileSync(binary, ['--version'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: env['PATH'], WRANGLER_SEND_METRICS: 'false' },
+    }).trim();
   } catch (error) {
     return `(unknown: ${(error as Error).message.split('\n')[0]})`;
   }

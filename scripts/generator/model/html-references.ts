@@ -8,9 +8,26 @@ export const REFERENCE_SOURCE = '&(?:#[0-9]{1,8}|#[xX][0-9A-Fa-f]{1,7}|[A-Za-z][
 
 /** Named references this project decodes; any other name stays literal (and, escaped, inert). */
 const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
-  colon: ':', sol: '/', period: '.', comma: ',', quest: '?', num: '#', equals: '=', percnt: '%',
-  lpar: '(', rpar: ')', semi: ';', excl: '!', Tab: '\t', NewLine: '\n',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  colon: ':',
+  sol: '/',
+  period: '.',
+  comma: ',',
+  quest: '?',
+  num: '#',
+  equals: '=',
+  percnt: '%',
+  lpar: '(',
+  rpar: ')',
+  semi: ';',
+  excl: '!',
+  Tab: '\t',
+  NewLine: '\n',
 };
 
 /**
@@ -45,7 +62,11 @@ export function decodeReferences(value: string, invalid = '\ufffd'): string {
 export function escapeHtml(value: string): string {
   // Tested first: most values (names, titles, dates) have none, and a replace that finds none
   // still costs twice the test (40 values a page, 100,000 pages).
-  return HTML_SPECIAL.test(value) ? value.replace(HTML_SPECIALS, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;')) : value;
+  return HTML_SPECIAL.test(value)
+    ? value.replace(HTML_SPECIALS, (c) =>
+        c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;',
+      )
+    : value;
 }
 
 const HTML_SPECIALS = /[&<>"']/g;

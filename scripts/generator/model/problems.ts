@@ -94,10 +94,16 @@ export function formatReport(problems: readonly Problem[], limit = 200): string 
     const byCode = new Map<string, number>();
     for (const p of sorted) byCode.set(p.code, (byCode.get(p.code) ?? 0) + 1);
     const kinds = [...byCode].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([code, n]) => `${n} ${code}`);
-    lines.push('', `${hiddenFiles.size ? `${hiddenFiles.size} more files have problems not shown. ` : ''}By kind: ${kinds.join(', ')}.`);
+    lines.push(
+      '',
+      `${hiddenFiles.size ? `${hiddenFiles.size} more files have problems not shown. ` : ''}By kind: ${kinds.join(', ')}.`,
+    );
     lines.push(`... and ${hidden.length} more problems not shown.`);
   }
-  lines.push('', `${sorted.length} problem${sorted.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`);
+  lines.push(
+    '',
+    `${sorted.length} problem${sorted.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`,
+  );
   return lines.join('\n');
 }
 

@@ -10,9 +10,34 @@
 import { decodeReferences } from './html-references.ts';
 
 const FORBIDDEN_ELEMENTS = new Set([
-  'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'form', 'input',
-  'button', 'textarea', 'select', 'option', 'link', 'meta', 'base', 'svg', 'math', 'template',
-  'noscript', 'img', 'video', 'audio', 'source', 'picture', 'canvas', 'dialog',
+  'script',
+  'style',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'option',
+  'link',
+  'meta',
+  'base',
+  'svg',
+  'math',
+  'template',
+  'noscript',
+  'img',
+  'video',
+  'audio',
+  'source',
+  'picture',
+  'canvas',
+  'dialog',
 ]);
 
 const TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
@@ -26,8 +51,24 @@ export interface MarkupIssue {
 
 /** Attributes whose value a browser follows or loads: only web and mail links may go there. */
 const URL_ATTRIBUTES = new Set([
-  'href', 'src', 'srcset', 'action', 'formaction', 'data', 'poster', 'background', 'cite', 'longdesc',
-  'xlink:href', 'usemap', 'codebase', 'ping', 'manifest', 'lowsrc', 'dynsrc', 'icon',
+  'href',
+  'src',
+  'srcset',
+  'action',
+  'formaction',
+  'data',
+  'poster',
+  'background',
+  'cite',
+  'longdesc',
+  'xlink:href',
+  'usemap',
+  'codebase',
+  'ping',
+  'manifest',
+  'lowsrc',
+  'dynsrc',
+  'icon',
 ]);
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
 
@@ -42,7 +83,8 @@ const TAG_HERE = new RegExp(TAG.source, 'y');
  */
 export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
   const special = /<[!?]/.exec(text);
-  if (special) return { offset: special.index, message: 'comments, doctype and processing instructions are not allowed' };
+  if (special)
+    return { offset: special.index, message: 'comments, doctype and processing instructions are not allowed' };
   let refused: MarkupIssue | undefined;
   /** Where the scan for refused tags goes on: after the last tag it read. */
   let scanned = 0;
@@ -168,7 +210,15 @@ export function plainStart(text: string, count: number): string | undefined {
     } else if (isWhiteSpace(c)) {
       // A single space between two words stays in the run; anything else ends it.
       const next = text.charCodeAt(i + 1);
-      if (c === SPACE && run >= 0 && i + 1 < text.length && !isWhiteSpace(next) && next !== LESS_THAN && next !== AMPERSAND) continue;
+      if (
+        c === SPACE &&
+        run >= 0 &&
+        i + 1 < text.length &&
+        !isWhiteSpace(next) &&
+        next !== LESS_THAN &&
+        next !== AMPERSAND
+      )
+        continue;
       endRun(i);
       space = plain.length > 0;
     } else if (run < 0) {
@@ -192,8 +242,17 @@ const BREAK_TAG = /^(?:<br\s*\/?>|<\/p>)$/i;
 /** What `\s` matches (and `trim` removes): ASCII white space, no-break and other Unicode spaces, line separators. */
 function isWhiteSpace(c: number): boolean {
   if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
-    || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Line breaks and paragraph ends as spaces, every other tag removed. */

@@ -10,19 +10,37 @@
 import * as z from 'zod';
 import type { ProblemCode } from './problems.ts';
 import {
-  DOCUMENT_PATH, ISSN, PAGE, RECORD_KEY, VOLUME_LABEL, VOLUME_PDF_PATH, VOLUME_UDC,
-  absoluteMediaPath, isCalendarDate, isCanonicalRoman, isPlainLine, looksLikeMarkup,
+  DOCUMENT_PATH,
+  ISSN,
+  PAGE,
+  RECORD_KEY,
+  VOLUME_LABEL,
+  VOLUME_PDF_PATH,
+  VOLUME_UDC,
+  absoluteMediaPath,
+  isCalendarDate,
+  isCanonicalRoman,
+  isPlainLine,
+  looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
 import { HOST_IDS, type HostId } from './host-ids.ts';
 
 type Parsed<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: ProblemCode; message: string; expected: string; index?: number };
+  { ok: true; value: T } | { ok: false; code: ProblemCode; message: string; expected: string; index?: number };
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
-const bad = (message: string, expected: string, code: ProblemCode = 'schema/format', index?: number): Parsed<never> => ({
-  ok: false, code, message, expected, ...(index === undefined ? {} : { index }),
+const bad = (
+  message: string,
+  expected: string,
+  code: ProblemCode = 'schema/format',
+  index?: number,
+): Parsed<never> => ({
+  ok: false,
+  code,
+  message,
+  expected,
+  ...(index === undefined ? {} : { index }),
 });
 
 /** Params attached to every issue this module raises; `validate.ts` reads them back. */
@@ -40,11 +58,15 @@ function field<T>(jsonSchema: Record<string, unknown>, parse: (value: unknown) =
   return z
     .unknown()
     .transform((value, ctx): T => {
-      const result: Parsed<T> =
-        value === undefined ? bad('is missing', expected, 'schema/missing') : parse(value);
+      const result: Parsed<T> = value === undefined ? bad('is missing', expected, 'schema/missing') : parse(value);
       if (result.ok) return result.value;
       const params: IssueParams = { code: result.code, expected: result.expected };
-      ctx.addIssue({ code: 'custom', message: result.message, params, ...(result.index === undefined ? {} : { path: [result.index] }) });
+      ctx.addIssue({
+        code: 'custom',
+        message: result.message,
+        params,
+        ...(result.index === undefined ? {} : { path: [result.index] }),
+      });
       return z.NEVER;
     })
     .meta(jsonSchema);
@@ -68,20 +90,29 @@ function plainText(description: string, options: { allowEmpty?: boolean } = {}) 
     if (!text.ok) return text;
     if (text.value === '' && !options.allowEmpty) return bad('is empty', description);
     if (!isPlainLine(text.value)) {
-      return bad('has a line break, a control character or surrounding spaces', 'one line of text without leading or trailing spaces');
+      return bad(
+        'has a line break, a control character or surrounding spaces',
+        'one line of text without leading or trailing spaces',
+      );
     }
     if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text without HTML tags', 'schema/markup');
     return ok(text.value);
   });
 }
 
-function matching(description: string, pattern: RegExp, check: (value: string) => boolean = () => true, options: { allowEmpty?: boolean } = {}) {
-  const source = options.allowEmpty ? `^(?:${pattern.source.replace(/^\^|\$$/g, "")})?$` : pattern.source;
+function matching(
+  description: string,
+  pattern: RegExp,
+  check: (value: string) => boolean = () => true,
+  options: { allowEmpty?: boolean } = {},
+) {
+  const source = options.allowEmpty ? `^(?:${pattern.source.replace(/^\^|\$$/g, '')})?$` : pattern.source;
   return field({ type: 'string', description, pattern: source }, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
     if (options.allowEmpty && text.value === '') return ok('');
-    if (!pattern.test(text.value) || !check(text.value)) return bad(`${JSON.stringify(text.value)} is not valid`, description);
+    if (!pattern.test(text.value) || !check(text.value))
+      return bad(`${JSON.stringify(text.value)} is not valid`, description);
     return ok(text.value);
   });
 }
@@ -106,8 +137,7 @@ const page = (description: string) =>
     return ok(text);
   });
 
-const calendarDate = (description: string) =>
-  matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
+const calendarDate = (description: string) => matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
 
 /**
  * A PDF: a path under `content/media/` (copied into `dist/media/` and published under the media
@@ -121,7 +151,9 @@ function mediaFile(description: string, localShape: RegExp, remoteShape: RegExp)
     if (!text.ok) return text;
     const remotePath = absoluteMediaPath(text.value);
     if (remotePath !== undefined) {
-      return remoteShape.test(remotePath) ? ok({ kind: 'remote', url: text.value }) : bad(`${JSON.stringify(text.value)} has the wrong path`, description);
+      return remoteShape.test(remotePath)
+        ? ok({ kind: 'remote', url: text.value })
+        : bad(`${JSON.stringify(text.value)} has the wrong path`, description);
     }
     if (text.value.split('/').includes('..') || text.value.startsWith('/')) {
       return bad(`${JSON.stringify(text.value)} leaves the media folder`, description, 'media/outside-content');
@@ -132,34 +164,71 @@ function mediaFile(description: string, localShape: RegExp, remoteShape: RegExp)
 }
 
 /** An optional position that overrides a list's default order (docs/content-model.md, "Order"). */
-const order = positiveInteger('a position in the published list: records with an order come first, ascending').optional();
+const order = positiveInteger(
+  'a position in the published list: records with an order come first, ascending',
+).optional();
 
 export const journalSchema = z.strictObject({
-  title: plainText('the journal\'s full title'),
-  base_url: field({ type: 'string', format: 'uri', description: 'the public address where the site is published, e.g. https://journal.example.org' }, parseOrigin),
-  media_url: field({ type: 'string', format: 'uri', description: 'the origin that PDF URLs are published under, e.g. https://journal.example.org' }, parseOrigin),
+  title: plainText("the journal's full title"),
+  base_url: field(
+    {
+      type: 'string',
+      format: 'uri',
+      description: 'the public address where the site is published, e.g. https://journal.example.org',
+    },
+    parseOrigin,
+  ),
+  media_url: field(
+    {
+      type: 'string',
+      format: 'uri',
+      description: 'the origin that PDF URLs are published under, e.g. https://journal.example.org',
+    },
+    parseOrigin,
+  ),
   citation_issn: matching('the ISSN as "1234 - 5678" (a hyphen with one space on each side)', ISSN),
   citation_language: plainText('the language name used when a record gives none, e.g. English'),
-  publisher: plainText('the publisher\'s name').optional(),
-  sections: field({ type: 'array', items: { type: 'string' }, description: 'the names of the journal\'s sections' }, (value) => {
-    if (!Array.isArray(value)) return bad(`is ${describe(value)}`, 'a list of section names', 'schema/type');
-    const index = value.findIndex((s) => typeof s !== 'string' || s === '' || !isPlainLine(s));
-    if (index >= 0) return bad(`${describe(value[index])} is not a section name`, 'one line of text', 'schema/format', index);
-    return ok(value as string[]);
-  }).optional(),
+  publisher: plainText("the publisher's name").optional(),
+  sections: field(
+    { type: 'array', items: { type: 'string' }, description: "the names of the journal's sections" },
+    (value) => {
+      if (!Array.isArray(value)) return bad(`is ${describe(value)}`, 'a list of section names', 'schema/type');
+      const index = value.findIndex((s) => typeof s !== 'string' || s === '' || !isPlainLine(s));
+      if (index >= 0)
+        return bad(`${describe(value[index])} is not a section name`, 'one line of text', 'schema/format', index);
+      return ok(value as string[]);
+    },
+  ).optional(),
   // Issue 5: the hosts the site is published to; the build checks their limits (docs/hosting/).
-  hosts: field({ type: 'array', items: { enum: [...HOST_IDS] }, uniqueItems: true, description: `the hosts the site is published to: ${HOST_IDS.join(', ')}` }, (value) => {
-    const expected = `a list of hosts from: ${HOST_IDS.join(', ')}`;
-    if (!Array.isArray(value)) return bad(`is ${describe(value)}`, expected, 'schema/type');
-    const index = value.findIndex((h, i) => typeof h !== 'string' || !(HOST_IDS as readonly string[]).includes(h) || value.indexOf(h) !== i);
-    if (index >= 0) return bad(`${describe(value[index])} is not a known host, or is listed twice`, expected, 'schema/format', index);
-    return ok(value as HostId[]);
-  }).optional(),
+  hosts: field(
+    {
+      type: 'array',
+      items: { enum: [...HOST_IDS] },
+      uniqueItems: true,
+      description: `the hosts the site is published to: ${HOST_IDS.join(', ')}`,
+    },
+    (value) => {
+      const expected = `a list of hosts from: ${HOST_IDS.join(', ')}`;
+      if (!Array.isArray(value)) return bad(`is ${describe(value)}`, expected, 'schema/type');
+      const index = value.findIndex(
+        (h, i) => typeof h !== 'string' || !(HOST_IDS as readonly string[]).includes(h) || value.indexOf(h) !== i,
+      );
+      if (index >= 0)
+        return bad(
+          `${describe(value[index])} is not a known host, or is listed twice`,
+          expected,
+          'schema/format',
+          index,
+        );
+      return ok(value as HostId[]);
+    },
+  ).optional(),
 });
 
 function parseOrigin(value: unknown): Parsed<string> {
   const expected = 'an absolute http(s) origin such as https://journal.example.org, without a trailing path';
-  if (typeof value !== 'string' || !/^https?:\/\/[^/?#\s]+\/?$/.test(value)) return bad(`is ${describe(value)}`, expected);
+  if (typeof value !== 'string' || !/^https?:\/\/[^/?#\s]+\/?$/.test(value))
+    return bad(`is ${describe(value)}`, expected);
   try {
     return ok(new URL(value).origin);
   } catch {
@@ -175,30 +244,50 @@ export const authorSchema = z.strictObject({
 });
 
 export const volumeSchema = z.strictObject({
-  id: positiveInteger('the volume\'s id: manuscripts name their volume by it (citation_volume)'),
-  citation_journal_title: matching('"Volume " followed by a canonical Roman numeral, e.g. Volume IV', VOLUME_LABEL, (label) =>
-    isCanonicalRoman(VOLUME_LABEL.exec(label)?.[1] ?? '')),
+  id: positiveInteger("the volume's id: manuscripts name their volume by it (citation_volume)"),
+  citation_journal_title: matching(
+    '"Volume " followed by a canonical Roman numeral, e.g. Volume IV',
+    VOLUME_LABEL,
+    (label) => isCanonicalRoman(VOLUME_LABEL.exec(label)?.[1] ?? ''),
+  ),
   citation_language: plainText('the language name, e.g. English').optional(),
   udc: matching('UDC numbers separated by one space, e.g. 57 59', VOLUME_UDC),
   citation_issn: matching('the journal ISSN as "1234 - 5678"', ISSN).optional(),
   first_page: page('the first page as decimal digits'),
   last_page: page('the last page as decimal digits'),
   full_date: calendarDate('a real date as YYYY-MM-DD'),
-  pdf: mediaFile('a PDF path under content/media/ shaped volumes/pdfs/<year>/<file>.pdf, or an absolute URL to /media/volumes/pdfs/<year>/<file>.pdf',
-    VOLUME_PDF_PATH, /^volumes\/pdfs\/\d{4}\/[^/]+\.pdf$/),
+  pdf: mediaFile(
+    'a PDF path under content/media/ shaped volumes/pdfs/<year>/<file>.pdf, or an absolute URL to /media/volumes/pdfs/<year>/<file>.pdf',
+    VOLUME_PDF_PATH,
+    /^volumes\/pdfs\/\d{4}\/[^/]+\.pdf$/,
+  ),
 });
 
 const keywordsDescription = 'a list of keywords, or one string of keywords separated by ", " and ending with "."';
 
 /** SPEC 2.3: `keywords` is one string, `, `-separated, ending with a full stop. */
 const keywords = field(
-  { anyOf: [{ type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'string' }], description: keywordsDescription },
+  {
+    anyOf: [{ type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'string' }],
+    description: keywordsDescription,
+  },
   (value): Parsed<string> => {
     if (Array.isArray(value)) {
       if (value.length === 0) return bad('is an empty list', keywordsDescription);
       for (const [i, item] of value.entries()) {
-        if (typeof item !== 'string' || item === '' || !isPlainLine(item) || item.includes(', ') || item.endsWith(',')) {
-          return bad(`${describe(item)} is not a keyword`, 'each keyword non-empty, on one line, without ", "', 'schema/format', i);
+        if (
+          typeof item !== 'string' ||
+          item === '' ||
+          !isPlainLine(item) ||
+          item.includes(', ') ||
+          item.endsWith(',')
+        ) {
+          return bad(
+            `${describe(item)} is not a keyword`,
+            'each keyword non-empty, on one line, without ", "',
+            'schema/format',
+            i,
+          );
         }
         if (looksLikeMarkup(item)) return bad('contains markup', 'plain text', 'schema/markup', i);
       }
@@ -207,7 +296,11 @@ const keywords = field(
     }
     const text = asString(value, keywordsDescription);
     if (!text.ok) return text;
-    if (!isPlainLine(text.value) || !text.value.endsWith('.') || text.value.split(', ').some((k) => k.trim() === '' || k !== k.trim())) {
+    if (
+      !isPlainLine(text.value) ||
+      !text.value.endsWith('.') ||
+      text.value.split(', ').some((k) => k.trim() === '' || k !== k.trim())
+    ) {
       return bad(`${JSON.stringify(text.value)} is not a keyword string`, keywordsDescription);
     }
     if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text', 'schema/markup');
@@ -215,17 +308,31 @@ const keywords = field(
   },
 );
 
-const abstract = field({ type: 'string', minLength: 1, description: 'the abstract; simple HTML (p, em, strong, sup, sub, br, a) is allowed' }, (value) => {
-  const text = asString(value, 'the abstract as text');
-  if (!text.ok) return text;
-  if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value)) return bad('contains a control character', 'printable text');
-  const unsafe = findUnsafeMarkup(text.value);
-  if (unsafe) return bad(`${unsafe.message} (at character ${unsafe.offset + 1})`, 'simple formatting markup only', 'schema/markup');
-  return ok(text.value);
-});
+const abstract = field(
+  {
+    type: 'string',
+    minLength: 1,
+    description: 'the abstract; simple HTML (p, em, strong, sup, sub, br, a) is allowed',
+  },
+  (value) => {
+    const text = asString(value, 'the abstract as text');
+    if (!text.ok) return text;
+    if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
+    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value))
+      return bad('contains a control character', 'printable text');
+    const unsafe = findUnsafeMarkup(text.value);
+    if (unsafe)
+      return bad(
+        `${unsafe.message} (at character ${unsafe.offset + 1})`,
+        'simple formatting markup only',
+        'schema/markup',
+      );
+    return ok(text.value);
+  },
+);
 
-export const authorsDescription = 'a list of author keys (file names in content/authors/ without extension), in author order';
+export const authorsDescription =
+  'a list of author keys (file names in content/authors/ without extension), in author order';
 
 /**
  * An author of a manuscript: the key of an author record, or (issue 3) the exact published string
@@ -236,7 +343,13 @@ export type AuthorRef = string | { as_published: string };
 
 const AS_PUBLISHED_JSON_SCHEMA = {
   type: 'object',
-  properties: { as_published: { type: 'string', minLength: 1, description: 'the author exactly as published, e.g. "Ana Petrovska"' } },
+  properties: {
+    as_published: {
+      type: 'string',
+      minLength: 1,
+      description: 'the author exactly as published, e.g. "Ana Petrovska"',
+    },
+  },
   required: ['as_published'],
   additionalProperties: false,
 };
@@ -250,27 +363,41 @@ function isAsPublished(value: unknown): value is { as_published: string } {
 }
 
 export const manuscriptSchema = z.strictObject({
-  id: positiveInteger('the manuscript\'s id, unique among manuscripts'),
+  id: positiveInteger("the manuscript's id, unique among manuscripts"),
   citation_volume: positiveInteger('the id of the volume the manuscript appears in'),
   citation_title: plainText('the title of the manuscript'),
   citation_date: calendarDate('a real date as YYYY-MM-DD'),
-  citation_language: plainText('the language name; "" for none; omit for the journal\'s language', { allowEmpty: true }).optional(),
+  citation_language: plainText('the language name; "" for none; omit for the journal\'s language', {
+    allowEmpty: true,
+  }).optional(),
   udc: plainText('the UDC code; "" for none', { allowEmpty: true }).optional(),
-  citation_issn: matching('the ISSN as "1234 - 5678"; "" for none; omit for the journal\'s ISSN', ISSN, () => true, { allowEmpty: true }).optional(),
+  citation_issn: matching('the ISSN as "1234 - 5678"; "" for none; omit for the journal\'s ISSN', ISSN, () => true, {
+    allowEmpty: true,
+  }).optional(),
   abstract,
   keywords,
-  document: mediaFile('a PDF path under content/media/ shaped pdfs/<file>.pdf, or an absolute URL to /media/pdfs/<file>.pdf',
-    DOCUMENT_PATH, /^pdfs\/[^/]+\.pdf$/),
-  authors: field({ type: 'array', items: { anyOf: [{ type: 'string', pattern: RECORD_KEY.source }, AS_PUBLISHED_JSON_SCHEMA] }, description: authorsDescription }, (value) => {
-    if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
-    for (const [i, key] of value.entries()) {
-      if (isAsPublished(key)) continue;
-      if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
-        return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
+  document: mediaFile(
+    'a PDF path under content/media/ shaped pdfs/<file>.pdf, or an absolute URL to /media/pdfs/<file>.pdf',
+    DOCUMENT_PATH,
+    /^pdfs\/[^/]+\.pdf$/,
+  ),
+  authors: field(
+    {
+      type: 'array',
+      items: { anyOf: [{ type: 'string', pattern: RECORD_KEY.source }, AS_PUBLISHED_JSON_SCHEMA] },
+      description: authorsDescription,
+    },
+    (value) => {
+      if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
+      for (const [i, key] of value.entries()) {
+        if (isAsPublished(key)) continue;
+        if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
+          return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
+        }
       }
-    }
-    return ok(value as AuthorRef[]);
-  }),
+      return ok(value as AuthorRef[]);
+    },
+  ),
   section: plainText('the name of the journal section'),
   order,
 });

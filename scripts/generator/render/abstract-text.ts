@@ -74,7 +74,8 @@ const OPENING_CHARS = 400;
 export function summary(abstract: string): string {
   // The opening is enough (issue 4: 100,000 abstracts of up to 2,500 characters, a second of a cold
   // build); the first SUMMARY_CHARS + 1 characters, read in one pass, are enough for what follows.
-  const plain = plainStart(abstract, SUMMARY_CHARS + 1) ?? richTextOpeningToPlain(abstract, OPENING_CHARS, SUMMARY_CHARS);
+  const plain =
+    plainStart(abstract, SUMMARY_CHARS + 1) ?? richTextOpeningToPlain(abstract, OPENING_CHARS, SUMMARY_CHARS);
   if (plain.length <= SUMMARY_CHARS) return plain;
   // Never half of an astral character (an emoji, 𝔘): it would be written as U+FFFD.
   const cut = plain.slice(0, isHighSurrogate(plain.charCodeAt(SUMMARY_CHARS - 1)) ? SUMMARY_CHARS - 1 : SUMMARY_CHARS);

@@ -60,10 +60,15 @@ const MANUSCRIPT_FIELDS: readonly ManuscriptField[] = [
 const FIELD_KEYS = MANUSCRIPT_FIELDS.map((field) => `${JSON.stringify(field.key)}:`);
 
 /** SPEC 2.3, in the contract's key order; `authors`: the records its authors' keys name. */
-export function publishedManuscript(m: ManuscriptRecord, journal: JournalInput, authors: FoundAuthors): Record<string, unknown> {
+export function publishedManuscript(
+  m: ManuscriptRecord,
+  journal: JournalInput,
+  authors: FoundAuthors,
+): Record<string, unknown> {
   const published: Record<string, unknown> = {};
   for (const field of MANUSCRIPT_FIELDS) {
-    published[field.key] = 'packed' in field ? m[field.packed] ?? field.otherwise?.(journal) : field.value(m, journal, authors);
+    published[field.key] =
+      'packed' in field ? (m[field.packed] ?? field.otherwise?.(journal)) : field.value(m, journal, authors);
   }
   return published;
 }
@@ -93,7 +98,11 @@ function jsonArray<T>(path: string, records: readonly T[], publish: (record: T) 
   return list(path, records, (record) => toJson(publish(record)));
 }
 
-function list<T>(path: string, records: readonly T[], render: (record: T, i: number) => ReturnType<ListItems['render']>): OutputFile {
+function list<T>(
+  path: string,
+  records: readonly T[],
+  render: (record: T, i: number) => ReturnType<ListItems['render']>,
+): OutputFile {
   const items: ListItems = { count: records.length, render: (i) => render(records[i]!, i) };
   return { path, precompress: true, items, body: () => renderedChunks(items) };
 }
@@ -105,7 +114,11 @@ function list<T>(path: string, records: readonly T[], render: (record: T, i: num
  * cost the main thread about 3 s of a cold build, and their garbage). test/list-items.test.ts holds
  * the two to the same bytes.
  */
-function manuscriptItem(m: ManuscriptRecord, journal: JournalInput, authors: FoundAuthors): ReturnType<ListItems['render']> {
+function manuscriptItem(
+  m: ManuscriptRecord,
+  journal: JournalInput,
+  authors: FoundAuthors,
+): ReturnType<ListItems['render']> {
   const packed = packedSourceOf(m);
   if (!(packed instanceof Uint8Array)) return toJson(publishedManuscript(m, journal, authors));
   const pieces: (string | Uint8Array)[] = [];

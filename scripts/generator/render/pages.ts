@@ -49,8 +49,10 @@ export interface SitePage {
 /** Every page, in a stable order: home, volumes (newest first), manuscripts (published order). */
 export function* sitePages(site: ResolvedJournal): Generator<SitePage> {
   yield { path: homePagePath };
-  for (const volume of volumesNewestFirst(site.volumes)) yield { path: volumePagePath(volume), lastmod: volume.full_date };
-  for (const manuscript of site.manuscripts) yield { path: manuscriptPagePath(manuscript), lastmod: manuscript.citation_date };
+  for (const volume of volumesNewestFirst(site.volumes))
+    yield { path: volumePagePath(volume), lastmod: volume.full_date };
+  for (const manuscript of site.manuscripts)
+    yield { path: manuscriptPagePath(manuscript), lastmod: manuscript.citation_date };
 }
 
 export function renderPages(site: ResolvedJournal): OutputFile[] {
@@ -63,15 +65,19 @@ export function renderPages(site: ResolvedJournal): OutputFile[] {
     else byVolume.set(m.citation_volume, [i]);
   });
   const frame = pageFrame(site.journal);
-  const outputs: OutputFile[] = [
-    { path: pageFile(homePagePath), body: () => homePage(site, frame, byVolume) },
-  ];
+  const outputs: OutputFile[] = [{ path: pageFile(homePagePath), body: () => homePage(site, frame, byVolume) }];
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, frame, volume, byVolume.get(volume.id) ?? []) });
+    outputs.push({
+      path: pageFile(volumePagePath(volume)),
+      body: () => volumePage(site, frame, volume, byVolume.get(volume.id) ?? []),
+    });
   }
   site.manuscripts.forEach((manuscript, i) => {
     const volume = volumes.get(manuscript.citation_volume)!;
-    outputs.push({ path: pageFile(manuscriptPagePath(manuscript)), body: () => manuscriptPage(site.journal, frame, manuscript, volume, site.manuscriptAuthors[i]!) });
+    outputs.push({
+      path: pageFile(manuscriptPagePath(manuscript)),
+      body: () => manuscriptPage(site.journal, frame, manuscript, volume, site.manuscriptAuthors[i]!),
+    });
   });
   return outputs;
 }
@@ -81,12 +87,22 @@ function volumesNewestFirst(volumes: readonly VolumeRecord[]): VolumeRecord[] {
 }
 
 /** Google Scholar's tags, in the order its inclusion guidelines list them; `undefined` values are left out. */
-export function citationTags(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): [string, string][] {
+export function citationTags(
+  journal: JournalInput,
+  m: ManuscriptRecord,
+  volume: VolumeRecord,
+  authors: FoundAuthors,
+): [string, string][] {
   return tagsOf(journal, m, volume, pageAuthors(m, authors));
 }
 
 /** citationTags with the manuscript's authors found already (the page lists them too). */
-function tagsOf(journal: JournalInput, m: ManuscriptRecord, volume: VolumeRecord, authors: readonly PageAuthor[]): [string, string][] {
+function tagsOf(
+  journal: JournalInput,
+  m: ManuscriptRecord,
+  volume: VolumeRecord,
+  authors: readonly PageAuthor[],
+): [string, string][] {
   const tags: [string, string | undefined][] = [['citation_title', m.citation_title]];
   for (const author of authors) {
     tags.push(['citation_author', author.citation]);
@@ -137,14 +153,22 @@ function pageAuthors(m: ManuscriptRecord, authors: FoundAuthors): PageAuthor[] {
       return;
     }
     const a = authors[k];
-    if (a) found.push({ display: `${a.name} ${a.surname}`, citation: `${a.surname}, ${a.name}`, institution: a.institution });
+    if (a)
+      found.push({
+        display: `${a.name} ${a.surname}`,
+        citation: `${a.surname}, ${a.name}`,
+        institution: a.institution,
+      });
   });
   return found;
 }
 
 /** SPEC 2.3 keywords ("a, b, c.") as a list: the final full stop removed, split at ", ". */
 export function keywordList(keywords: string): string[] {
-  return keywords.replace(/\.$/, '').split(', ').filter((k) => k !== '');
+  return keywords
+    .replace(/\.$/, '')
+    .split(', ')
+    .filter((k) => k !== '');
 }
 
 /**
@@ -152,18 +176,54 @@ export function keywordList(keywords: string): string[] {
  * as written (a name Scholar can still read). A value that already is a code stays as it is.
  */
 const LANGUAGE_CODES: Record<string, string> = {
-  albanian: 'sq', bosnian: 'bs', bulgarian: 'bg', croatian: 'hr', czech: 'cs', dutch: 'nl', english: 'en',
-  french: 'fr', german: 'de', greek: 'el', hungarian: 'hu', italian: 'it', latin: 'la', macedonian: 'mk',
-  polish: 'pl', portuguese: 'pt', romanian: 'ro', russian: 'ru', serbian: 'sr', slovak: 'sk', slovenian: 'sl',
-  spanish: 'es', turkish: 'tr', ukrainian: 'uk',
-  македонски: 'mk', англиски: 'en', српски: 'sr', бугарски: 'bg',
+  albanian: 'sq',
+  bosnian: 'bs',
+  bulgarian: 'bg',
+  croatian: 'hr',
+  czech: 'cs',
+  dutch: 'nl',
+  english: 'en',
+  french: 'fr',
+  german: 'de',
+  greek: 'el',
+  hungarian: 'hu',
+  italian: 'it',
+  latin: 'la',
+  macedonian: 'mk',
+  polish: 'pl',
+  portuguese: 'pt',
+  romanian: 'ro',
+  russian: 'ru',
+  serbian: 'sr',
+  slovak: 'sk',
+  slovenian: 'sl',
+  spanish: 'es',
+  turkish: 'tr',
+  ukrainian: 'uk',
+  македонски: 'mk',
+  англиски: 'en',
+  српски: 'sr',
+  бугарски: 'bg',
 };
 
 export function languageCode(language: string): string {
   return LANGUAGE_CODES[language.toLowerCase()] ?? language;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** `2021-03-04` → `4 March 2021`, without Intl, so the text is the same on every machine. */
 function readableDate(iso: string): string {
@@ -176,11 +236,12 @@ function readableDate(iso: string): string {
  * would need a CSS content type in every host configuration (Chromium refuses a stylesheet served
  * as anything else); hosts compress HTML on the fly, so the repeated bytes cost little in transfer.
  */
-const STYLE = 'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}'
-  + 'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}'
-  + 'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}'
-  + '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}'
-  + 'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}';
+const STYLE =
+  'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}' +
+  'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}' +
+  'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}' +
+  '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}' +
+  'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}';
 
 /**
  * What every page has around its own lines, made once per build (renderPages): the start of its
@@ -194,7 +255,8 @@ interface PageFrame {
 
 function pageFrame(journal: JournalInput): PageFrame {
   return {
-    start: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+    start:
+      '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
     middle: `<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
     end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
   };
@@ -209,7 +271,11 @@ type PagePart = string | DeferredText;
  * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
  * `head` and `body` are lines, each ended by `\n` (a line may be several parts).
  */
-function page(journal: JournalInput, frame: PageFrame, options: { title: string; path: string; head?: PagePart[]; body: PagePart[] }): PagePart[] {
+function page(
+  journal: JournalInput,
+  frame: PageFrame,
+  options: { title: string; path: string; head?: PagePart[]; body: PagePart[] },
+): PagePart[] {
   return [
     frame.start,
     `<title>${e(options.title)}</title>\n<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`,
@@ -235,14 +301,21 @@ function abstractParts(m: ManuscriptRecord): (kind: AbstractTextKind) => PagePar
   return (kind) => (json ? new AbstractText(kind, json) : abstractText(kind, m.abstract));
 }
 
-function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRecord, volume: VolumeRecord, authors: FoundAuthors): PagePart[] {
+function manuscriptPage(
+  journal: JournalInput,
+  frame: PageFrame,
+  m: ManuscriptRecord,
+  volume: VolumeRecord,
+  authors: FoundAuthors,
+): PagePart[] {
   const pdf = mediaUrl(m.document, journal);
   const keywords = keywordList(m.keywords);
   const language = m.citation_language ?? journal.citation_language;
   const named = pageAuthors(m, authors);
   const abstractPart = abstractParts(m);
   const head: PagePart[] = ['<meta name="description" content="', abstractPart('summary'), '">\n'];
-  for (const [name, content] of tagsOf(journal, m, volume, named)) head.push(`<meta name="${name}" content="${e(content)}">\n`);
+  for (const [name, content] of tagsOf(journal, m, volume, named))
+    head.push(`<meta name="${name}" content="${e(content)}">\n`);
   let authorItems = '';
   for (const a of named) {
     authorItems += `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`;
@@ -262,14 +335,26 @@ function manuscriptPage(journal: JournalInput, frame: PageFrame, m: ManuscriptRe
     `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>\n`,
     '</dl>\n',
     '<h2>Abstract</h2>\n',
-    '<div class="abstract">', abstractPart('html'), '</div>\n',
+    '<div class="abstract">',
+    abstractPart('html'),
+    '</div>\n',
     `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
     '</article>\n',
   );
-  return page(journal, frame, { title: `${m.citation_title} | ${journal.title}`, path: manuscriptPagePath(m), head, body });
+  return page(journal, frame, {
+    title: `${m.citation_title} | ${journal.title}`,
+    path: manuscriptPagePath(m),
+    head,
+    body,
+  });
 }
 
-function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecord, manuscripts: readonly number[]): PagePart[] {
+function volumePage(
+  site: ResolvedJournal,
+  frame: PageFrame,
+  volume: VolumeRecord,
+  manuscripts: readonly number[],
+): PagePart[] {
   const { journal } = site;
   // Sections in the journal's listed order, then any others in the order they first appear.
   const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
@@ -295,16 +380,28 @@ function volumePage(site: ResolvedJournal, frame: PageFrame, volume: VolumeRecor
     body.push(`<h2>${e(section)}</h2>`, '<ul>');
     for (const i of list) {
       const m = site.manuscripts[i]!;
-      const names = pageAuthors(m, site.manuscriptAuthors[i]!).map((a) => a.display).join(', ');
-      body.push(`<li><a href="${e(manuscriptPagePath(m))}">${e(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`);
+      const names = pageAuthors(m, site.manuscriptAuthors[i]!)
+        .map((a) => a.display)
+        .join(', ');
+      body.push(
+        `<li><a href="${e(manuscriptPagePath(m))}">${e(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`,
+      );
     }
     body.push('</ul>');
   }
   if (manuscripts.length === 0) body.push('<p>No manuscripts are listed for this volume.</p>');
-  return page(journal, frame, { title: `${volume.citation_journal_title} | ${journal.title}`, path: volumePagePath(volume), body: lines(body) });
+  return page(journal, frame, {
+    title: `${volume.citation_journal_title} | ${journal.title}`,
+    path: volumePagePath(volume),
+    body: lines(body),
+  });
 }
 
-function homePage(site: ResolvedJournal, frame: PageFrame, byVolume: ReadonlyMap<number, readonly number[]>): PagePart[] {
+function homePage(
+  site: ResolvedJournal,
+  frame: PageFrame,
+  byVolume: ReadonlyMap<number, readonly number[]>,
+): PagePart[] {
   const { journal } = site;
   const items = volumesNewestFirst(site.volumes).map((v) => {
     const count = byVolume.get(v.id)?.length ?? 0;
@@ -319,7 +416,7 @@ function homePage(site: ResolvedJournal, frame: PageFrame, byVolume: ReadonlyMap
       '<h2>Volumes</h2>',
       items.length ? `<ul>${items.join('')}</ul>` : '<p>No volumes yet.</p>',
       '<h2>Data</h2>',
-      '<p>The journal\'s records are also published as read-only JSON: each list is one GET request and returns the whole list as a JSON array.</p>',
+      "<p>The journal's records are also published as read-only JSON: each list is one GET request and returns the whole list as a JSON array.</p>",
       '<ul>',
       '<li><a href="/api/authors/"><code>/api/authors/</code></a>: authors (name, surname, institution)</li>',
       '<li><a href="/api/volumes/"><code>/api/volumes/</code></a>: volumes of the journal</li>',

@@ -27,7 +27,8 @@ const VOID = new Set(['br']);
  * contain `<` (stricter than HTML, which allows it): a failed match then stops at the next `<`,
  * so a long run of unclosed tags costs linear time, not quadratic.
  */
-const TAG = /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'<>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
+const TAG =
+  /<(\/?)([A-Za-z][A-Za-z0-9]*)((?:[\t\n\f\r ]+[^\t\n\f\r "'<>/=]+(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"|'[^']*'|[^\t\n\f\r "'=<>`]+))?)*)[\t\n\f\r ]*\/?>/y;
 const ATTRIBUTE = /([^\t\n\f\r "'<>/=]+)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r "'=<>`]+)))?/g;
 
 /** The characters the scanner decides on; everything else is text copied as it is. */
@@ -164,7 +165,14 @@ const PLAIN_ELEMENTS = new Set([...ALLOWED].filter((name) => name !== 'a').map(c
 const [P, BR] = [codeOf('p'), codeOf('br')];
 /** Longer names are no element the check accepts (`strong` is the longest). */
 const LONGEST_NAME = 6;
-const [LT, GT, AMP, SLASH, BACKSLASH, QUOTE] = ['<', '>', '&', '/', '\\', '"'].map((c) => c.charCodeAt(0)) as [number, number, number, number, number, number];
+const [LT, GT, AMP, SLASH, BACKSLASH, QUOTE] = ['<', '>', '&', '/', '\\', '"'].map((c) => c.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 
 /**
  * The sanitized abstract straight from the abstract's UTF-8 JSON (a JSON string), when

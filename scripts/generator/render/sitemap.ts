@@ -31,7 +31,8 @@ export function renderSitemap(site: ResolvedJournal, maxUrls = SITEMAP_MAX_URLS)
 
   const parts: SitePage[][] = [];
   for (let start = 0; start < pages.length; start += maxUrls) parts.push(pages.slice(start, start + maxUrls));
-  if (parts.length > maxUrls) throw new Error(`${pages.length} pages need more than ${maxUrls} sitemaps, more than one sitemap index may name`);
+  if (parts.length > maxUrls)
+    throw new Error(`${pages.length} pages need more than ${maxUrls} sitemaps, more than one sitemap index may name`);
   return [
     { path: SITEMAP_PATH, body: () => [sitemapIndex(base, parts)] },
     ...parts.map((part, i): OutputFile => ({ path: sitemapPartPath(i + 1), body: () => urlset(base, part) })),
@@ -54,7 +55,10 @@ function* urlset(base: string, pages: readonly SitePage[]): Generator<string> {
 function sitemapIndex(base: string, parts: readonly (readonly SitePage[])[]): string {
   const entries = parts.map((part, i) => {
     // The newest date among the part's pages (ISO dates compare as text).
-    const lastmod = part.reduce<string | undefined>((max, p) => (p.lastmod && (!max || p.lastmod > max) ? p.lastmod : max), undefined);
+    const lastmod = part.reduce<string | undefined>(
+      (max, p) => (p.lastmod && (!max || p.lastmod > max) ? p.lastmod : max),
+      undefined,
+    );
     return `<sitemap><loc>${escapeXml(`${base}/${sitemapPartPath(i + 1)}`)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ''}</sitemap>\n`;
   });
   return `${HEADER}<sitemapindex xmlns="${NAMESPACE}">\n${entries.join('')}</sitemapindex>\n`;
@@ -67,5 +71,7 @@ export function renderRobots(base: string): string {
 
 /** The five characters sitemaps.org says must be entity-escaped in a sitemap. */
 export function escapeXml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&apos;'));
+  return value.replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&apos;',
+  );
 }

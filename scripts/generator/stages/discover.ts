@@ -8,7 +8,14 @@ import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { Problem } from '../model/problems.ts';
-import { NameColumn, STAT_FIELDS, statsOf, type FolderListing, type Scan, type Stats } from '../engine/scan/stat-many.ts';
+import {
+  NameColumn,
+  STAT_FIELDS,
+  statsOf,
+  type FolderListing,
+  type Scan,
+  type Stats,
+} from '../engine/scan/stat-many.ts';
 
 export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
@@ -122,13 +129,26 @@ export class SourceFiles {
   at(i: number): SourceFile {
     const folder = this.#folderAt(i);
     const name = folder.names.at(i - folder.start);
-    return { collection: folder.collection, key: keyOf(name), file: folder.filePrefix + name, name, absolutePath: folder.absolutePrefix + name };
+    return {
+      collection: folder.collection,
+      key: keyOf(name),
+      file: folder.filePrefix + name,
+      name,
+      absolutePath: folder.absolutePrefix + name,
+    };
   }
 
   /** Where a collection's files are (CollectionFiles). */
   range(collection: CollectionName): CollectionFiles {
     const folder = this.#folders.find((f) => f.collection === collection);
-    return folder ? { start: folder.start, end: folder.end, filePrefix: folder.names.length > 0 ? folder.filePrefix : '', names: folder.names } : { start: this.length, end: this.length, filePrefix: '', names: NO_NAMES };
+    return folder
+      ? {
+          start: folder.start,
+          end: folder.end,
+          filePrefix: folder.names.length > 0 ? folder.filePrefix : '',
+          names: folder.names,
+        }
+      : { start: this.length, end: this.length, filePrefix: '', names: NO_NAMES };
   }
 
   /** The position of `collection`'s file with key `key`, or -1 when there is none. */
@@ -170,15 +190,33 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
   const problems: Problem[] = [];
   const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
   const entries = await readdir(contentDir, { withFileTypes: true }).catch(() => []);
-  const journalCandidates = entries.filter((entry) => entry.isFile() && JOURNAL_NAMES.has(entry.name)).map((entry) => entry.name);
+  const journalCandidates = entries
+    .filter((entry) => entry.isFile() && JOURNAL_NAMES.has(entry.name))
+    .map((entry) => entry.name);
   journalCandidates.sort(byCodeUnits);
   const journalName = journalCandidates[0];
-  const journalFile = journalName ? { file: relative(path.join(contentDir, journalName)), absolutePath: path.join(contentDir, journalName) } : undefined;
+  const journalFile = journalName
+    ? { file: relative(path.join(contentDir, journalName)), absolutePath: path.join(contentDir, journalName) }
+    : undefined;
   if (!journalFile) {
-    problems.push(whole(relative(path.join(contentDir, 'journal.yaml')), 'io/unreadable', 'is missing', 'the journal settings file (see docs/content-model.md)'));
+    problems.push(
+      whole(
+        relative(path.join(contentDir, 'journal.yaml')),
+        'io/unreadable',
+        'is missing',
+        'the journal settings file (see docs/content-model.md)',
+      ),
+    );
   }
   for (const extra of journalCandidates.slice(1)) {
-    problems.push(whole(relative(path.join(contentDir, extra)), 'ref/duplicate-key', `duplicates ${journalFile?.file}`, 'one journal settings file'));
+    problems.push(
+      whole(
+        relative(path.join(contentDir, extra)),
+        'ref/duplicate-key',
+        `duplicates ${journalFile?.file}`,
+        'one journal settings file',
+      ),
+    );
   }
   return { journalFile, problems };
 }
@@ -191,77 +229,141 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
  * `known` gives a collection's files found by an earlier run (the check index's, NUL-joined): a
  * listing that is exactly those names, all still files, is taken without a look at each name.
  */
-export async function discover(projectRoot: string, contentDir: string, scan: Scan, journal: JournalDiscovery, known: (collection: CollectionName) => string | undefined = () => undefined): Promise<Discovery> {
+export async function discover(
+  projectRoot: string,
+  contentDir: string,
+  scan: Scan,
+  journal: JournalDiscovery,
+  known: (collection: CollectionName) => string | undefined = () => undefined,
+): Promise<Discovery> {
   const relative = (absolute: string) => path.relative(projectRoot, absolute).split(path.sep).join('/');
-  const found = await Promise.all(COLLECTION_NAMES.map(async (collection) => {
-    const folder = path.join(contentDir, collection);
-    // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
-    const place = { collection, filePrefix: `${relative(folder)}/`, absolutePrefix: `${folder}${path.sep}` };
-    const nothing = { folder: { ...place, names: NO_NAMES, extension: undefined }, stamps: new Float64Array(0), listed: undefined };
-    const problems: Problem[] = [];
-    const folderStat = await lstat(folder).catch(() => undefined);
-    if (folderStat?.isSymbolicLink()) {
-      problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
-      return { ...nothing, problems };
-    }
-    const listing = await scan.folder(folder);
-    if (!listing) return { ...nothing, problems };
-    const column = listing.column;
-    // The files found last time, every one still a file (nearly always): each name passed the checks
-    // below then, and passes them now (issue 4: 250,000 names looked at after every edit).
-    if (column.length > 0 && column.joined === known(collection) && allFiles(listing)) {
-      const extension = sharedExtension(column);
-      if (extension !== undefined) return { folder: { ...place, names: column, extension }, stamps: listing.values, problems, listed: column.joined };
-    }
-    // The names and stamps of the files kept, in their order: the listing's own when every entry is
-    // a content file (nearly always); a copy without the others when not.
-    const listed = listing.names;
-    let names: string[] | undefined;
-    let stamps: Float64Array | undefined;
-    // Two files share a key only if their extensions differ: with one extension in the folder
-    // (nearly always), no map of every key is made (at 250,000 files, half of discovery's time).
-    let firstExtension: string | undefined;
-    let mixed = false;
-    const leaveOut = (i: number, problem: Problem) => {
-      problems.push(problem);
-      if (names) return;
-      names = listed.slice(0, i);
-      stamps = new Float64Array(listing.values.length);
-      stamps.set(listing.values.subarray(0, i * STAT_FIELDS));
-    };
-    listed.forEach((name, i) => {
-      const kind = listing.kind(i);
-      if (kind === 'directory') return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is a folder', `record files directly in content/${collection}/`));
-      if (kind === 'symlink') return leaveOut(i, whole(place.filePrefix + name, 'io/symlink', 'is a symbolic link', 'a regular file'));
-      // As path.extname: a leading dot starts no extension.
-      const dot = name.lastIndexOf('.');
-      const extension = dot > 0 ? name.slice(dot) : '';
-      if (!(CONTENT_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
-        return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', 'is not a content file', 'a .yaml, .yml or .json file'));
+  const found = await Promise.all(
+    COLLECTION_NAMES.map(async (collection) => {
+      const folder = path.join(contentDir, collection);
+      // Paths by concatenation: path.join and path.relative per file cost a second at 250,000 files.
+      const place = { collection, filePrefix: `${relative(folder)}/`, absolutePrefix: `${folder}${path.sep}` };
+      const nothing = {
+        folder: { ...place, names: NO_NAMES, extension: undefined },
+        stamps: new Float64Array(0),
+        listed: undefined,
+      };
+      const problems: Problem[] = [];
+      const folderStat = await lstat(folder).catch(() => undefined);
+      if (folderStat?.isSymbolicLink()) {
+        problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
+        return { ...nothing, problems };
       }
-      const key = name.slice(0, dot);
-      if (!RECORD_KEY.test(key)) {
-        return leaveOut(i, whole(place.filePrefix + name, 'io/unexpected-file', `the file name "${key}" cannot be used as a key`, 'letters, digits, ".", "_" and "-", starting with a letter or digit'));
+      const listing = await scan.folder(folder);
+      if (!listing) return { ...nothing, problems };
+      const column = listing.column;
+      // The files found last time, every one still a file (nearly always): each name passed the checks
+      // below then, and passes them now (issue 4: 250,000 names looked at after every edit).
+      if (column.length > 0 && column.joined === known(collection) && allFiles(listing)) {
+        const extension = sharedExtension(column);
+        if (extension !== undefined)
+          return {
+            folder: { ...place, names: column, extension },
+            stamps: listing.values,
+            problems,
+            listed: column.joined,
+          };
       }
-      firstExtension ??= extension;
-      if (extension !== firstExtension) mixed = true;
-      if (!names) return;
-      stamps!.set(listing.values.subarray(i * STAT_FIELDS, (i + 1) * STAT_FIELDS), names.length * STAT_FIELDS);
-      names.push(name);
-    });
-    const kept = { names: names ?? listed, stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values };
-    if (mixed) {
-      const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
-      return { folder: { ...place, names: NameColumn.fromNames(unique.names), extension: undefined }, stamps: unique.stamps, problems, listed: undefined };
-    }
-    return { folder: { ...place, names: names ? NameColumn.fromNames(names) : column, extension: firstExtension }, stamps: kept.stamps, problems, listed: names ? undefined : column.joined };
-  }));
+      // The names and stamps of the files kept, in their order: the listing's own when every entry is
+      // a content file (nearly always); a copy without the others when not.
+      const listed = listing.names;
+      let names: string[] | undefined;
+      let stamps: Float64Array | undefined;
+      // Two files share a key only if their extensions differ: with one extension in the folder
+      // (nearly always), no map of every key is made (at 250,000 files, half of discovery's time).
+      let firstExtension: string | undefined;
+      let mixed = false;
+      const leaveOut = (i: number, problem: Problem) => {
+        problems.push(problem);
+        if (names) return;
+        names = listed.slice(0, i);
+        stamps = new Float64Array(listing.values.length);
+        stamps.set(listing.values.subarray(0, i * STAT_FIELDS));
+      };
+      listed.forEach((name, i) => {
+        const kind = listing.kind(i);
+        if (kind === 'directory')
+          return leaveOut(
+            i,
+            whole(
+              place.filePrefix + name,
+              'io/unexpected-file',
+              'is a folder',
+              `record files directly in content/${collection}/`,
+            ),
+          );
+        if (kind === 'symlink')
+          return leaveOut(i, whole(place.filePrefix + name, 'io/symlink', 'is a symbolic link', 'a regular file'));
+        // As path.extname: a leading dot starts no extension.
+        const dot = name.lastIndexOf('.');
+        const extension = dot > 0 ? name.slice(dot) : '';
+        if (!(CONTENT_EXTENSIONS as readonly string[]).includes(extension.toLowerCase())) {
+          return leaveOut(
+            i,
+            whole(
+              place.filePrefix + name,
+              'io/unexpected-file',
+              'is not a content file',
+              'a .yaml, .yml or .json file',
+            ),
+          );
+        }
+        const key = name.slice(0, dot);
+        if (!RECORD_KEY.test(key)) {
+          return leaveOut(
+            i,
+            whole(
+              place.filePrefix + name,
+              'io/unexpected-file',
+              `the file name "${key}" cannot be used as a key`,
+              'letters, digits, ".", "_" and "-", starting with a letter or digit',
+            ),
+          );
+        }
+        firstExtension ??= extension;
+        if (extension !== firstExtension) mixed = true;
+        if (!names) return;
+        stamps!.set(listing.values.subarray(i * STAT_FIELDS, (i + 1) * STAT_FIELDS), names.length * STAT_FIELDS);
+        names.push(name);
+      });
+      const kept = {
+        names: names ?? listed,
+        stamps: stamps ? stamps.subarray(0, names!.length * STAT_FIELDS) : listing.values,
+      };
+      if (mixed) {
+        const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
+        return {
+          folder: { ...place, names: NameColumn.fromNames(unique.names), extension: undefined },
+          stamps: unique.stamps,
+          problems,
+          listed: undefined,
+        };
+      }
+      return {
+        folder: { ...place, names: names ? NameColumn.fromNames(names) : column, extension: firstExtension },
+        stamps: kept.stamps,
+        problems,
+        listed: names ? undefined : column.joined,
+      };
+    }),
+  );
   const stamps = new Float64Array(found.reduce((sum, part) => sum + part.stamps.length, 0));
   found.reduce((offset, part) => (stamps.set(part.stamps, offset), offset + part.stamps.length), 0);
-  const listed = Object.fromEntries(COLLECTION_NAMES.flatMap((collection, c) => (found[c]!.listed === undefined ? [] : [[collection, found[c]!.listed]])));
+  const listed = Object.fromEntries(
+    COLLECTION_NAMES.flatMap((collection, c) =>
+      found[c]!.listed === undefined ? [] : [[collection, found[c]!.listed]],
+    ),
+  );
   return {
-    files: new SourceFiles(found.map((part) => part.folder)), journalFile: journal.journalFile,
-    problems: [...found.flatMap((part) => part.problems), ...journal.problems], stats: statsOf(stamps), listed,
+    files: new SourceFiles(found.map((part) => part.folder)),
+    journalFile: journal.journalFile,
+    problems: [...found.flatMap((part) => part.problems), ...journal.problems],
+    stats: statsOf(stamps),
+    listed,
   };
 }
 
@@ -289,7 +391,12 @@ function sharedExtension(names: NameColumn): string | undefined {
 }
 
 /** Keeps the first file (in sorted order) of each key, and reports the others, with their stamps taken out too. */
-function dropDuplicateKeys(filePrefix: string, names: readonly string[], stamps: Float64Array, problems: Problem[]): { names: string[]; stamps: Float64Array } {
+function dropDuplicateKeys(
+  filePrefix: string,
+  names: readonly string[],
+  stamps: Float64Array,
+  problems: Problem[],
+): { names: string[]; stamps: Float64Array } {
   const seenKeys = new Map<string, string>();
   const kept: string[] = [];
   const keptStamps = new Float64Array(stamps.length);
@@ -297,7 +404,9 @@ function dropDuplicateKeys(filePrefix: string, names: readonly string[], stamps:
     const key = keyOf(name);
     const previous = seenKeys.get(key);
     if (previous) {
-      problems.push(whole(filePrefix + name, 'ref/duplicate-key', `has the same key "${key}" as ${previous}`, 'one file per key'));
+      problems.push(
+        whole(filePrefix + name, 'ref/duplicate-key', `has the same key "${key}" as ${previous}`, 'one file per key'),
+      );
       return;
     }
     seenKeys.set(key, filePrefix + name);

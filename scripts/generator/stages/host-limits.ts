@@ -41,8 +41,12 @@ export interface HostLimits {
 /** Each number is the host's documented limit; docs/hosting/<host>.md cites it. */
 export const HOST_LIMITS: Record<HostId, HostLimits> = {
   'cloudflare-pages': {
-    name: 'Cloudflare Pages', maxFiles: 20_000, maxFileBytes: 25 * MiB,
-    maxHeaderRules: 100, maxStaticRedirects: 2_000, maxDynamicRedirects: 100,
+    name: 'Cloudflare Pages',
+    maxFiles: 20_000,
+    maxFileBytes: 25 * MiB,
+    maxHeaderRules: 100,
+    maxStaticRedirects: 2_000,
+    maxDynamicRedirects: 100,
   },
   netlify: { name: 'Netlify' },
   vercel: { name: 'Vercel' },
@@ -50,14 +54,20 @@ export const HOST_LIMITS: Record<HostId, HostLimits> = {
   'azure-static-web-apps': { name: 'Azure Static Web Apps', maxSiteBytes: 500 * MiB },
   's3-cloudfront': { name: 'Amazon S3 + CloudFront', maxFunctionBytes: CLOUDFRONT_FUNCTION_MAX_BYTES },
   'github-pages': {
-    name: 'GitHub Pages', maxSiteBytes: 1024 * MiB,
-    warning: 'it cannot set headers or map /api/<list>/ to index.json: clients must use /api/<list>/index.json, '
-      + 'which comes as "application/json; charset=utf-8" without Allow or Vary: Accept, and other methods do not get 405 with Allow: GET (docs/hosting/github-pages.md)',
+    name: 'GitHub Pages',
+    maxSiteBytes: 1024 * MiB,
+    warning:
+      'it cannot set headers or map /api/<list>/ to index.json: clients must use /api/<list>/index.json, ' +
+      'which comes as "application/json; charset=utf-8" without Allow or Vary: Accept, and other methods do not get 405 with Allow: GET (docs/hosting/github-pages.md)',
   },
   'gitlab-pages': {
-    name: 'GitLab Pages', maxSiteBytes: 1024 * MiB, maxRedirects: 1_000, maxRedirectsFileBytes: 64 * 1024,
-    warning: 'it cannot set headers: /api/<list>/ is answered by its index.json through _redirects, '
-      + 'but without Allow, Vary: Accept or Access-Control-Allow-Origin, and other methods do not get 405 with Allow: GET (docs/hosting/gitlab-pages.md)',
+    name: 'GitLab Pages',
+    maxSiteBytes: 1024 * MiB,
+    maxRedirects: 1_000,
+    maxRedirectsFileBytes: 64 * 1024,
+    warning:
+      'it cannot set headers: /api/<list>/ is answered by its index.json through _redirects, ' +
+      'but without Allow, Vary: Accept or Access-Control-Allow-Origin, and other methods do not get 405 with Allow: GET (docs/hosting/gitlab-pages.md)',
   },
   nginx: { name: 'nginx' },
   apache: { name: 'Apache httpd' },
@@ -96,18 +106,23 @@ export function checkHostLimits(
   // Only a file over a host's limit is reported at its source: the PDFs are looked up for those alone.
   const smallestLimit = Math.min(...hosts.map((id) => HOST_LIMITS[id].maxFileBytes ?? Infinity));
   let copied: Set<string> | undefined;
-  const sourceOf = (name: string) => ((copied ??= new Set(copies.map((copy) => copy.to))).has(name) ? `${contentPrefix}/${name}` : '');
+  const sourceOf = (name: string) =>
+    (copied ??= new Set(copies.map((copy) => copy.to))).has(name) ? `${contentPrefix}/${name}` : '';
   const measured: SiteFile[] = files.names.map((name, row) => {
     // A file whose stamp could not be taken (gone from the staging folder already) counts as empty.
     const bytes = files.stamps[row * ROW_STAMP_FIELDS]!;
-    return Number.isNaN(bytes) ? { path: name, bytes: 0, source: '' } : { path: name, bytes, source: bytes > smallestLimit ? sourceOf(name) : '' };
+    return Number.isNaN(bytes)
+      ? { path: name, bytes: 0, source: '' }
+      : { path: name, bytes, source: bytes > smallestLimit ? sourceOf(name) : '' };
   });
   return checkSite(hosts, journalFile, measured, ruleFiles);
 }
 
 /** The text of the rule files among `outputs` (`_headers`, `_redirects`), which the checks read. */
 export function ruleFilesOf(outputs: readonly OutputFile[]): Record<string, string> {
-  return Object.fromEntries(outputs.filter((o) => o.path === '_headers' || o.path === '_redirects').map((o) => [o.path, textOf(o)]));
+  return Object.fromEntries(
+    outputs.filter((o) => o.path === '_headers' || o.path === '_redirects').map((o) => [o.path, textOf(o)]),
+  );
 }
 
 /** Pure: the checks themselves, on measured files. */
@@ -120,7 +135,15 @@ export function checkSite(
   const problems: Problem[] = [];
   const warnings: string[] = [];
   const fail = (file: string, message: string, expected: string) =>
-    problems.push({ code: 'host/limit', file, line: 0, column: 0, field: file === journalFile ? 'hosts' : '', message, expected });
+    problems.push({
+      code: 'host/limit',
+      file,
+      line: 0,
+      column: 0,
+      field: file === journalFile ? 'hosts' : '',
+      message,
+      expected,
+    });
   const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
   const headers = ruleFiles['_headers'] === undefined ? [] : parseHeaders(ruleFiles['_headers']);
   const redirects = ruleFiles['_redirects'] === undefined ? [] : redirectLines(ruleFiles['_redirects']);
@@ -130,40 +153,76 @@ export function checkSite(
     const limits = HOST_LIMITS[id];
     const on = `${limits.name} (hosts in ${journalFile})`;
     if (limits.maxFiles !== undefined && files.length > limits.maxFiles) {
-      fail(journalFile, `the site has ${count(files.length)} files, more than ${on} serves`, `at most ${count(limits.maxFiles)} files`);
+      fail(
+        journalFile,
+        `the site has ${count(files.length)} files, more than ${on} serves`,
+        `at most ${count(limits.maxFiles)} files`,
+      );
     }
     if (limits.maxFileBytes !== undefined) {
       for (const file of files) {
         if (file.bytes > limits.maxFileBytes) {
           // A copied PDF is reported at its own file; a rendered one names its path in dist/.
           const what = file.source ? 'is' : `dist/${file.path} is`;
-          fail(file.source || journalFile, `${what} ${size(file.bytes)}, larger than ${on} serves`, `at most ${size(limits.maxFileBytes)} per file`);
+          fail(
+            file.source || journalFile,
+            `${what} ${size(file.bytes)}, larger than ${on} serves`,
+            `at most ${size(limits.maxFileBytes)} per file`,
+          );
         }
       }
     }
     if (limits.maxSiteBytes !== undefined && totalBytes > limits.maxSiteBytes) {
-      fail(journalFile, `the site is ${size(totalBytes)}, more than ${on} publishes`, `at most ${size(limits.maxSiteBytes)} in all`);
+      fail(
+        journalFile,
+        `the site is ${size(totalBytes)}, more than ${on} publishes`,
+        `at most ${size(limits.maxSiteBytes)} in all`,
+      );
     }
     if (limits.maxHeaderRules !== undefined && headers.length > limits.maxHeaderRules) {
-      fail(journalFile, `_headers has ${headers.length} rules, more than ${on} reads`, `at most ${limits.maxHeaderRules}`);
+      fail(
+        journalFile,
+        `_headers has ${headers.length} rules, more than ${on} reads`,
+        `at most ${limits.maxHeaderRules}`,
+      );
     }
     if (limits.maxStaticRedirects !== undefined && redirects.length - dynamic > limits.maxStaticRedirects) {
-      fail(journalFile, `_redirects has ${redirects.length - dynamic} static rules, more than ${on} reads`, `at most ${count(limits.maxStaticRedirects)}`);
+      fail(
+        journalFile,
+        `_redirects has ${redirects.length - dynamic} static rules, more than ${on} reads`,
+        `at most ${count(limits.maxStaticRedirects)}`,
+      );
     }
     if (limits.maxDynamicRedirects !== undefined && dynamic > limits.maxDynamicRedirects) {
-      fail(journalFile, `_redirects has ${dynamic} rules with a splat or placeholder, more than ${on} reads`, `at most ${limits.maxDynamicRedirects}`);
+      fail(
+        journalFile,
+        `_redirects has ${dynamic} rules with a splat or placeholder, more than ${on} reads`,
+        `at most ${limits.maxDynamicRedirects}`,
+      );
     }
     if (limits.maxRedirects !== undefined && redirects.length > limits.maxRedirects) {
-      fail(journalFile, `_redirects has ${redirects.length} rules, more than ${on} reads`, `at most ${count(limits.maxRedirects)}`);
+      fail(
+        journalFile,
+        `_redirects has ${redirects.length} rules, more than ${on} reads`,
+        `at most ${count(limits.maxRedirects)}`,
+      );
     }
     const redirectsBytes = Buffer.byteLength(ruleFiles['_redirects'] ?? '');
     if (limits.maxRedirectsFileBytes !== undefined && redirectsBytes > limits.maxRedirectsFileBytes) {
-      fail(journalFile, `_redirects is ${size(redirectsBytes)}, more than ${on} reads`, `at most ${size(limits.maxRedirectsFileBytes)}`);
+      fail(
+        journalFile,
+        `_redirects is ${size(redirectsBytes)}, more than ${on} reads`,
+        `at most ${size(limits.maxRedirectsFileBytes)}`,
+      );
     }
     if (limits.maxFunctionBytes !== undefined) {
       const functionBytes = Buffer.byteLength(renderCloudfrontFunction(hostRules));
       if (functionBytes > limits.maxFunctionBytes) {
-        fail(journalFile, `the CloudFront Function is ${size(functionBytes)}, more than ${on} accepts`, `at most ${size(limits.maxFunctionBytes)}`);
+        fail(
+          journalFile,
+          `the CloudFront Function is ${size(functionBytes)}, more than ${on} accepts`,
+          `at most ${size(limits.maxFunctionBytes)}`,
+        );
       }
     }
     if (limits.warning) warnings.push(`${limits.name}: ${limits.warning}.`);
@@ -173,7 +232,10 @@ export function checkSite(
 
 /** `_redirects` lines that are rules (not blank, not comments), as each host counts them. */
 function redirectLines(text: string): string[] {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 function textOf(output: OutputFile): string {

@@ -8,8 +8,14 @@ import type { SourceFile } from './discover.ts';
 import { parseFile, type ParsedFile, type Position } from './parse.ts';
 import type { Problem } from '../model/problems.ts';
 import {
-  authorSchema, journalSchema, manuscriptSchema, volumeSchema,
-  type AuthorInput, type JournalInput, type ManuscriptInput, type VolumeInput,
+  authorSchema,
+  journalSchema,
+  manuscriptSchema,
+  volumeSchema,
+  type AuthorInput,
+  type JournalInput,
+  type ManuscriptInput,
+  type VolumeInput,
 } from '../model/schema.ts';
 import { validate } from './validate.ts';
 
@@ -63,7 +69,10 @@ const LOCATED_FIELDS = {
   manuscripts: ['id', 'citation_volume', 'section', 'document'],
 } as const;
 
-export async function loadJournal(file: string, absolutePath: string): Promise<{ journal?: JournalInput; problems: Problem[] }> {
+export async function loadJournal(
+  file: string,
+  absolutePath: string,
+): Promise<{ journal?: JournalInput; problems: Problem[] }> {
   const parsed = await readAndParse(file, absolutePath);
   if (!parsed.parsed) return { problems: parsed.problems };
   const result = validate(parsed.parsed, journalSchema);
@@ -77,10 +86,22 @@ export interface Loaded {
 }
 
 /** Parse and validate one file's bytes (run by the load workers, see load-job.ts). */
-export function loadRecordFrom(source: Pick<SourceFile, 'collection' | 'key' | 'file'>, bytes: Uint8Array, hash?: string): Loaded {
+export function loadRecordFrom(
+  source: Pick<SourceFile, 'collection' | 'key' | 'file'>,
+  bytes: Uint8Array,
+  hash?: string,
+): Loaded {
   const { parsed, problems } = parseFile(source.file, bytes);
-  if (!parsed) return { problems, invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {}, ...(hash ? { hash } : {}) } } };
-  const schema = source.collection === 'authors' ? authorSchema : source.collection === 'volumes' ? volumeSchema : manuscriptSchema;
+  if (!parsed)
+    return {
+      problems,
+      invalid: {
+        collection: source.collection,
+        origin: { file: source.file, key: source.key, at: {}, ...(hash ? { hash } : {}) },
+      },
+    };
+  const schema =
+    source.collection === 'authors' ? authorSchema : source.collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const result = validate(parsed, schema);
   // A valid author or manuscript keeps no positions: at 100,000 manuscripts they are 50 MB that
   // nearly every build never reads. A later stage's problem in one is located by reading the file
@@ -94,7 +115,10 @@ export function loadRecordFrom(source: Pick<SourceFile, 'collection' | 'key' | '
   }
   const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
   if (result.value) return { record: { ...result.value, origin }, problems: [] };
-  return { problems: result.problems, invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) } };
+  return {
+    problems: result.problems,
+    invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) },
+  };
 }
 
 /** The id and the well-formed references of an invalid record (each field checked on its own). */
@@ -102,7 +126,9 @@ function salvage(collection: SourceFile['collection'], data: unknown): Pick<Inva
   if (collection === 'authors') return {};
   const schema = collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const fieldValue = <K extends string>(key: K) => {
-    const field = (schema.shape as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>)[key];
+    const field = (schema.shape as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>)[
+      key
+    ];
     const result = field?.safeParse((data as Record<string, unknown>)[key]);
     return result?.success ? result.data : undefined;
   };
@@ -129,5 +155,13 @@ async function readAndParse(file: string, absolutePath: string): Promise<{ parse
 }
 
 export function unreadable(file: string, error: unknown): Problem {
-  return { code: 'io/unreadable', file, line: 0, column: 0, field: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, expected: 'a readable file' };
+  return {
+    code: 'io/unreadable',
+    file,
+    line: 0,
+    column: 0,
+    field: '',
+    message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    expected: 'a readable file',
+  };
 }

@@ -15,7 +15,15 @@ import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { isJoined } from '../../shared/joined-text.ts';
 import type { Problem } from '../model/problems.ts';
-import { STAT_FIELDS, startsWithMany, statMany, statsOf, type FolderListing, type Scan, type Stats } from '../engine/scan/stat-many.ts';
+import {
+  STAT_FIELDS,
+  startsWithMany,
+  statMany,
+  statsOf,
+  type FolderListing,
+  type Scan,
+  type Stats,
+} from '../engine/scan/stat-many.ts';
 
 export interface MediaCopy {
   /** Absolute source path. */
@@ -66,7 +74,13 @@ export interface MediaCheck {
  * 4: 100,100 PDFs in a cold build, a second of one core), so that this thread can go on with other
  * work meanwhile; `result` is the check.
  */
-export async function startMediaCheck(records: CheckedRecords, contentDir: string, verified?: VerifiedMedia, scan?: Scan, options: { copies?: boolean } = {}): Promise<{ result: Promise<MediaCheck> }> {
+export async function startMediaCheck(
+  records: CheckedRecords,
+  contentDir: string,
+  verified?: VerifiedMedia,
+  scan?: Scan,
+  options: { copies?: boolean } = {},
+): Promise<{ result: Promise<MediaCheck> }> {
   const mediaDir = path.join(contentDir, MEDIA_FOLDER);
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   // Each PDF's path, and who names it: volume v as -1 - v, manuscript i as i (no object per PDF).
@@ -87,19 +101,26 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
 
   const { folders, folderOf } = foldersOf(refPaths, mediaDir);
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
-  const absoluteOf = (i: number) => folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
+  const absoluteOf = (i: number) =>
+    folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
   const problems: Problem[] = [];
   // First what needs no stamp, while the stat workers may still be taking the PDFs' (issue 4: at
   // 100,000 PDFs, `check` did this after them, with the other core idle).
   const known = lineUp(verified, refPaths);
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
   const inside: boolean[] = [];
-  await forEachLimited(folders.map((_, f) => f), CONCURRENCY, async (f) => {
-    const real = await realpath(folders[f]!.path).catch(() => folders[f]!.path);
-    inside[f] = real === realMediaDir || real.startsWith(realMediaDir + path.sep);
-  });
+  await forEachLimited(
+    folders.map((_, f) => f),
+    CONCURRENCY,
+    async (f) => {
+      const real = await realpath(folders[f]!.path).catch(() => folders[f]!.path);
+      inside[f] = real === realMediaDir || real.startsWith(realMediaDir + path.sep);
+    },
+  );
   // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
-  const { stats, slotOf, slots } = scan ? await statListed(refPaths, folders, folderOf, scan, absoluteOf) : { stats: await statMany(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
+  const { stats, slotOf, slots } = scan
+    ? await statListed(refPaths, folders, folderOf, scan, absoluteOf)
+    : { stats: await statMany(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
   const values = stats.values;
   const copies = new Map<string, MediaCopy>();
   // `check` counts the distinct PDFs that pass (two records may name one): by their places in their
@@ -109,7 +130,12 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
   let passing = 0;
   const passingUnlisted = new Set<string>();
   const pass = (i: number, stamp: FileStamp | undefined) => {
-    if (options.copies !== false) return void copies.set(refPaths[i]!, { from: absoluteOf(i), to: `media/${refPaths[i]}`, ...(stamp ? { stamp } : {}) });
+    if (options.copies !== false)
+      return void copies.set(refPaths[i]!, {
+        from: absoluteOf(i),
+        to: `media/${refPaths[i]}`,
+        ...(stamp ? { stamp } : {}),
+      });
     const slot = slotOf ? slotOf[i]! : -1;
     if (slot < 0) passingUnlisted.add(refPaths[i]!);
     else if (counted[slot] === 0) {
@@ -129,15 +155,23 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
   const unknown: number[] = [];
   refPaths.forEach((refPath, i) => {
     const kind = stats.kind(i);
-    if (kind === 'missing') return fail(i, 'media/missing', `content/media/${refPath} does not exist`, 'the PDF saved at that path');
-    if (kind === 'symlink') return fail(i, 'media/symlink', `content/media/${refPath} is a symbolic link`, 'a regular file');
+    if (kind === 'missing')
+      return fail(i, 'media/missing', `content/media/${refPath} does not exist`, 'the PDF saved at that path');
+    if (kind === 'symlink')
+      return fail(i, 'media/symlink', `content/media/${refPath} is a symbolic link`, 'a regular file');
     if (kind !== 'file') return fail(i, 'media/missing', `content/media/${refPath} is not a file`, 'a PDF file');
     if (!inside[folderOf[i]!]) {
-      return fail(i, 'media/outside-content', `content/media/${refPath} resolves outside content/media/`, 'a file inside content/media/');
+      return fail(
+        i,
+        'media/outside-content',
+        `content/media/${refPath} resolves outside content/media/`,
+        'a file inside content/media/',
+      );
     }
     const v = i * STAT_FIELDS;
     const k = i * STAMP;
-    if (!known || values[v + 1] !== known[k] || values[v + 2] !== known[k + 1] || values[v + 3] !== known[k + 2]) return unknown.push(i);
+    if (!known || values[v + 1] !== known[k] || values[v + 2] !== known[k + 1] || values[v + 3] !== known[k + 2])
+      return unknown.push(i);
     for (let f = 0; f < STAMP; f++) passed[k + f] = values[v + 1 + f]!;
     pass(i, options.copies === false ? undefined : stats.stamp(i));
   });
@@ -163,8 +197,12 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
     const kept: number[] = [];
     for (let i = 0; i < refPaths.length; i++) if (!Number.isNaN(passed[i * STAMP])) kept.push(i);
     // Every PDF as it was (nearly always): the verified media stand as they are.
-    if (verified && !changed && known === verified.stamps && kept.length === refPaths.length) return { copies: sorted, pdfs, problems, verified, changed };
-    const now: VerifiedMedia = { paths: kept.map((i) => refPaths[i]).join('\n'), stamps: new Float64Array(kept.length * STAMP) };
+    if (verified && !changed && known === verified.stamps && kept.length === refPaths.length)
+      return { copies: sorted, pdfs, problems, verified, changed };
+    const now: VerifiedMedia = {
+      paths: kept.map((i) => refPaths[i]).join('\n'),
+      stamps: new Float64Array(kept.length * STAMP),
+    };
     kept.forEach((i, k) => now.stamps.set(passed.subarray(i * STAMP, (i + 1) * STAMP), k * STAMP));
     return { copies: sorted, pdfs, problems, verified: now, changed: changed || now.paths !== verified?.paths };
   };
@@ -179,7 +217,8 @@ export async function startMediaCheck(records: CheckedRecords, contentDir: strin
  */
 function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]): Float64Array | undefined {
   if (!verified) return undefined;
-  if (verified.stamps.length === refPaths.length * STAMP && isJoined(verified.paths, refPaths, '\n')) return verified.stamps;
+  if (verified.stamps.length === refPaths.length * STAMP && isJoined(verified.paths, refPaths, '\n'))
+    return verified.stamps;
   const rows = new Map<string, number>();
   if (verified.paths !== '') verified.paths.split('\n').forEach((refPath, row) => rows.set(refPath, row));
   const known = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
@@ -214,7 +253,11 @@ function foldersOf(refPaths: readonly string[], mediaDir: string): { folders: Me
     const prefix = refPath.slice(0, slash + 1);
     let f = byPrefix.get(prefix);
     if (f === undefined) {
-      f = folders.push({ prefix, path: slash < 0 ? mediaDir : mediaDir + path.sep + refPath.slice(0, slash).split('/').join(path.sep) }) - 1;
+      f =
+        folders.push({
+          prefix,
+          path: slash < 0 ? mediaDir : mediaDir + path.sep + refPath.slice(0, slash).split('/').join(path.sep),
+        }) - 1;
       byPrefix.set(prefix, f);
     }
     folderOf[i] = f;
@@ -229,7 +272,13 @@ function foldersOf(refPaths: readonly string[], mediaDir: string): { folders: Me
  * among the entries of every folder listed (`slotOf`, -1 where its folder was not listed or has no
  * such file; `slots` places in all): two PDFs are one file exactly when they have one place.
  */
-async function statListed(refPaths: readonly string[], folders: readonly MediaFolder[], folderOf: Int32Array, scan: Scan, absoluteOf: (i: number) => string): Promise<{ stats: Stats; slotOf: Int32Array; slots: number }> {
+async function statListed(
+  refPaths: readonly string[],
+  folders: readonly MediaFolder[],
+  folderOf: Int32Array,
+  scan: Scan,
+  absoluteOf: (i: number) => string,
+): Promise<{ stats: Stats; slotOf: Int32Array; slots: number }> {
   const values = new Float64Array(refPaths.length * STAT_FIELDS);
   const slotOf = new Int32Array(refPaths.length).fill(-1);
   const listings: (FolderListing | undefined)[] = [];
@@ -251,7 +300,9 @@ async function statListed(refPaths: readonly string[], folders: readonly MediaFo
     if (!listing) return rest.push(i);
     const nameStart = folders[folderOf[i]!]!.prefix.length;
     const hint = listing === last ? next : 0;
-    const at = listing.column.matches(hint, refPath, nameStart) ? hint : listing.column.position(refPath.slice(nameStart));
+    const at = listing.column.matches(hint, refPath, nameStart)
+      ? hint
+      : listing.column.position(refPath.slice(nameStart));
     last = listing;
     next = (at ?? -1) + 1;
     // Not in the listing: missing when the folder was listed (kind 0).

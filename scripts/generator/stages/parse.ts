@@ -50,7 +50,18 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
 
   const text = decodeUtf8(bytes);
   if (typeof text !== 'string') {
-    return { problems: [{ code: 'io/not-utf8', file, ...text, field: '', message: 'is not valid UTF-8', expected: 'text saved as UTF-8' }] };
+    return {
+      problems: [
+        {
+          code: 'io/not-utf8',
+          file,
+          ...text,
+          field: '',
+          message: 'is not valid UTF-8',
+          expected: 'text saved as UTF-8',
+        },
+      ],
+    };
   }
 
   if (parser.schema === 'failsafe') {
@@ -99,11 +110,34 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   try {
     data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
-    return { problems: [{ code: 'parse/syntax', file, line: 1, column: 1, field: '', message: firstLine((error as Error).message), expected: `at most ${MAX_ALIAS_COUNT} alias expansions` }] };
+    return {
+      problems: [
+        {
+          code: 'parse/syntax',
+          file,
+          line: 1,
+          column: 1,
+          field: '',
+          message: firstLine((error as Error).message),
+          expected: `at most ${MAX_ALIAS_COUNT} alias expansions`,
+        },
+      ],
+    };
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const start = document.contents?.range[0] ?? 0;
-    return { problems: [{ code: 'parse/not-a-mapping', file, ...at(start), field: '', message: 'does not hold a mapping of fields', expected: 'field: value lines (a JSON object)' }] };
+    return {
+      problems: [
+        {
+          code: 'parse/not-a-mapping',
+          file,
+          ...at(start),
+          field: '',
+          message: 'does not hold a mapping of fields',
+          expected: 'field: value lines (a JSON object)',
+        },
+      ],
+    };
   }
 
   return {
@@ -115,7 +149,8 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
         const parent = nodeAt(document, path);
         if (isMap(parent)) {
           for (const item of parent.items) {
-            if (isPair(item) && isScalar(item.key) && item.key.value === key && item.key.range) return at(item.key.range[0]);
+            if (isPair(item) && isScalar(item.key) && item.key.value === key && item.key.range)
+              return at(item.key.range[0]);
           }
         }
         return at(parent?.range?.[0] ?? 0);
@@ -167,7 +202,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const length =
+      b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
     if (length === 0) return i;
     for (let k = 1; k < length; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
     i += length;

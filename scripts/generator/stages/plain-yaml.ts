@@ -71,7 +71,8 @@ export function parsePlainYaml(text: string): PlainYaml | undefined {
     for (const step of path) {
       let next: Located | undefined;
       if (node.entries) next = node.entries.get(String(step))?.value;
-      else if (node.items && typeof step === 'number') next = Number.isInteger(step) && step >= 0 ? node.items[step] : undefined;
+      else if (node.items && typeof step === 'number')
+        next = Number.isInteger(step) && step >= 0 ? node.items[step] : undefined;
       if (!next) break;
       node = next;
     }
@@ -186,7 +187,12 @@ class Reader {
    * The value that starts at `column` of `line` (just after a key's colon, or after a `- `), inside
    * a collection whose entries sit at column `indent`.
    */
-  private value(line: number, column: number, indent: number, within: 'mapping' | 'sequence'): { data: unknown; node: Located; next: number } {
+  private value(
+    line: number,
+    column: number,
+    indent: number,
+    within: 'mapping' | 'sequence',
+  ): { data: unknown; node: Located; next: number } {
     const text = this.text;
     const start = this.starts[line]!;
     const end = this.ends[line]!;
@@ -373,7 +379,8 @@ class Reader {
       const content = text.slice(start + contentIndent, stop);
       if (folded && content.charCodeAt(0) === SPACE) throw new NotPlain();
       // Tabs and the like: only in literal text, and never leading (where they would be indentation).
-      if (this.blockTextOnly && BLOCK_TEXT_ONLY.test(content) && (folded || BLOCK_TEXT_ONLY.test(content[0]!))) throw new NotPlain();
+      if (this.blockTextOnly && BLOCK_TEXT_ONLY.test(content) && (folded || BLOCK_TEXT_ONLY.test(content[0]!)))
+        throw new NotPlain();
       lines.push(content);
       trailingBlank = 0;
     }
@@ -415,7 +422,8 @@ class Reader {
 
   /** Lines outside a literal block's text must not hold BLOCK_TEXT_ONLY characters. */
   private outsideBlockText(line: number): void {
-    if (this.blockTextOnly && BLOCK_TEXT_ONLY.test(this.text.slice(this.starts[line], this.ends[line]))) throw new NotPlain();
+    if (this.blockTextOnly && BLOCK_TEXT_ONLY.test(this.text.slice(this.starts[line], this.ends[line])))
+      throw new NotPlain();
   }
 
   private indent(line: number): number {
@@ -433,6 +441,21 @@ function isWord(c: number): boolean {
 
 /** YAML 1.2 double-quoted escapes with a fixed meaning (section 5.7). */
 const ESCAPES: ReadonlyMap<string, string> = new Map([
-  ['0', '\0'], ['a', '\x07'], ['b', '\b'], ['t', '\t'], ['n', '\n'], ['v', '\v'], ['f', '\f'], ['r', '\r'], ['e', '\x1b'],
-  [' ', ' '], ['"', '"'], ['/', '/'], ['\\', '\\'], ['N', '\x85'], ['_', '\xa0'], ['L', '\u2028'], ['P', '\u2029'],
+  ['0', '\0'],
+  ['a', '\x07'],
+  ['b', '\b'],
+  ['t', '\t'],
+  ['n', '\n'],
+  ['v', '\v'],
+  ['f', '\f'],
+  ['r', '\r'],
+  ['e', '\x1b'],
+  [' ', ' '],
+  ['"', '"'],
+  ['/', '/'],
+  ['\\', '\\'],
+  ['N', '\x85'],
+  ['_', '\xa0'],
+  ['L', '\u2028'],
+  ['P', '\u2029'],
 ]);

@@ -7,10 +7,19 @@ import path from 'node:path';
 import type { OutputFile } from '../../shared/output-file.ts';
 import type { Problem } from '../model/problems.ts';
 
-export async function readPublicFiles(projectRoot: string, publicDir: string): Promise<{ outputs: OutputFile[]; problems: Problem[] }> {
+export async function readPublicFiles(
+  projectRoot: string,
+  publicDir: string,
+): Promise<{ outputs: OutputFile[]; problems: Problem[] }> {
   // Loaded here, by a build only: `check` renders nothing, and the library took it 30 ms to load.
   const { default: fg } = await import('fast-glob');
-  const entries = await fg('**/*', { cwd: publicDir, dot: false, onlyFiles: false, followSymbolicLinks: false, objectMode: true });
+  const entries = await fg('**/*', {
+    cwd: publicDir,
+    dot: false,
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+  });
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const outputs: OutputFile[] = [];
   const problems: Problem[] = [];
@@ -18,7 +27,15 @@ export async function readPublicFiles(projectRoot: string, publicDir: string): P
     const absolute = path.join(publicDir, entry.path);
     const file = path.relative(projectRoot, absolute).split(path.sep).join('/');
     if (entry.dirent.isSymbolicLink()) {
-      problems.push({ code: 'io/symlink', file, line: 0, column: 0, field: '', message: 'is a symbolic link', expected: 'a regular file' });
+      problems.push({
+        code: 'io/symlink',
+        file,
+        line: 0,
+        column: 0,
+        field: '',
+        message: 'is a symbolic link',
+        expected: 'a regular file',
+      });
     } else if (entry.dirent.isFile()) {
       outputs.push({ path: entry.path, body: await readFile(absolute) });
     }
@@ -33,7 +50,15 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
   const claim = (written: string, source: string) => {
     const owner = owners.get(written);
     if (owner) {
-      problems.push({ code: 'output/conflict', file: source, line: 0, column: 0, field: '', message: `writes ${written}, which ${owner} writes too`, expected: 'one source per output path' });
+      problems.push({
+        code: 'output/conflict',
+        file: source,
+        line: 0,
+        column: 0,
+        field: '',
+        message: `writes ${written}, which ${owner} writes too`,
+        expected: 'one source per output path',
+      });
     } else {
       owners.set(written, source);
     }

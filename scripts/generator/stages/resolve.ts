@@ -4,7 +4,15 @@
  */
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
-import { positionOf, type AuthorRecord, type InvalidRecord, type ManuscriptRecord, type Origin, type Records, type VolumeRecord } from './load.ts';
+import {
+  positionOf,
+  type AuthorRecord,
+  type InvalidRecord,
+  type ManuscriptRecord,
+  type Origin,
+  type Records,
+  type VolumeRecord,
+} from './load.ts';
 
 export interface ResolvedJournal {
   journal: JournalInput;
@@ -26,7 +34,10 @@ export interface ResolvedJournal {
 export type FoundAuthors = readonly (AuthorRecord | undefined)[];
 
 /** `manuscripts`' authors as ResolvedJournal holds them. */
-export function resolveAuthors(authors: readonly AuthorRecord[], manuscripts: readonly ManuscriptRecord[]): (AuthorRecord | undefined)[][] {
+export function resolveAuthors(
+  authors: readonly AuthorRecord[],
+  manuscripts: readonly ManuscriptRecord[],
+): (AuthorRecord | undefined)[][] {
   const byKey = new Map<string, AuthorRecord>();
   for (const author of authors) byKey.set(author.origin.key, author);
   return manuscripts.map((m) => m.authors.map((ref) => (typeof ref === 'string' ? byKey.get(ref) : undefined)));
@@ -75,7 +86,10 @@ export interface ManuscriptReferences {
 /** A build's records as the checks read them. */
 export function referencesOf(records: Records): CheckedRecords {
   const manuscripts = records.manuscripts;
-  const authorKeys = [...records.authors.map((a) => a.origin.key), ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key)];
+  const authorKeys = [
+    ...records.authors.map((a) => a.origin.key),
+    ...records.invalid.filter((r) => r.collection === 'authors').map((r) => r.origin.key),
+  ];
   let known: Set<string> | undefined;
   return {
     authorKeys,
@@ -111,7 +125,10 @@ export function withAuthorsFound(checked: CheckedRecords, records: Records, site
       }
     }
   });
-  return { ...checked, manuscripts: { ...checked.manuscripts, allAuthorsKnown: (i) => !unfound.has(records.manuscripts[i]!) } };
+  return {
+    ...checked,
+    manuscripts: { ...checked.manuscripts, allAuthorsKnown: (i) => !unfound.has(records.manuscripts[i]!) },
+  };
 }
 
 /**
@@ -123,50 +140,115 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   const report = (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) =>
     problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
 
-  const volumesById = uniqueBy(records.volumes, (v) => v.id, (v, first) =>
-    report(v.origin, 'id', 'ref/duplicate-id', `${v.id} is also the id of ${first.origin.file}`, 'an id no other volume has'));
-  uniqueBy(records.volumes, (v) => v.citation_journal_title, (v, first) =>
-    report(v.origin, 'citation_journal_title', 'ref/duplicate-label', `"${v.citation_journal_title}" is also the label of ${first.origin.file}`, 'a label no other volume has'));
+  const volumesById = uniqueBy(
+    records.volumes,
+    (v) => v.id,
+    (v, first) =>
+      report(
+        v.origin,
+        'id',
+        'ref/duplicate-id',
+        `${v.id} is also the id of ${first.origin.file}`,
+        'an id no other volume has',
+      ),
+  );
+  uniqueBy(
+    records.volumes,
+    (v) => v.citation_journal_title,
+    (v, first) =>
+      report(
+        v.origin,
+        'citation_journal_title',
+        'ref/duplicate-label',
+        `"${v.citation_journal_title}" is also the label of ${first.origin.file}`,
+        'a label no other volume has',
+      ),
+  );
   const manuscripts = records.manuscripts;
-  forEachRepeatedId(manuscripts.length, (i) => manuscripts.id(i), (i, first) =>
-    report(manuscripts.origin(i), 'id', 'ref/duplicate-id', `${manuscripts.id(i)} is also the id of ${manuscripts.origin(first).file}`, 'an id no other manuscript has'));
+  forEachRepeatedId(
+    manuscripts.length,
+    (i) => manuscripts.id(i),
+    (i, first) =>
+      report(
+        manuscripts.origin(i),
+        'id',
+        'ref/duplicate-id',
+        `${manuscripts.id(i)} is also the id of ${manuscripts.origin(first).file}`,
+        'an id no other manuscript has',
+      ),
+  );
 
   for (const volume of records.volumes) {
     // SPEC 2.2: the ISSN is the same in every volume: the journal's.
     if (volume.citation_issn !== undefined && volume.citation_issn !== journal.citation_issn) {
-      report(volume.origin, 'citation_issn', 'ref/issn-mismatch', `"${volume.citation_issn}" differs from the journal's "${journal.citation_issn}"`, 'the ISSN in content/journal.yaml, or no citation_issn at all');
+      report(
+        volume.origin,
+        'citation_issn',
+        'ref/issn-mismatch',
+        `"${volume.citation_issn}" differs from the journal's "${journal.citation_issn}"`,
+        'the ISSN in content/journal.yaml, or no citation_issn at all',
+      );
     }
     if (Number(volume.last_page) < Number(volume.first_page)) {
-      report(volume.origin, 'last_page', 'schema/format', `${volume.last_page} is before first_page ${volume.first_page}`, 'a last page at or after the first');
+      report(
+        volume.origin,
+        'last_page',
+        'schema/format',
+        `${volume.last_page} is before first_page ${volume.first_page}`,
+        'a last page at or after the first',
+      );
     }
   }
 
   // Records that failed validation still exist: naming them is not a second mistake. Looked up only
   // when a manuscript's authors are not known otherwise (allAuthorsKnown): after an edit, a few keys.
-  const volumeIds = new Set([...volumesById.keys(), ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : []))]);
+  const volumeIds = new Set([
+    ...volumesById.keys(),
+    ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : [])),
+  ]);
   const sections = journal.sections ? new Set(journal.sections) : undefined;
   let suggestions = 0;
   const suggest = (wanted: string, known: Iterable<string>) =>
     suggestions++ < SUGGESTION_LIMIT ? nearest(wanted, known) : undefined;
 
   // The origin is asked for only when there is something to report.
-  const checkManuscript = (origin: () => Origin, volume: number | undefined, authors: readonly AuthorRef[] | undefined, section: string | undefined) => {
+  const checkManuscript = (
+    origin: () => Origin,
+    volume: number | undefined,
+    authors: readonly AuthorRef[] | undefined,
+    section: string | undefined,
+  ) => {
     if (volume !== undefined && !volumeIds.has(volume)) {
       const ids = [...volumeIds].sort((a, b) => a - b);
-      report(origin(), 'citation_volume', 'ref/unknown-volume', `no volume has the id ${volume}`,
-        ids.length ? `one of the volume ids: ${abbreviate(ids.map(String))}` : 'a volume in content/volumes/');
+      report(
+        origin(),
+        'citation_volume',
+        'ref/unknown-volume',
+        `no volume has the id ${volume}`,
+        ids.length ? `one of the volume ids: ${abbreviate(ids.map(String))}` : 'a volume in content/volumes/',
+      );
     }
     authors?.forEach((key, i) => {
       // An author kept as published (issue 3) names no record.
       if (typeof key !== 'string' || records.hasAuthor(key)) return;
       const guess = suggest(key, records.authorKeys);
-      report(origin(), `authors[${i}]`, 'ref/unknown-author', `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
-        'the file name of an author in content/authors/, without extension');
+      report(
+        origin(),
+        `authors[${i}]`,
+        'ref/unknown-author',
+        `no author has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
+        'the file name of an author in content/authors/, without extension',
+      );
     });
     if (sections && section !== undefined && !sections.has(section)) {
       const guess = suggest(section, sections);
-      report(origin(), 'section', 'ref/unknown-section', `"${section}" is not a section of the journal${guess ? `; did you mean "${guess}"?` : ''}`,
-        `one of the sections listed in content/journal.yaml: ${abbreviate([...sections])}`);
+      report(
+        origin(),
+        'section',
+        'ref/unknown-section',
+        `"${section}" is not a section of the journal${guess ? `; did you mean "${guess}"?` : ''}`,
+        `one of the sections listed in content/journal.yaml: ${abbreviate([...sections])}`,
+      );
     }
   };
   for (let i = 0; i < manuscripts.length; i++) {
@@ -198,7 +280,10 @@ export function orderJournal(journal: JournalInput, records: Records): ResolvedJ
  * Records that set `order` come first, ascending; the rest follow in the list's default order.
  * Text compares by UTF-16 code units, never by locale, so the order is the same on every machine.
  */
-function sortByOrder<T extends { order?: number | undefined; origin: Origin }>(records: readonly T[], byDefault: (a: T, b: T) => number): T[] {
+function sortByOrder<T extends { order?: number | undefined; origin: Origin }>(
+  records: readonly T[],
+  byDefault: (a: T, b: T) => number,
+): T[] {
   return [...records].sort((a, b) => {
     if (a.order !== undefined || b.order !== undefined) {
       if (a.order === undefined) return 1;
@@ -217,11 +302,14 @@ function sortByOrder<T extends { order?: number | undefined; origin: Origin }>(r
  * their own, quick on the order they come in: sorted by file name, nearly the keys' order.
  */
 function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
-  const byDefault = (a: AuthorRecord, b: AuthorRecord) => compareText(a.institution, b.institution) || compareText(a.origin.key, b.origin.key);
+  const byDefault = (a: AuthorRecord, b: AuthorRecord) =>
+    compareText(a.institution, b.institution) || compareText(a.origin.key, b.origin.key);
   const ordered = authors.filter((author) => author.order !== undefined);
   const rest = ordered.length === 0 ? authors : authors.filter((author) => author.order === undefined);
   const count = rest.length;
-  const byKey = Array.from({ length: count }, (_, i) => i).sort((a, b) => compareText(rest[a]!.origin.key, rest[b]!.origin.key) || a - b);
+  const byKey = Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) => compareText(rest[a]!.origin.key, rest[b]!.origin.key) || a - b,
+  );
   const keyRank = new Float64Array(count);
   byKey.forEach((i, rank) => (keyRank[i] = rank));
   const institutionRank = new Map<string, number>();
@@ -245,7 +333,11 @@ function compareText(a: string, b: string): number {
  * first that has it. Ids are whole numbers, nearly always below a few times their count: then by a
  * table indexed by id, not a map of 100,000 numbers (issue 4: `check` after every edit).
  */
-function forEachRepeatedId(count: number, idAt: (i: number) => number, repeated: (i: number, first: number) => void): void {
+function forEachRepeatedId(
+  count: number,
+  idAt: (i: number) => number,
+  repeated: (i: number, first: number) => void,
+): void {
   const limit = count * 4 + 1024;
   let small = true;
   for (let i = 0; i < count && small; i++) {
@@ -256,14 +348,18 @@ function forEachRepeatedId(count: number, idAt: (i: number) => number, repeated:
   const byId = small ? undefined : new Map<number, number>();
   for (let i = 0; i < count; i++) {
     const id = idAt(i);
-    const first = table ? table[id]! : byId!.get(id) ?? -1;
+    const first = table ? table[id]! : (byId!.get(id) ?? -1);
     if (first >= 0) repeated(i, first);
     else if (table) table[id] = i;
     else byId!.set(id, i);
   }
 }
 
-function uniqueBy<T, K>(items: readonly T[], keyOf: (item: T) => K, onDuplicate: (item: T, first: T) => void): Map<K, T> {
+function uniqueBy<T, K>(
+  items: readonly T[],
+  keyOf: (item: T) => K,
+  onDuplicate: (item: T, first: T) => void,
+): Map<K, T> {
   const seen = new Map<K, T>();
   for (const item of items) {
     const key = keyOf(item);
@@ -277,4 +373,3 @@ function uniqueBy<T, K>(items: readonly T[], keyOf: (item: T) => K, onDuplicate:
 function abbreviate(values: string[], max = 10): string {
   return values.length <= max ? values.join(', ') : `${values.slice(0, max).join(', ')}, ... (${values.length} in all)`;
 }
-

@@ -7,7 +7,10 @@ import type { ParsedFile } from './parse.ts';
 import type { Problem, ProblemCode } from '../model/problems.ts';
 import type { IssueParams } from '../model/schema.ts';
 
-export function validate<S extends z.ZodType>(parsed: ParsedFile, schema: S): { value?: z.output<S>; problems: Problem[] } {
+export function validate<S extends z.ZodType>(
+  parsed: ParsedFile,
+  schema: S,
+): { value?: z.output<S>; problems: Problem[] } {
   const result = schema.safeParse(parsed.data);
   if (result.success) return { value: result.data, problems: [] };
   const problems: Problem[] = [];

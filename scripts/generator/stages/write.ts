@@ -19,13 +19,27 @@ import { link, lstat, mkdir, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { OutputManifest } from '../engine/cache/cache.ts';
-import { OutputRowsBuilder, ROW_STAMP_FIELDS, rowFinder, rowStamp, type OutputRows } from '../engine/cache/output-rows.ts';
+import {
+  OutputRowsBuilder,
+  ROW_STAMP_FIELDS,
+  rowFinder,
+  rowStamp,
+  type OutputRows,
+} from '../engine/cache/output-rows.ts';
 import type { MediaCopy } from './media.ts';
 import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { removeTree } from '../../shared/remove-tree.ts';
 import type { OutputFile } from '../../shared/output-file.ts';
 import type { Progress } from '../progress.ts';
-import { sameStamp, STAT_FIELDS, stampOfStat, statMany, type FileStamp, type FolderListing, type Scan } from '../engine/scan/stat-many.ts';
+import {
+  sameStamp,
+  STAT_FIELDS,
+  stampOfStat,
+  statMany,
+  type FileStamp,
+  type FolderListing,
+  type Scan,
+} from '../engine/scan/stat-many.ts';
 import { createFileWriter } from '../engine/write/file-writer.ts';
 import { chunkKeys, keyed, splicedChunks, tableBytes, type ListTable } from '../engine/write/list-items.ts';
 import { createListWriter, type PreviousListFile } from '../engine/write/list-writer.ts';
@@ -40,7 +54,10 @@ import { silentProgress } from '../progress.ts';
  */
 export const GZIP_LEVEL = 5;
 export const BROTLI_OPTIONS: zlib.BrotliOptions = {
-  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+  },
 };
 
 export interface WriteStats {
@@ -90,7 +107,9 @@ function under(folder: string, relative: string): string {
 
 /** The files an output is written as: itself, and its precompressed twins. */
 function relativesOf(output: OutputFile): string[] {
-  return output.precompress ? [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)] : [output.path];
+  return output.precompress
+    ? [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)]
+    : [output.path];
 }
 
 /** A PDF's key: its source and that source's stamp when checked (none when too recent to trust). */
@@ -117,7 +136,12 @@ interface PreviousOutput {
  * Returns the previous row of each of the wanted outputs' files, in order, -1 where there is none to
  * reuse. The outputs are looked for in the order the previous build wrote them (output-rows.ts).
  */
-async function findReusable(outDir: string, previous: PreviousOutput | undefined, wanted: readonly { relatives: readonly string[]; key: string | undefined }[], listed: Scan | undefined): Promise<Int32Array> {
+async function findReusable(
+  outDir: string,
+  previous: PreviousOutput | undefined,
+  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
+  listed: Scan | undefined,
+): Promise<Int32Array> {
   const rows = new Int32Array(wanted.reduce((sum, { relatives }) => sum + relatives.length, 0)).fill(-1);
   if (!listed || !previous || previous.rows.names.length === 0) return rows;
   // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
@@ -137,7 +161,8 @@ async function findReusable(outDir: string, previous: PreviousOutput | undefined
     const next = (lastFound.get(listing) ?? -1) + 1;
     // Compared in place: a name sliced per file was 200,000 strings.
     const guess = listing.names[next];
-    let at: number | undefined = guess !== undefined && guess.length === relative.length - start && relative.endsWith(guess) ? next : undefined;
+    let at: number | undefined =
+      guess !== undefined && guess.length === relative.length - start && relative.endsWith(guess) ? next : undefined;
     if (at === undefined) {
       const name = relative.slice(start);
       let known = positions.get(listing);
@@ -160,7 +185,11 @@ async function findReusable(outDir: string, previous: PreviousOutput | undefined
     if (at === undefined || listing!.kind(at) !== 'file') return false;
     const v = listing!.values;
     const r = row * ROW_STAMP_FIELDS;
-    return v[at * STAT_FIELDS + 1] === stamps[r] && v[at * STAT_FIELDS + 2] === stamps[r + 1] && v[at * STAT_FIELDS + 3] === stamps[r + 2];
+    return (
+      v[at * STAT_FIELDS + 1] === stamps[r] &&
+      v[at * STAT_FIELDS + 2] === stamps[r + 1] &&
+      v[at * STAT_FIELDS + 3] === stamps[r + 2]
+    );
   };
   let hint = 0;
   let end = 0;
@@ -189,7 +218,12 @@ interface FilePlan {
   tags: Int32Array;
 }
 
-async function filePlan(outDir: string, previous: PreviousOutput | undefined, wanted: readonly { relatives: readonly string[]; key: string | undefined }[], listed: Scan | undefined): Promise<FilePlan> {
+async function filePlan(
+  outDir: string,
+  previous: PreviousOutput | undefined,
+  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
+  listed: Scan | undefined,
+): Promise<FilePlan> {
   const rows = await findReusable(outDir, previous, wanted, listed);
   return { files: wanted.flatMap(({ relatives }) => relatives), rows, tags: new Int32Array(rows.length).fill(-1) };
 }
@@ -251,7 +285,11 @@ export interface SiteWriter {
  * longest single task of a build after an edit (issue 4): it runs while the build checks the PDFs
  * and renders the pages. Nothing outside the staging folder changes until `finish` swaps it in.
  */
-export async function startSite(outDir: string, streamed: readonly OutputFile[], options: WriteOptions = {}): Promise<SiteWriter> {
+export async function startSite(
+  outDir: string,
+  streamed: readonly OutputFile[],
+  options: WriteOptions = {},
+): Promise<SiteWriter> {
   const parent = path.dirname(outDir);
   const base = path.basename(outDir);
   const staging = path.join(parent, `.${base}-staging-${process.pid}`);
@@ -282,8 +320,10 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   for (const output of streamed) {
     const table = options.previousLists?.get(output.path);
     const relatives = relativesOf(output);
-    if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length) continue;
-    if (relatives.every((relative, k) => hasStamp(under(outDir, relative), table.stamps[k]))) relatives.forEach((relative, k) => reusedLists.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
+    if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length)
+      continue;
+    if (relatives.every((relative, k) => hasStamp(under(outDir, relative), table.stamps[k])))
+      relatives.forEach((relative, k) => reusedLists.set(relative, { key: output.key!, stamp: table.stamps[k]! }));
   }
   /**
    * Files written, their keys, and their stamps (NaN until known: the file writers' threads answer
@@ -328,7 +368,8 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const writeList = async (output: OutputFile, handOver: () => void) => {
     const relatives = relativesOf(output);
     if (relatives.every((relative) => reusedLists.has(relative))) {
-      if (relatives.length > 1) for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
+      if (relatives.length > 1)
+        for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
       reused += relatives.length;
       listTables.set(output.path, options.previousLists!.get(output.path)!);
       return;
@@ -336,15 +377,29 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     const file = target(output.path);
     await ensureFolder(file);
     const items = output.items && keyed(output.items) ? output.items : undefined;
-    const previous = items ? previousListFile(under(outDir, output.path), options.previousLists?.get(output.path)) : undefined;
+    const previous = items
+      ? previousListFile(under(outDir, output.path), options.previousLists?.get(output.path))
+      : undefined;
     const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
     const chunks = items ? splicedChunks(items, previous?.table, record) : chunksOf(output.body);
-    const request = { file, precompress: output.precompress === true, ...(previous ? { previous: previous.files } : {}) };
+    const request = {
+      file,
+      precompress: output.precompress === true,
+      ...(previous ? { previous: previous.files } : {}),
+    };
     const list = await lists.write(request, chunks, items ? chunkKeys(items) : undefined, handOver);
     for (const [suffix, size] of Object.entries(list.sizes)) bytes[`${output.path}${suffix}`] = size;
     const tag = remember(relatives, output.key);
     listTags.set(output.path, tag);
-    if (items && output.key !== undefined) tables.set(output.path, { key: output.key, tag, files: relatives.length, keys: items.keys.join('\n'), lengths: record.lengths, twins: list.twins });
+    if (items && output.key !== undefined)
+      tables.set(output.path, {
+        key: output.key,
+        tag,
+        files: relatives.length,
+        keys: items.keys.join('\n'),
+        lengths: record.lengths,
+        twins: list.twins,
+      });
     renderedItems += items ? record.rendered : 0;
     compressedSegments += list.compressed;
     writtenCount += relatives.length;
@@ -377,9 +432,15 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
   const readPreviousOutput = (): PreviousOutput | undefined => {
     if (previousOutput === null) {
       const manifest = options.previousManifest?.();
-      previousOutput = manifest?.out === outDir
-        ? { rows: manifest.files, find: rowFinder(manifest.files), folders: manifest.folders, reused: new Uint8Array(manifest.files.names.length) }
-        : undefined;
+      previousOutput =
+        manifest?.out === outDir
+          ? {
+              rows: manifest.files,
+              find: rowFinder(manifest.files),
+              folders: manifest.folders,
+              reused: new Uint8Array(manifest.files.names.length),
+            }
+          : undefined;
     }
     return previousOutput;
   };
@@ -390,7 +451,12 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     if (media) throw new Error('the PDFs were already given');
     mediaCount = copies.length;
     media = (async () => {
-      const plan = (plans.media = await filePlan(outDir, readPreviousOutput(), copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })), options.previousOutput));
+      const plan = (plans.media = await filePlan(
+        outDir,
+        readPreviousOutput(),
+        copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
+        options.previousOutput,
+      ));
       const mode = options.linkMedia === true ? 'link' : 'copy';
       const made: number[] = [];
       for (let i = 0; i < copies.length; i++) {
@@ -453,13 +519,21 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
     return rows;
   };
 
-  const finish = async (whole: readonly OutputFile[], accept?: (files: OutputRows) => boolean): Promise<WriteStats | undefined> => {
+  const finish = async (
+    whole: readonly OutputFile[],
+    accept?: (files: OutputRows) => boolean,
+  ): Promise<WriteStats | undefined> => {
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + mediaCount);
     let manifest: OutputManifest;
     try {
       const mediaDone = (media ?? Promise.resolve()).then(() => stage.advance(mediaCount));
       const previous = readPreviousOutput();
-      const plan = (plans.whole = await filePlan(outDir, previous, whole.map((output) => ({ relatives: relativesOf(output), key: output.key })), options.previousOutput));
+      const plan = (plans.whole = await filePlan(
+        outDir,
+        previous,
+        whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
+        options.previousOutput,
+      ));
       // Pages while the PDFs are still being made: they go to different folders, and creating files
       // in one folder is serialized by the file system (one lock per folder). The pages are rendered
       // here, one after the other, and made by the file writer's thread.
@@ -468,7 +542,10 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         for (const output of whole) {
           const relatives = relativesOf(output);
           if (plan.rows[first]! >= 0) {
-            if (relatives.length > 1) relatives.forEach((relative, f) => (bytes[relative] = rowStamp(previous!.rows, plan.rows[first + f]!).size));
+            if (relatives.length > 1)
+              relatives.forEach(
+                (relative, f) => (bytes[relative] = rowStamp(previous!.rows, plan.rows[first + f]!).size),
+              );
             reused += relatives.length;
           } else {
             const file = target(output.path);
@@ -478,7 +555,11 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
             relatives.forEach((_, f) => (plan.tags[first + f] = tag + f));
             // The writer stamps the one file it writes (an output written here has no twins).
             const stampTag = relatives.length === 1 ? tag : -1;
-            await (typeof body === 'function' ? writer.writeText(file, [...body()], stampTag) : typeof body === 'string' ? writer.writeText(file, body, stampTag) : writer.write(file, body, stampTag));
+            await (typeof body === 'function'
+              ? writer.writeText(file, [...body()], stampTag)
+              : typeof body === 'string'
+                ? writer.writeText(file, body, stampTag)
+                : writer.write(file, body, stampTag));
             writtenCount += relatives.length;
           }
           first += relatives.length;
@@ -489,13 +570,23 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
       // A failure after this puts back what was moved (abandon).
-      await placeReused({ outDir, staging, reused: reusedFiles(previous), written: written.names, previous, moves, trash, ensureFolder });
+      await placeReused({
+        outDir,
+        staging,
+        reused: reusedFiles(previous),
+        written: written.names,
+        previous,
+        moves,
+        trash,
+        ensureFolder,
+      });
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
       // at once were a peak of memory of their own.
       const unstamped: number[] = [];
-      for (let tag = 0; tag < written.names.length; tag++) if (Number.isNaN(written.stamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
+      for (let tag = 0; tag < written.names.length; tag++)
+        if (Number.isNaN(written.stamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
       for (let start = 0; start < unstamped.length; start += STAT_SLICE) {
         const slice = unstamped.slice(start, start + STAT_SLICE);
         const stats = await statMany(slice.map((tag) => target(written.names[tag]!)));
@@ -505,17 +596,24 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
         });
       }
       manifest = { out: outDir, files: outputRows(previous) };
-      for (const [relative, { tag, files, ...table }] of tables) listTables.set(relative, { ...table, stamps: Array.from({ length: files }, (_, k) => rowStamp(written, tag + k)) });
+      for (const [relative, { tag, files, ...table }] of tables)
+        listTables.set(relative, {
+          ...table,
+          stamps: Array.from({ length: files }, (_, k) => rowStamp(written, tag + k)),
+        });
       stage.done();
       if (accept && !accept(manifest.files)) {
         await abandon();
         return undefined;
       }
       // Swap: the old folder steps aside, the new one takes its name, the old one goes.
-      const hadPrevious = await rename(outDir, previousDir).then(() => true, (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return false;
-        throw error;
-      });
+      const hadPrevious = await rename(outDir, previousDir).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return false;
+          throw error;
+        },
+      );
       await rename(staging, outDir);
       moves.length = 0;
       settled = true;
@@ -526,7 +624,15 @@ export async function startSite(outDir: string, streamed: readonly OutputFile[],
       throw error;
     }
     manifest.folders = await folderStamps(outDir, manifest.files.names);
-    return { files: writtenCount + reused, bytes, reused, renderedItems, compressedSegments, manifest, lists: listTables };
+    return {
+      files: writtenCount + reused,
+      bytes,
+      reused,
+      renderedItems,
+      compressedSegments,
+      manifest,
+      lists: listTables,
+    };
   };
 
   /**
@@ -599,17 +705,28 @@ async function placeReused(p: Placement): Promise<void> {
   const whole = new Map<string, Promise<boolean>>();
   const isWhole = (folder: string): Promise<boolean> => {
     let known = whole.get(folder);
-    if (!known) whole.set(folder, (known = (async () => {
-      const mine = newTree.get(folder)!;
-      const theirs = oldTree.get(folder);
-      const recorded = previousFolders.get(folder);
-      // Every file of ours reused is a file of theirs (same path): as many, and all reused, they are the same files.
-      if (!theirs || !recorded || mine.files.length !== theirs.files.length || !mine.files.every(isReused) || !sameMembers(mine.folders, theirs.folders)) return false;
-      const stat = await lstat(inPrevious(folder)).catch(() => undefined);
-      if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
-      for (const child of mine.folders) if (!(await isWhole(child))) return false;
-      return true;
-    })()));
+    if (!known)
+      whole.set(
+        folder,
+        (known = (async () => {
+          const mine = newTree.get(folder)!;
+          const theirs = oldTree.get(folder);
+          const recorded = previousFolders.get(folder);
+          // Every file of ours reused is a file of theirs (same path): as many, and all reused, they are the same files.
+          if (
+            !theirs ||
+            !recorded ||
+            mine.files.length !== theirs.files.length ||
+            !mine.files.every(isReused) ||
+            !sameMembers(mine.folders, theirs.folders)
+          )
+            return false;
+          const stat = await lstat(inPrevious(folder)).catch(() => undefined);
+          if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
+          for (const child of mine.folders) if (!(await isWhole(child))) return false;
+          return true;
+        })()),
+      );
     return known;
   };
   let replaced = 0;
@@ -633,7 +750,9 @@ async function placeReused(p: Placement): Promise<void> {
       p.moves.push([from, to]);
     };
     await mkdir(p.trash, { recursive: true });
-    for (const row of theirs.files) if (!previous.reused[row]) await move(inPrevious(previous.rows.names[row]!), path.join(p.trash, String(replaced++)));
+    for (const row of theirs.files)
+      if (!previous.reused[row])
+        await move(inPrevious(previous.rows.names[row]!), path.join(p.trash, String(replaced++)));
     for (const file of mine.files) if (!isReused(file)) await move(inStaging(ours[file]!), inPrevious(ours[file]!));
     await rmdir(inStaging(folder)).catch(() => {});
     await p.ensureFolder(inStaging(folder));
@@ -721,13 +840,18 @@ async function folderStamps(outDir: string, files: Iterable<string>): Promise<Ma
  * size the table adds up to. Otherwise every item is rendered (and a twin's every segment
  * compressed). The list writer checks the stamps again as it opens them.
  */
-function previousListFile(file: string, table: ListTable | undefined): { table: ListTable; files: PreviousListFile } | undefined {
+function previousListFile(
+  file: string,
+  table: ListTable | undefined,
+): { table: ListTable; files: PreviousListFile } | undefined {
   if (!table || !hasStamp(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table)) return undefined;
   // The twins' stamps follow the list's, in the order of PRECOMPRESSED.
   const twins = PRECOMPRESSED.flatMap((suffix, i) => {
     const segments = table.twins?.[suffix];
     const stamp = table.stamps[i + 1];
-    return segments && hasStamp(`${file}${suffix}`, stamp) ? [{ suffix, file: `${file}${suffix}`, stamp: stamp!, table: segments }] : [];
+    return segments && hasStamp(`${file}${suffix}`, stamp)
+      ? [{ suffix, file: `${file}${suffix}`, stamp: stamp!, table: segments }]
+      : [];
   });
   return { table, files: { file, stamp: table.stamps[0]!, twins } };
 }
@@ -743,4 +867,3 @@ function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
   if (typeof body === 'function') for (const chunk of body()) yield [Buffer.from(String(chunk), 'utf8')];
   else yield [typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
-

@@ -12,7 +12,17 @@
  * - Files are replaced by rename, so a build that stops half way leaves the previous cache intact.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, readdirSync, readFileSync, renameSync, mkdirSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  mkdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -59,7 +69,9 @@ export function cacheFingerprint(journalBytes: Uint8Array | undefined): string {
   for (const folder of ['generator', 'hosts', 'shared']) {
     const dir = path.join(scripts, folder);
     // Sorted with forward slashes: the fingerprint must not depend on the platform or directory order.
-    const names = readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => name.split(path.sep).join('/')).sort();
+    const names = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .map((name) => name.split(path.sep).join('/'))
+      .sort();
     for (const name of names) {
       if (!/\.(ts|mjs)$/.test(name)) continue;
       hash.update(`${folder}/${name}\n`).update(readFileSync(path.join(dir, name)));
@@ -86,7 +98,14 @@ function readVersion(manifest: string): string {
  * NUL-joined, stamps as numbers): no array or object per file to write or to read back (issue 4:
  * 200,000 files at 100,000 manuscripts; entries one by one cost 30 MB at the end of a cold build).
  */
-type OutputFrame = [out: string, files: string, keys: string, stamps: Float64Array, folders: string, folderStamps: Float64Array];
+type OutputFrame = [
+  out: string,
+  files: string,
+  keys: string,
+  stamps: Float64Array,
+  folders: string,
+  folderStamps: Float64Array,
+];
 const OUTPUT_ROWS_PER_FRAME = 10_000;
 
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
@@ -102,7 +121,14 @@ export function readOutputManifest(dir: string, fingerprint: string): OutputMani
       names.push(...frameNames.split('\0'));
       keys.push(...frameKeys.split('\0'));
     }
-    if (folderNames) folderNames.split('\0').forEach((folder, i) => folders.set(folder, { size: folderStamps[i * 3]!, mtimeMs: folderStamps[i * 3 + 1]!, ino: folderStamps[i * 3 + 2]! }));
+    if (folderNames)
+      folderNames.split('\0').forEach((folder, i) =>
+        folders.set(folder, {
+          size: folderStamps[i * 3]!,
+          mtimeMs: folderStamps[i * 3 + 1]!,
+          ino: folderStamps[i * 3 + 2]!,
+        }),
+      );
   }
   if (stamps.length !== names.length * ROW_STAMP_FIELDS || keys.length !== names.length) return undefined;
   return { out: frames[0]![0], files: { names, keys, stamps }, folders };
@@ -113,18 +139,28 @@ export function writeOutputManifest(dir: string, fingerprint: string, manifest: 
   const { names, keys, stamps } = manifest.files;
   const folders = [...(manifest.folders ?? new Map<string, FileStamp>())];
   const count = Math.max(1, Math.ceil(Math.max(names.length, folders.length) / OUTPUT_ROWS_PER_FRAME));
-  writeFrames(dir, OUTPUTS_FILE, fingerprint, { length: count, *[Symbol.iterator]() {
-    for (let i = 0; i < count; i++) {
-      const start = i * OUTPUT_ROWS_PER_FRAME;
-      const end = Math.min(names.length, start + OUTPUT_ROWS_PER_FRAME);
-      const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
-      for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = stamps[start * ROW_STAMP_FIELDS + k]!;
-      const folderPart = folders.slice(start, start + OUTPUT_ROWS_PER_FRAME);
-      const folderStamps = new Float64Array(folderPart.length * 3);
-      folderPart.forEach(([, stamp], k) => folderStamps.set([stamp.size, stamp.mtimeMs, stamp.ino], k * 3));
-      yield [manifest.out, names.slice(start, end).join('\0'), keys.slice(start, end).join('\0'), frameStamps, folderPart.map(([folder]) => folder).join('\0'), folderStamps] satisfies OutputFrame;
-    }
-  } });
+  writeFrames(dir, OUTPUTS_FILE, fingerprint, {
+    length: count,
+    *[Symbol.iterator]() {
+      for (let i = 0; i < count; i++) {
+        const start = i * OUTPUT_ROWS_PER_FRAME;
+        const end = Math.min(names.length, start + OUTPUT_ROWS_PER_FRAME);
+        const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
+        for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = stamps[start * ROW_STAMP_FIELDS + k]!;
+        const folderPart = folders.slice(start, start + OUTPUT_ROWS_PER_FRAME);
+        const folderStamps = new Float64Array(folderPart.length * 3);
+        folderPart.forEach(([, stamp], k) => folderStamps.set([stamp.size, stamp.mtimeMs, stamp.ino], k * 3));
+        yield [
+          manifest.out,
+          names.slice(start, end).join('\0'),
+          keys.slice(start, end).join('\0'),
+          frameStamps,
+          folderPart.map(([folder]) => folder).join('\0'),
+          folderStamps,
+        ] satisfies OutputFrame;
+      }
+    },
+  });
 }
 
 export function removeOutputManifest(dir: string): void {
@@ -137,7 +173,12 @@ export function removeOutputManifest(dir: string): void {
  * holds the whole file and its decoded values at once.
  */
 
-export function writeFrames(dir: string, name: string, fingerprint: string, frames: Iterable<unknown> & { length: number }): void {
+export function writeFrames(
+  dir: string,
+  name: string,
+  fingerprint: string,
+  frames: Iterable<unknown> & { length: number },
+): void {
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, name);
   const temporary = `${target}.${process.pid}.tmp`;
@@ -187,8 +228,13 @@ function readHeader(fd: number, fingerprint: string): { frames: number; length: 
   const read = readSync(fd, first, 0, first.length, 0);
   const newline = first.subarray(0, read).indexOf(0x0a);
   if (newline < 0) return undefined;
-  const header = JSON.parse(first.subarray(0, newline).toString('utf8')) as { format?: unknown; fingerprint?: unknown; frames?: unknown };
-  if (header.format !== CACHE_FORMAT || header.fingerprint !== fingerprint || typeof header.frames !== 'number') return undefined;
+  const header = JSON.parse(first.subarray(0, newline).toString('utf8')) as {
+    format?: unknown;
+    fingerprint?: unknown;
+    frames?: unknown;
+  };
+  if (header.format !== CACHE_FORMAT || header.fingerprint !== fingerprint || typeof header.frames !== 'number')
+    return undefined;
   return { frames: header.frames, length: newline + 1 };
 }
 
@@ -233,7 +279,13 @@ function readMap<V>(dir: string, name: string, fingerprint: string): Map<string,
   return new Map(readFrames<[string, V][]>(path.join(dir, name), fingerprint)?.flat() ?? []);
 }
 
-function writeMap<V>(dir: string, name: string, fingerprint: string, map: ReadonlyMap<string, V>, perFrame: number): void {
+function writeMap<V>(
+  dir: string,
+  name: string,
+  fingerprint: string,
+  map: ReadonlyMap<string, V>,
+  perFrame: number,
+): void {
   const all = [...map];
   const frames: [string, V][][] = [];
   for (let start = 0; start < all.length; start += perFrame) frames.push(all.slice(start, start + perFrame));

@@ -130,7 +130,11 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
  * The records' skeletons are made here, at once: a check reads the index while the content folders
  * are being listed and stamped (content-scan.ts), and needs every skeleton but the edited files'.
  */
-export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' | 'build' = 'check'): LoadCache | undefined {
+export function readCheckIndex(
+  dir: string,
+  fingerprint: string,
+  mode: 'check' | 'build' = 'check',
+): LoadCache | undefined {
   const frames = readFrames<IndexFrame>(path.join(dir, INDEX_FILE), fingerprint);
   if (!frames) return undefined;
   const whole = frames.map((frame) => new Map(frame.whole.map(([row, hash, loaded]) => [row, { hash, loaded }])));
@@ -143,7 +147,10 @@ export function readCheckIndex(dir: string, fingerprint: string, mode: 'check' |
   // A build needs every record, made here while the content is being stamped. `check` reads the
   // manuscripts' references from the columns (manuscriptColumns) and makes a record only when asked
   // (a file touched but unchanged, or the index rewritten).
-  const made = mode === 'build' ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row))) : undefined;
+  const made =
+    mode === 'build'
+      ? frames.map((frame, f) => Array.from({ length: frame.stamps.length / STAMP_FIELDS }, (_, row) => rows[f]!(row)))
+      : undefined;
   const rowAt = made ? (f: number, row: number) => made[f]![row]! : (f: number, row: number) => rows[f]!(row);
   return {
     size: frames.reduce((sum, frame) => sum + frame.stamps.length / STAMP_FIELDS, 0),
@@ -164,7 +171,8 @@ function manuscriptColumns(frame: IndexFrame, authorKeys: () => readonly string[
     volume: (row: number) => frame.numbers[row * 2 + 1]!,
     section: sharedTexts(frame.sections),
     document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
-    authors: (row: number): string[] => authorsOf(frame, row, authorKeys()) ?? (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
+    authors: (row: number): string[] =>
+      authorsOf(frame, row, authorKeys()) ?? (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
   };
 }
 
@@ -185,27 +193,53 @@ function once<T>(make: () => T): () => T {
  * the strings themselves (resolve.ts; issue 4: at 100,000 manuscripts, looking up 250,000 copies
  * took a fifth of a second after every edit).
  */
-function recordRow(frame: IndexFrame, whole: ReadonlyMap<number, KeptWhole>, withHashes: boolean, fileNames: () => readonly string[], authorKeys: () => readonly string[]): (row: number) => Loaded | NonNullable<Loaded['record']> {
+function recordRow(
+  frame: IndexFrame,
+  whole: ReadonlyMap<number, KeptWhole>,
+  withHashes: boolean,
+  fileNames: () => readonly string[],
+  authorKeys: () => readonly string[],
+): (row: number) => Loaded | NonNullable<Loaded['record']> {
   let columns: (ReturnType<typeof manuscriptColumns> & { titles: string[]; date: (row: number) => string }) | undefined;
-  let people: { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string } | undefined;
+  let people:
+    | { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string }
+    | undefined;
   return (row) => {
     const kept = whole.get(row);
     if (kept) return kept.loaded;
-    if (frame.collection === 'manuscripts') columns ??= { ...manuscriptColumns(frame, authorKeys), titles: frame.titles.split('\n'), date: sharedTexts(frame.dates) };
-    if (frame.collection === 'authors') people ??= { name: sharedTexts(frame.names), surname: sharedTexts(frame.surnames), institution: sharedTexts(frame.institutions) };
+    if (frame.collection === 'manuscripts')
+      columns ??= {
+        ...manuscriptColumns(frame, authorKeys),
+        titles: frame.titles.split('\n'),
+        date: sharedTexts(frame.dates),
+      };
+    if (frame.collection === 'authors')
+      people ??= {
+        name: sharedTexts(frame.names),
+        surname: sharedTexts(frame.surnames),
+        institution: sharedTexts(frame.institutions),
+      };
     const name = fileNames()[row]!;
     // The key from the name, not from the path: slicing the path would flatten it, a string more
     // per record (250,000 after an edit) that lives to the end of the build.
     const file = frame.folder + name;
     // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
     const origin: Origin = {
-      file, key: people ? authorKeys()[row]! : keyOf(name), at: NO_POSITIONS,
+      file,
+      key: people ? authorKeys()[row]! : keyOf(name),
+      at: NO_POSITIONS,
       ...(withHashes ? { hash: frame.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH) } : {}),
     };
     const order = frame.orders[row]!;
     // Fields in the order loading gives them (schema order, then origin).
     if (people) {
-      const author: AuthorRecord = { name: people.name(row), surname: people.surname(row), institution: people.institution(row), ...(Number.isNaN(order) ? {} : { order }), origin };
+      const author: AuthorRecord = {
+        name: people.name(row),
+        surname: people.surname(row),
+        institution: people.institution(row),
+        ...(Number.isNaN(order) ? {} : { order }),
+        origin,
+      };
       return author;
     }
     if (!columns) return { origin } as NonNullable<Loaded['record']>;
@@ -236,7 +270,15 @@ function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[]
   return refs;
 }
 
-function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number, KeptWhole>[], rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>, authorKeys: () => readonly string[], sources: SourceFiles, listed: Discovery['listed'], forBuild: boolean): AlignedCache {
+function align(
+  frames: readonly IndexFrame[],
+  whole: readonly ReadonlyMap<number, KeptWhole>[],
+  rowAt: (frame: number, row: number) => ReturnType<ReturnType<typeof recordRow>>,
+  authorKeys: () => readonly string[],
+  sources: SourceFiles,
+  listed: Discovery['listed'],
+  forBuild: boolean,
+): AlignedCache {
   // Where each file found is in the index: its frame, and its row there (-1: not in the index).
   const frameOf = new Uint8Array(sources.length);
   const rowOf = new Int32Array(sources.length).fill(-1);
@@ -270,7 +312,10 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
   const hash = (i: number) => {
     const row = rowOf[i]!;
     if (row < 0) return undefined;
-    return whole[frameOf[i]!]!.get(row)?.hash ?? frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH);
+    return (
+      whole[frameOf[i]!]!.get(row)?.hash ??
+      frames[frameOf[i]!]!.hashes.slice(row * HASH_LENGTH, (row + 1) * HASH_LENGTH)
+    );
   };
   const loaded = (i: number): Loaded => {
     const row = rowAt(frameOf[i]!, rowOf[i]!);
@@ -311,7 +356,9 @@ function align(frames: readonly IndexFrame[], whole: readonly ReadonlyMap<number
       const known = hash(i);
       if (known === undefined) return undefined;
       const c = i * STAMP_FIELDS;
-      const stamp = Number.isNaN(stamps[c]) ? undefined : { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! };
+      const stamp = Number.isNaN(stamps[c])
+        ? undefined
+        : { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! };
       return { file: sources.file(i), hash: known, loaded: loaded(i), ...(stamp ? { stamp } : {}) };
     },
   };
@@ -331,7 +378,12 @@ function sameFiles(frame: IndexFrame, listed: string | undefined, files: Collect
 }
 
 /** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
-export function writeCheckIndex(dir: string, fingerprint: string, found: Discovery, entries: readonly RecordEntry[]): void {
+export function writeCheckIndex(
+  dir: string,
+  fingerprint: string,
+  found: Discovery,
+  entries: readonly RecordEntry[],
+): void {
   const frames: IndexFrame[] = [];
   const sources = found.files;
   const authors = sources.range('authors');
@@ -345,7 +397,11 @@ export function writeCheckIndex(dir: string, fingerprint: string, found: Discove
   writeFrames(dir, INDEX_FILE, fingerprint, frames);
 }
 
-function indexFrame(collection: CollectionName, entries: readonly RecordEntry[], authorRow: ReadonlyMap<string, number>): Omit<IndexFrame, 'folder' | 'fileNames'> {
+function indexFrame(
+  collection: CollectionName,
+  entries: readonly RecordEntry[],
+  authorRow: ReadonlyMap<string, number>,
+): Omit<IndexFrame, 'folder' | 'fileNames'> {
   const hashes: string[] = [];
   const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
   const isManuscripts = collection === 'manuscripts';
@@ -356,7 +412,13 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
   // at its length and filled in place: issue 4, 250,000 rows at 100,000 manuscripts); another
   // collection's columns have none (4.8 MB of the index that every check and build read).
   const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
-  const [sections, documents, authors, titles, dates] = [column(isManuscripts), column(isManuscripts), column(isManuscripts), column(isManuscripts), column(isManuscripts)];
+  const [sections, documents, authors, titles, dates] = [
+    column(isManuscripts),
+    column(isManuscripts),
+    column(isManuscripts),
+    column(isManuscripts),
+    column(isManuscripts),
+  ];
   const [names, surnames, institutions] = [column(isAuthors), column(isAuthors), column(isAuthors)];
   const whole: IndexFrame['whole'] = [];
   const authorRows: number[] = [];
@@ -370,8 +432,13 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
       stamps[i * 3 + 2] = stamp.ino;
     }
     const record = entry.loaded.record;
-    const inColumns = entry.hash.length === HASH_LENGTH && record && entry.loaded.problems.length === 0 && !entry.loaded.invalid
-      && ((collection === 'authors' && authorFitsColumns(record as AuthorRecord)) || (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));
+    const inColumns =
+      entry.hash.length === HASH_LENGTH &&
+      record &&
+      entry.loaded.problems.length === 0 &&
+      !entry.loaded.invalid &&
+      ((collection === 'authors' && authorFitsColumns(record as AuthorRecord)) ||
+        (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));
     hashes.push(inColumns ? entry.hash : noHash);
     if (!inColumns) {
       whole.push([i, entry.hash, entry.loaded]);
@@ -400,17 +467,35 @@ function indexFrame(collection: CollectionName, entries: readonly RecordEntry[],
   });
   const joined = (column: string[]) => column.join('\n');
   return {
-    collection, stamps, hashes: hashes.join(''), numbers, sections: sharedColumn(sections), documents: joined(documents), authors: joined(authors),
-    authorRows: Int32Array.from(authorRows), authorStarts,
-    orders, names: sharedColumn(names), surnames: sharedColumn(surnames), institutions: sharedColumn(institutions), titles: joined(titles), dates: sharedColumn(dates), whole,
+    collection,
+    stamps,
+    hashes: hashes.join(''),
+    numbers,
+    sections: sharedColumn(sections),
+    documents: joined(documents),
+    authors: joined(authors),
+    authorRows: Int32Array.from(authorRows),
+    authorStarts,
+    orders,
+    names: sharedColumn(names),
+    surnames: sharedColumn(surnames),
+    institutions: sharedColumn(institutions),
+    titles: joined(titles),
+    dates: sharedColumn(dates),
+    whole,
   };
 }
 
 /** Whether the columns can hold a manuscript exactly: local PDF, author keys only, one-line texts. */
 function fitsColumns(manuscript: ManuscriptRecord): boolean {
-  return manuscript.document.kind === 'local' && !/[\n\t]/.test(manuscript.document.path) && !/\n/.test(manuscript.section)
-    && !/\n/.test(manuscript.citation_title) && !/\n/.test(manuscript.citation_date)
-    && manuscript.authors.every((key) => typeof key === 'string');
+  return (
+    manuscript.document.kind === 'local' &&
+    !/[\n\t]/.test(manuscript.document.path) &&
+    !/\n/.test(manuscript.section) &&
+    !/\n/.test(manuscript.citation_title) &&
+    !/\n/.test(manuscript.citation_date) &&
+    manuscript.authors.every((key) => typeof key === 'string')
+  );
 }
 
 function authorFitsColumns(author: AuthorRecord): boolean {
@@ -443,7 +528,7 @@ export async function locateProblems(problems: Problem[], projectRoot: string): 
 /** `authors[2]` → `['authors', 2]` (validate.ts, fieldName, the other way round). */
 function fieldPath(field: string): (string | number)[] {
   const steps: (string | number)[] = [];
-  for (const match of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) steps.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
+  for (const match of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    steps.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
   return steps;
 }
-

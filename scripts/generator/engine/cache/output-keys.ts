@@ -39,7 +39,7 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
     let inputs = `${m.origin.hash!}\n${volumes.get(m.citation_volume) ?? ''}`;
     for (let k = 0; k < m.authors.length; k++) {
       const ref = m.authors[k]!;
-      inputs += `\n${typeof ref === 'string' ? found[k]?.origin.hash ?? '' : JSON.stringify(ref)}`;
+      inputs += `\n${typeof ref === 'string' ? (found[k]?.origin.hash ?? '') : JSON.stringify(ref)}`;
     }
     // One call per page: a Hash object each cost more than the hashing (100,000 pages).
     manuscriptKeys[i] = `page:${hash('sha1', `${inputs}\n`, 'base64url')}`;
@@ -57,7 +57,12 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
     // joined into one string per volume, not a hash updated 100,000 times.
     const inputs = new Map(site.volumes.map((v) => [v.id, [v.origin.hash!]]));
     site.manuscripts.forEach((m, i) => inputs.get(m.citation_volume)?.push(manuscriptKeys[i]!));
-    volumePageKeys = new Map(site.volumes.map((v) => [pageFile(volumePagePath(v)), `volume:${hash('sha1', `${inputs.get(v.id)!.join('\n')}\n`, 'base64url')}`]));
+    volumePageKeys = new Map(
+      site.volumes.map((v) => [
+        pageFile(volumePagePath(v)),
+        `volume:${hash('sha1', `${inputs.get(v.id)!.join('\n')}\n`, 'base64url')}`,
+      ]),
+    );
     return volumePageKeys;
   };
   /** Each manuscript's position by its page's path: made only for a page not where it was expected (pageKey). */
@@ -86,7 +91,7 @@ export function outputKeys(site: ResolvedJournal): (outputs: readonly OutputFile
     for (const output of outputs) {
       // Only a list has items: a page's path is not looked up among the lists'.
       const keys = output.items ? itemKeys.get(output.path) : undefined;
-      output.key = keys ? siteKey : pageKey(output.path) ?? siteKey;
+      output.key = keys ? siteKey : (pageKey(output.path) ?? siteKey);
       if (output.items && keys?.length === output.items.count) output.items.keys = keys;
     }
   };

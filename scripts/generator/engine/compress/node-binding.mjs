@@ -11,7 +11,12 @@ const PENDING = /(^|\s)--pending[-_]deprecation\b/;
 
 /** The binding `name`, or undefined when it must not or cannot be used. */
 export function nodeBinding(name) {
-  if (process.execArgv.some((flag) => PENDING.test(flag)) || PENDING.test(process.env.NODE_OPTIONS ?? '') || process.env.NODE_PENDING_DEPRECATION === '1') return undefined;
+  if (
+    process.execArgv.some((flag) => PENDING.test(flag)) ||
+    PENDING.test(process.env.NODE_OPTIONS ?? '') ||
+    process.env.NODE_PENDING_DEPRECATION === '1'
+  )
+    return undefined;
   try {
     return process.binding(name);
   } catch {

@@ -63,8 +63,12 @@ export function gzipSegments(level: number): SegmentCodec {
   return {
     head: GZIP_HEADER,
     key: (hash) => `gz ${hash}`,
-    compress: (segment) => new Promise<Uint8Array>((resolve, reject) =>
-      zlib.deflateRaw(segment, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }, (error, result) => (error ? reject(error) : resolve(result)))),
+    compress: (segment) =>
+      new Promise<Uint8Array>((resolve, reject) =>
+        zlib.deflateRaw(segment, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }, (error, result) =>
+          error ? reject(error) : resolve(result),
+        ),
+      ),
     tail: (crc, length) => {
       const trailer = Buffer.alloc(8);
       trailer.writeUInt32LE(crc >>> 0, 0);
@@ -85,7 +89,10 @@ export function brotliSegments(brotli: StitchedBrotli): SegmentCodec {
  * once for all the twins. `end` ends every twin's file stream, and gives each twin's table and how
  * many segments were compressed (the others were known).
  */
-export function segmentedTwins(twins: readonly { file: WriteStream; codec: SegmentCodec }[], known: KnownSegments = () => undefined) {
+export function segmentedTwins(
+  twins: readonly { file: WriteStream; codec: SegmentCodec }[],
+  known: KnownSegments = () => undefined,
+) {
   let crc = 0;
   let length = 0;
   let pending: Buffer[] = [];
@@ -93,7 +100,11 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
   let pendingKeys: string[] | undefined = [];
   /** Each segment's compressed bytes, one promise per twin, in order. */
   const queue: Promise<Uint8Array>[][] = [];
-  const tables = twins.map(({ codec }) => ({ keys: [] as string[], lengths: [] as number[], start: codec.head.length }));
+  const tables = twins.map(({ codec }) => ({
+    keys: [] as string[],
+    lengths: [] as number[],
+    start: codec.head.length,
+  }));
   let compressed = 0;
   const write = async (file: WriteStream, bytes: Uint8Array) => {
     if (!file.write(bytes)) await once(file, 'drain');
@@ -156,7 +167,14 @@ export function segmentedTwins(twins: readonly { file: WriteStream; codec: Segme
       while (queue.length > 0) await writeSegment(await Promise.all(queue.shift()!));
       await writeAll(twins.map(({ codec }) => codec.tail(crc, length)));
       for (const { file } of twins) file.end();
-      return { tables: tables.map((table) => ({ keys: table.keys.join('\n'), lengths: Uint32Array.from(table.lengths), start: table.start })), compressed };
+      return {
+        tables: tables.map((table) => ({
+          keys: table.keys.join('\n'),
+          lengths: Uint32Array.from(table.lengths),
+          start: table.start,
+        })),
+        compressed,
+      };
     },
   };
 }

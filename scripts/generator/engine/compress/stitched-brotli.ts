@@ -26,8 +26,24 @@ const DEFAULT_WINDOW_BITS = 22;
 /** The parts of Node's zlib binding used here (lib/zlib.js drives the same ones). */
 interface EncoderHandle {
   init(params: Uint32Array, writeState: Uint32Array, processed: () => void): void;
-  write(flush: number, input: Uint8Array, inOffset: number, inLength: number, output: Uint8Array, outOffset: number, outLength: number): void;
-  writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, output: Uint8Array, outOffset: number, outLength: number): void;
+  write(
+    flush: number,
+    input: Uint8Array,
+    inOffset: number,
+    inLength: number,
+    output: Uint8Array,
+    outOffset: number,
+    outLength: number,
+  ): void;
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inOffset: number,
+    inLength: number,
+    output: Uint8Array,
+    outOffset: number,
+    outLength: number,
+  ): void;
   close(): void;
   onerror?: (message: string, errno: number) => void;
 }
@@ -140,7 +156,15 @@ function compressAsync(made: Encoder, input: Uint8Array): Promise<Uint8Array> {
     let room: Buffer;
     const next = () => {
       room = Buffer.allocUnsafe(outputRoom(input.length - offset));
-      made.handle.write(zlib.constants.BROTLI_OPERATION_FLUSH, input, offset, input.length - offset, room, 0, room.length);
+      made.handle.write(
+        zlib.constants.BROTLI_OPERATION_FLUSH,
+        input,
+        offset,
+        input.length - offset,
+        room,
+        0,
+        room.length,
+      );
     };
     made.failed = (error) => {
       made.handle.close();

@@ -87,7 +87,13 @@ export const noCache: LoadCache = {
     entry: () => undefined,
     inColumns: () => false,
     references: {
-      origin: noColumns, id: noColumns, volume: noColumns, authors: noColumns, section: noColumns, document: noColumns, authorPositions: noColumns,
+      origin: noColumns,
+      id: noColumns,
+      volume: noColumns,
+      authors: noColumns,
+      section: noColumns,
+      document: noColumns,
+      authorPositions: noColumns,
     },
   }),
 };
@@ -107,7 +113,12 @@ export interface LoadOptions {
   restore?: 'records' | 'checks';
 }
 
-export async function loadContent(found: Discovery, cache: LoadCache, progress: Progress, options: LoadOptions = {}): Promise<LoadedContent> {
+export async function loadContent(
+  found: Discovery,
+  cache: LoadCache,
+  progress: Progress,
+  options: LoadOptions = {},
+): Promise<LoadedContent> {
   const { threads, restore = 'records' } = options;
   const sources = found.files;
   const cached = cache.align(sources, found.listed);
@@ -128,12 +139,27 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
     const c = i * STAMP_FIELDS;
     const f = i * STAT_FIELDS;
     const known = !Number.isNaN(stamps[c]!);
-    if (known && stats[f] !== 0 && isTrusted(stats[f + 2]!, now)
-      && stats[f + 1] === stamps[c] && stats[f + 2] === stamps[c + 1] && stats[f + 3] === stamps[c + 2]) continue;
+    if (
+      known &&
+      stats[f] !== 0 &&
+      isTrusted(stats[f + 2]!, now) &&
+      stats[f + 1] === stamps[c] &&
+      stats[f + 2] === stamps[c + 1] &&
+      stats[f + 3] === stamps[c + 2]
+    )
+      continue;
     const hash = cached.hash(i);
     rest.push({
-      index: i, source: sources.at(i),
-      ...(hash === undefined ? {} : { cached: { hash, ...(known ? { stamp: { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! } } : {}) } }),
+      index: i,
+      source: sources.at(i),
+      ...(hash === undefined
+        ? {}
+        : {
+            cached: {
+              hash,
+              ...(known ? { stamp: { size: stamps[c]!, mtimeMs: stamps[c + 1]!, ino: stamps[c + 2]! } } : {}),
+            },
+          }),
       ...(stats[f] === 0 ? {} : { scanned: { size: stats[f + 1]!, mtimeMs: stats[f + 2]!, ino: stats[f + 3]! } }),
     });
   }
@@ -145,11 +171,23 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
         // Touched, same bytes: the cached result stands, with the new stamp.
         const entry = cached.entry(result.index)!;
         if (!sameOptionalStamp(entry.stamp, result.stamp)) stale++;
-        fresh.set(result.index, { file, hash: entry.hash, loaded: entry.loaded, ...(entry.packed ? { packed: entry.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) });
+        fresh.set(result.index, {
+          file,
+          hash: entry.hash,
+          loaded: entry.loaded,
+          ...(entry.packed ? { packed: entry.packed } : {}),
+          ...(result.stamp ? { stamp: result.stamp } : {}),
+        });
       } else {
         parsed++;
         stale++;
-        fresh.set(result.index, { file, hash: result.hash, loaded: result.loaded, ...(result.packed ? { packed: result.packed } : {}), ...(result.stamp ? { stamp: result.stamp } : {}) });
+        fresh.set(result.index, {
+          file,
+          hash: result.hash,
+          loaded: result.loaded,
+          ...(result.packed ? { packed: result.packed } : {}),
+          ...(result.stamp ? { stamp: result.stamp } : {}),
+        });
       }
     }
     stage.advance(results.length);
@@ -165,14 +203,24 @@ export async function loadContent(found: Discovery, cache: LoadCache, progress: 
     records = recordsOf(sources, fresh, cached, problems);
     checked = referencesOf(records);
   } else {
-    checked = checkedOf(sources, (index) => (fresh.has(index) || !cached.inColumns(index) ? loadedAt(index) : undefined), cached.references, problems);
+    checked = checkedOf(
+      sources,
+      (index) => (fresh.has(index) || !cached.inColumns(index) ? loadedAt(index) : undefined),
+      cached.references,
+      problems,
+    );
   }
   const entries = () => Array.from({ length: sources.length }, (_, index) => fresh.get(index) ?? cached.entry(index)!);
   return { ...(records ? { records } : {}), checked, problems, files: sources.length, entries, parsed, stale };
 }
 
 /** Every file's record in discovery order, each repeated text kept once (a build keeps them to its end). */
-function recordsOf(sources: SourceFiles, fresh: ReadonlyMap<number, RecordEntry>, cached: AlignedCache, problems: Problem[]): Records {
+function recordsOf(
+  sources: SourceFiles,
+  fresh: ReadonlyMap<number, RecordEntry>,
+  cached: AlignedCache,
+  problems: Problem[],
+): Records {
   const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const unpacker = createUnpacker(rereadManuscript);
   const intern = createInterner();
@@ -202,7 +250,12 @@ function recordsOf(sources: SourceFiles, fresh: ReadonlyMap<number, RecordEntry>
  * columns. The order is the one referencesOf gives a build's records, so both report the same
  * problems, in the same words.
  */
-function checkedOf(sources: SourceFiles, loadedAt: (index: number) => Loaded | undefined, columns: AlignedCache['references'], problems: Problem[]): CheckedRecords {
+function checkedOf(
+  sources: SourceFiles,
+  loadedAt: (index: number) => Loaded | undefined,
+  columns: AlignedCache['references'],
+  problems: Problem[],
+): CheckedRecords {
   const volumes: VolumeRecord[] = [];
   const invalid: InvalidRecord[] = [];
   const manuscripts: ManuscriptRecord[] = [];
@@ -245,10 +298,12 @@ function checkedOf(sources: SourceFiles, loadedAt: (index: number) => Loaded | u
       }
     }
   }
-  const from = <T>(fromRecord: (record: ManuscriptRecord) => T, fromColumns: (index: number) => T) => (i: number): T => {
-    const at = positions[i]!;
-    return at < 0 ? fromRecord(manuscripts[-1 - at]!) : fromColumns(at);
-  };
+  const from =
+    <T>(fromRecord: (record: ManuscriptRecord) => T, fromColumns: (index: number) => T) =>
+    (i: number): T => {
+      const at = positions[i]!;
+      return at < 0 ? fromRecord(manuscripts[-1 - at]!) : fromColumns(at);
+    };
   let authorKeys: string[] | undefined;
   return {
     get authorKeys() {
@@ -298,7 +353,8 @@ function createInterner(): (text: string) => string {
 
 function shareTexts(record: NonNullable<Loaded['record']>, intern: (text: string) => string): void {
   const fields = record as unknown as Record<string, unknown>;
-  for (const field of SHARED_FIELDS) if (typeof fields[field] === 'string') fields[field] = intern(fields[field] as string);
+  for (const field of SHARED_FIELDS)
+    if (typeof fields[field] === 'string') fields[field] = intern(fields[field] as string);
   const authors = fields['authors'];
   if (Array.isArray(authors)) authors.forEach((key, i) => typeof key === 'string' && (authors[i] = intern(key)));
 }

@@ -12,7 +12,6 @@ import { packManuscript } from './packed-manuscript.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
 import { RACY_MS } from '../scan/stat-walk.mjs';
 
-
 export interface LoadJob {
   /** Position in the build's list of files: results come back in any order. */
   index: number;
@@ -96,7 +95,10 @@ export function runLoadJob(job: LoadJob, now: number): LoadResult {
   try {
     bytes = readWhole(source.absolutePath);
   } catch (error) {
-    const loaded: Loaded = { problems: [unreadable(source.file, error)], invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } } };
+    const loaded: Loaded = {
+      problems: [unreadable(source.file, error)],
+      invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } },
+    };
     return { index, kind: 'loaded', hash: '', loaded };
   }
   const hash = contentHash(bytes);
@@ -106,7 +108,14 @@ export function runLoadJob(job: LoadJob, now: number): LoadResult {
   if (source.collection === 'manuscripts' && loaded.record) {
     // Packed here, on the worker: the main thread receives (and keeps) the compact form only.
     const { slim, packed } = packManuscript(loaded.record as ManuscriptRecord);
-    return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded: { ...loaded, record: slim as ManuscriptRecord }, packed };
+    return {
+      index,
+      kind: 'loaded',
+      ...(stamp ? { stamp } : {}),
+      hash,
+      loaded: { ...loaded, record: slim as ManuscriptRecord },
+      packed,
+    };
   }
   return { index, kind: 'loaded', ...(stamp ? { stamp } : {}), hash, loaded };
 }

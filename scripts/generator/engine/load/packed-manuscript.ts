@@ -105,7 +105,9 @@ function uint32At(bytes: Uint8Array, at: number): number {
  * page reads the short fields on the main thread and leaves the abstract, most of the bytes, to the
  * thread that writes it (abstract-text.ts).
  */
-export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (slim: SlimManuscript, packed: PackedSource) => ManuscriptRecord {
+export function createUnpacker(
+  reread: (backed: FileBacked) => PackedValues,
+): (slim: SlimManuscript, packed: PackedSource) => ManuscriptRecord {
   const slot: { packed?: PackedSource; values: Partial<PackedValues> } = { values: {} };
   const unpack = <F extends PackedField>(packed: PackedSource, field: F): PackedValues[F] => {
     if (slot.packed !== packed) {
@@ -114,7 +116,7 @@ export function createUnpacker(reread: (backed: FileBacked) => PackedValues): (s
     }
     if (packed instanceof Uint8Array && !(field in slot.values)) {
       const json = packedValueJson(packed, field);
-      slot.values[field] = json === undefined ? undefined : parsePackedJson(json) as PackedValues[F];
+      slot.values[field] = json === undefined ? undefined : (parsePackedJson(json) as PackedValues[F]);
     }
     return slot.values[field] as PackedValues[F];
   };

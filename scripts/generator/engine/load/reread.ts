@@ -15,6 +15,7 @@ export function rereadManuscript({ source, hash }: FileBacked): PackedValues {
   // worked out from the old bytes, so nothing written from the new ones could be trusted.
   if (contentHash(bytes) !== hash) throw new Error(`${source.file} changed while the build was running; build again`);
   const record = loadRecordFrom(source, bytes, hash).record as ManuscriptRecord | undefined;
-  if (!record) throw new Error(`${source.file} no longer loads as it did when the build cache recorded it; build again`);
+  if (!record)
+    throw new Error(`${source.file} no longer loads as it did when the build cache recorded it; build again`);
   return splitManuscript(record).values;
 }

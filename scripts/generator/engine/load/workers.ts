@@ -26,7 +26,8 @@ const IN_FLIGHT = 2;
 
 export async function runLoadJobs(jobs: readonly LoadJob[], options: LoadPoolOptions): Promise<void> {
   const now = Date.now();
-  const threads = options.threads ?? (jobs.length >= MIN_FILES_FOR_WORKERS ? Math.max(1, Math.min(availableParallelism(), 8)) : 0);
+  const threads =
+    options.threads ?? (jobs.length >= MIN_FILES_FOR_WORKERS ? Math.max(1, Math.min(availableParallelism(), 8)) : 0);
   if (threads === 0) {
     for (let start = 0; start < jobs.length; start += BATCH_SIZE) {
       options.onResults(jobs.slice(start, start + BATCH_SIZE).map((job) => runLoadJob(job, now)));
@@ -38,33 +39,43 @@ export async function runLoadJobs(jobs: readonly LoadJob[], options: LoadPoolOpt
   for (let start = 0; start < jobs.length; start += BATCH_SIZE) batches.push(jobs.slice(start, start + BATCH_SIZE));
   const boot = new URL('../worker-boot.mjs', import.meta.url);
   const entry = new URL('./load-worker.ts', import.meta.url).href;
-  const workers = Array.from({ length: Math.min(threads, batches.length) }, () => new Worker(boot, { workerData: { boot: { name: 'load-worker', entry } } }));
+  const workers = Array.from(
+    { length: Math.min(threads, batches.length) },
+    () => new Worker(boot, { workerData: { boot: { name: 'load-worker', entry } } }),
+  );
   let next = 0;
   try {
-    await Promise.all([...workers.map((worker) => new Promise<void>((resolve, reject) => {
-      let pending = 0;
-      const send = () => {
-        while (pending < IN_FLIGHT && next < batches.length) {
-          const batch = next++;
-          worker.postMessage({ batch, jobs: batches[batch]!, now } satisfies WorkerRequest);
-          pending++;
-        }
-        if (pending === 0) resolve();
-      };
-      worker.on('message', (response: WorkerResponse) => {
-        pending--;
-        try {
-          options.onResults(response.results);
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        send();
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`a load worker stopped (exit code ${code}) before its work was done`)));
-      send();
-    }))]);
+    await Promise.all([
+      ...workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            let pending = 0;
+            const send = () => {
+              while (pending < IN_FLIGHT && next < batches.length) {
+                const batch = next++;
+                worker.postMessage({ batch, jobs: batches[batch]!, now } satisfies WorkerRequest);
+                pending++;
+              }
+              if (pending === 0) resolve();
+            };
+            worker.on('message', (response: WorkerResponse) => {
+              pending--;
+              try {
+                options.onResults(response.results);
+              } catch (error) {
+                reject(error);
+                return;
+              }
+              send();
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) =>
+              reject(new Error(`a load worker stopped (exit code ${code}) before its work was done`)),
+            );
+            send();
+          }),
+      ),
+    ]);
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }

@@ -27,7 +27,10 @@ const LISTINGS_FOLDER = 'listings';
  * 100,000 manuscripts those are 200,000 stamps, taken here while the main thread reads the build
  * cache rather than at the end, where they kept both cores from the compression and the pages.
  */
-export function scanContent(contentDir: string, options: { outDir?: string; threads?: number; cacheDir?: string } = {}): Scan {
+export function scanContent(
+  contentDir: string,
+  options: { outDir?: string; threads?: number; cacheDir?: string } = {},
+): Scan {
   // Sorted, so that the workers claim the folders in the same order whatever the directory order,
   // with the media folder last: discovery waits for the collections' folders, and only the media
   // checks, which come after the load stage, need the media folder (issue 4: at 100,000
@@ -36,21 +39,33 @@ export function scanContent(contentDir: string, options: { outDir?: string; thre
   const ordered = [...names.filter((name) => name !== MEDIA_FOLDER), ...names.filter((name) => name === MEDIA_FOLDER)];
   // The content's large folders keep their listings in the build cache (stat-walk.mjs, keptListings);
   // the previous output's change with every build that writes.
-  const content = ordered.map((name) => ({ path: path.join(contentDir, name), recursive: name === MEDIA_FOLDER, keepListings: true }));
-  const out = options.outDir === undefined ? [] : [
-    { path: options.outDir },
-    ...foldersIn(options.outDir).map((name) => ({ path: path.join(options.outDir!, name), recursive: true })),
-  ];
+  const content = ordered.map((name) => ({
+    path: path.join(contentDir, name),
+    recursive: name === MEDIA_FOLDER,
+    keepListings: true,
+  }));
+  const out =
+    options.outDir === undefined
+      ? []
+      : [
+          { path: options.outDir },
+          ...foldersIn(options.outDir).map((name) => ({ path: path.join(options.outDir!, name), recursive: true })),
+        ];
   // Without an output to list (`check`), every folder is needed once loading ends: the workers help each other.
   return scanFolders([...content, ...out], options.threads, {
     helpEachOther: options.outDir === undefined,
-    ...(options.cacheDir === undefined ? {} : { listings: { dir: path.join(options.cacheDir, LISTINGS_FOLDER), trustedBefore: Date.now() - RACY_MS } }),
+    ...(options.cacheDir === undefined
+      ? {}
+      : { listings: { dir: path.join(options.cacheDir, LISTINGS_FOLDER), trustedBefore: Date.now() - RACY_MS } }),
   });
 }
 
 function foldersIn(folder: string): string[] {
   try {
-    return readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
   } catch {
     return [];
   }

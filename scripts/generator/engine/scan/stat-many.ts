@@ -9,7 +9,17 @@
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { keptListings, nameAt, STAT_FIELDS, stampInto, stampShared, startsInJoined, startsWithInto, walkFolders, type KeptListingsPlace } from './stat-walk.mjs';
+import {
+  keptListings,
+  nameAt,
+  STAT_FIELDS,
+  stampInto,
+  stampShared,
+  startsInJoined,
+  startsWithInto,
+  walkFolders,
+  type KeptListingsPlace,
+} from './stat-walk.mjs';
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
 export interface FileStamp {
@@ -77,13 +87,22 @@ export interface ReadsOptions {
  * build checks 100,100 PDFs' first bytes: 1.1 s of the main thread alone, here shared with a
  * worker per other core, or left to them (`shareThisThread: false`).
  */
-export async function startsWithMany(paths: readonly string[], magic: Uint8Array, options: ReadsOptions = {}): Promise<Uint8Array> {
+export async function startsWithMany(
+  paths: readonly string[],
+  magic: Uint8Array,
+  options: ReadsOptions = {},
+): Promise<Uint8Array> {
   const out = new Uint8Array(paths.length);
-  await shareAmongWorkers(paths, options.minPathsPerWorker ?? MIN_READS_PER_WORKER, {
-    job: (slice) => ({ magic: { paths: slice, bytes: magic } }),
-    take: (answer: Uint8Array, start) => out.set(answer, start),
-    here: (end) => startsWithInto(out, paths, magic, 0, end),
-  }, options.shareThisThread ?? true);
+  await shareAmongWorkers(
+    paths,
+    options.minPathsPerWorker ?? MIN_READS_PER_WORKER,
+    {
+      job: (slice) => ({ magic: { paths: slice, bytes: magic } }),
+      take: (answer: Uint8Array, start) => out.set(answer, start),
+      here: (end) => startsWithInto(out, paths, magic, 0, end),
+    },
+    options.shareThisThread ?? true,
+  );
   return out;
 }
 
@@ -93,7 +112,12 @@ export async function startsWithMany(paths: readonly string[], magic: Uint8Array
  * answer is `take`n with the position its share starts at. Without `shareThisThread`, the workers
  * take every share, and this thread none unless no worker is started.
  */
-async function shareAmongWorkers<Answer>(paths: readonly string[], minPathsPerWorker: number, work: { job: (slice: string) => object; take: (answer: Answer, start: number) => void; here: (end: number) => void }, shareThisThread = true): Promise<void> {
+async function shareAmongWorkers<Answer>(
+  paths: readonly string[],
+  minPathsPerWorker: number,
+  work: { job: (slice: string) => object; take: (answer: Answer, start: number) => void; here: (end: number) => void },
+  shareThisThread = true,
+): Promise<void> {
   const workers = Math.max(0, Math.min(availableParallelism() - 1, Math.floor(paths.length / minPathsPerWorker)));
   const here = shareThisThread || workers === 0 ? 1 : 0;
   const share = Math.ceil(paths.length / (workers + here));
@@ -103,13 +127,15 @@ async function shareAmongWorkers<Answer>(paths: readonly string[], minPathsPerWo
     const slice = paths.slice(start, start + share);
     if (slice.length === 0) continue;
     const worker = new Worker(STAT_WORKER, { workerData: work.job(slice.join('\0')), execArgv: [] });
-    answers.push(new Promise<void>((resolve, reject) => {
-      worker.once('message', (answer: Answer) => {
-        work.take(answer, start);
-        resolve();
-      });
-      worker.once('error', reject);
-    }).finally(() => worker.terminate()));
+    answers.push(
+      new Promise<void>((resolve, reject) => {
+        worker.once('message', (answer: Answer) => {
+          work.take(answer, start);
+          resolve();
+        });
+        worker.once('error', reject);
+      }).finally(() => worker.terminate()),
+    );
   }
   if (here) work.here(Math.min(share, paths.length));
   await Promise.all(answers);
@@ -120,7 +146,10 @@ export function statsOf(values: Float64Array): Stats {
   return {
     values,
     kind: (i) => KINDS[values[i * FIELDS]!]!,
-    stamp: (i) => (values[i * FIELDS] === 0 ? undefined : { size: values[i * FIELDS + 1]!, mtimeMs: values[i * FIELDS + 2]!, ino: values[i * FIELDS + 3]! }),
+    stamp: (i) =>
+      values[i * FIELDS] === 0
+        ? undefined
+        : { size: values[i * FIELDS + 1]!, mtimeMs: values[i * FIELDS + 2]!, ino: values[i * FIELDS + 3]! },
   };
 }
 
@@ -136,7 +165,12 @@ export class NameColumn {
   #starts: Int32Array | undefined;
   #all: readonly string[] | undefined;
 
-  private constructor(length: number, joined: string | undefined, all: readonly string[] | undefined, starts?: Int32Array) {
+  private constructor(
+    length: number,
+    joined: string | undefined,
+    all: readonly string[] | undefined,
+    starts?: Int32Array,
+  ) {
     this.length = length;
     this.#joined = joined;
     this.#all = all;
@@ -247,16 +281,27 @@ export interface ScanOptions {
  * manuscripts, 350,000 files stamped while the main thread reads the build cache). With no
  * threads, it all happens on this thread, at once.
  */
-export function scanFolders(roots: readonly ScanRoot[], threads = availableParallelism(), options: ScanOptions = {}): Scan {
+export function scanFolders(
+  roots: readonly ScanRoot[],
+  threads = availableParallelism(),
+  options: ScanOptions = {},
+): Scan {
   const listings = new Map<string, FolderListing | undefined>();
-  const add = (folder: string, names: NameColumn, values: Float64Array) => listings.set(folder, listingOf(names, values));
+  const add = (folder: string, names: NameColumn, values: Float64Array) =>
+    listings.set(folder, listingOf(names, values));
   if (threads <= 0) {
     const kept = options.listings ? keptListings(options.listings) : undefined;
     for (const root of roots) {
-      walkFolders(root.path, root.recursive === true, (folder, listing) => {
-        if (listing) add(folder, NameColumn.fromJoined(listing.joined, listing.count), listing.values);
-        else listings.set(folder, undefined);
-      }, undefined, root.keepListings ? kept : undefined);
+      walkFolders(
+        root.path,
+        root.recursive === true,
+        (folder, listing) => {
+          if (listing) add(folder, NameColumn.fromJoined(listing.joined, listing.count), listing.values);
+          else listings.set(folder, undefined);
+        },
+        undefined,
+        root.keepListings ? kept : undefined,
+      );
     }
     return { folder: async (folder) => listings.get(folder) };
   }
@@ -287,54 +332,72 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   };
   const next = new SharedArrayBuffer(4);
   const workerData = {
-    folders: roots.map((root) => root.path), recursive: roots.map((root) => root.recursive === true), next,
-    keep: roots.map((root) => root.keepListings === true), ...(options.listings ? { listings: options.listings } : {}),
+    folders: roots.map((root) => root.path),
+    recursive: roots.map((root) => root.recursive === true),
+    next,
+    keep: roots.map((root) => root.keepListings === true),
+    ...(options.listings ? { listings: options.listings } : {}),
   };
   /** Workers with no folder left to claim (ScanOptions.helpEachOther), and how to ask one to help with a folder in `sharing`. */
   const idle: Worker[] = [];
   const askHelp = (helper: Worker, { joined, starts, values, control, prefix }: SharedFolder) =>
     helper.postMessage({ help: { names: joined, starts, values, control, prefix } satisfies WorkerShare });
-  const workers = Array.from({ length: Math.min(threads, roots.length) }, () => new Worker(STAT_WORKER, { workerData, execArgv: [] }));
-  const all = Promise.all(workers.map((worker) => {
-    return new Promise<void>((resolve, reject) => {
-      worker.on('message', (answer: WorkerAnswer) => {
-        if ('walked' in answer) return walked[answer.walked]!.wake();
-        if ('done' in answer) {
-          if (options.helpEachOther) {
-            idle.push(worker);
-            for (const shared of sharing.values()) askHelp(worker, shared);
-          } else {
-            void worker.terminate();
+  const workers = Array.from(
+    { length: Math.min(threads, roots.length) },
+    () => new Worker(STAT_WORKER, { workerData, execArgv: [] }),
+  );
+  const all = Promise.all(
+    workers.map((worker) => {
+      return new Promise<void>((resolve, reject) => {
+        worker.on('message', (answer: WorkerAnswer) => {
+          if ('walked' in answer) return walked[answer.walked]!.wake();
+          if ('done' in answer) {
+            if (options.helpEachOther) {
+              idle.push(worker);
+              for (const shared of sharing.values()) askHelp(worker, shared);
+            } else {
+              void worker.terminate();
+            }
+            return resolve();
           }
-          return resolve();
-        }
-        if ('share' in answer) {
-          const { names, ...shared } = answer.share;
-          sharing.set(answer.folder, { joined: names, ...shared });
-          for (const helper of idle) askHelp(helper, sharing.get(answer.folder)!);
-          if (awaited.has(answer.folder)) help(answer.folder);
-          return;
-        }
-        if ('stamped' in answer) {
-          const listed = sharing.get(answer.folder)!;
-          sharing.delete(answer.folder);
-          add(answer.folder, NameColumn.fromJoined(listed.joined, listed.starts.length - 1, listed.starts), listed.values);
-        } else if (answer.values) add(answer.folder, NameColumn.fromJoined(answer.names!, answer.count!), answer.values);
-        else listings.set(answer.folder, undefined);
-        for (const wake of waiting.get(answer.folder) ?? []) wake();
-        waiting.delete(answer.folder);
+          if ('share' in answer) {
+            const { names, ...shared } = answer.share;
+            sharing.set(answer.folder, { joined: names, ...shared });
+            for (const helper of idle) askHelp(helper, sharing.get(answer.folder)!);
+            if (awaited.has(answer.folder)) help(answer.folder);
+            return;
+          }
+          if ('stamped' in answer) {
+            const listed = sharing.get(answer.folder)!;
+            sharing.delete(answer.folder);
+            add(
+              answer.folder,
+              NameColumn.fromJoined(listed.joined, listed.starts.length - 1, listed.starts),
+              listed.values,
+            );
+          } else if (answer.values)
+            add(answer.folder, NameColumn.fromJoined(answer.names!, answer.count!), answer.values);
+          else listings.set(answer.folder, undefined);
+          for (const wake of waiting.get(answer.folder) ?? []) wake();
+          waiting.delete(answer.folder);
+        });
+        worker.once('error', reject);
+        worker.once('exit', () => reject(new Error('a stat worker stopped before its work was done')));
       });
-      worker.once('error', reject);
-      worker.once('exit', () => reject(new Error('a stat worker stopped before its work was done')));
+    }),
+  )
+    .then(
+      () => {},
+      (error: unknown) => {
+        failed = error;
+      },
+    )
+    .finally(() => {
+      // Every worker is done only once every large folder is stamped (the worker that listed one waits
+      // for all its chunks, whoever took them): a helper has nothing left. (A worker that does not help
+      // was stopped as soon as it was done.)
+      for (const worker of workers) void worker.terminate();
     });
-  })).then(() => {}, (error: unknown) => {
-    failed = error;
-  }).finally(() => {
-    // Every worker is done only once every large folder is stamped (the worker that listed one waits
-    // for all its chunks, whoever took them): a helper has nothing left. (A worker that does not help
-    // was stopped as soon as it was done.)
-    for (const worker of workers) void worker.terminate();
-  });
   const rootPaths = new Set(roots.map((root) => root.path));
   /** Once `folder`, not a root, has been answered if it is ever to be: its recursive root walked, or the whole scan done. */
   const walkedOver = (folder: string): Promise<void> => {
@@ -344,7 +407,9 @@ export function scanFolders(roots: readonly ScanRoot[], threads = availableParal
   return {
     async folder(folder) {
       if (!listings.has(folder)) {
-        const listed = rootPaths.has(folder) ? new Promise<void>((wake) => waiting.set(folder, [...(waiting.get(folder) ?? []), wake])) : walkedOver(folder);
+        const listed = rootPaths.has(folder)
+          ? new Promise<void>((wake) => waiting.set(folder, [...(waiting.get(folder) ?? []), wake]))
+          : walkedOver(folder);
         awaited.add(folder);
         help(folder);
         await Promise.race([listed, all]);

@@ -2,7 +2,18 @@
 // (stat-worker.mjs) start in milliseconds without the TypeScript loader, and a scan without
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { nodeBinding } from '../compress/node-binding.mjs';
@@ -120,7 +131,7 @@ export function startsInJoined(joined, count, starts = new Int32Array(count + 1)
   for (let i = 0; i < count; i++) {
     starts[i] = at;
     const end = joined.indexOf('\0', at);
-    if ((end < 0) !== (i === count - 1)) return undefined;
+    if (end < 0 !== (i === count - 1)) return undefined;
     at = (end < 0 ? joined.length : end) + 1;
   }
   starts[count] = at;
@@ -163,8 +174,14 @@ export function keptListings({ dir, trustedBefore }) {
       } catch {
         return undefined;
       }
-      if (header?.format !== KEPT_LISTING_FORMAT || header.folder !== folder || !Number.isInteger(header.count)) return undefined;
-      if (!Array.isArray(header.stamp) || header.stamp.length !== stamp.length || header.stamp.some((value, i) => value !== stamp[i])) return undefined;
+      if (header?.format !== KEPT_LISTING_FORMAT || header.folder !== folder || !Number.isInteger(header.count))
+        return undefined;
+      if (
+        !Array.isArray(header.stamp) ||
+        header.stamp.length !== stamp.length ||
+        header.stamp.some((value, i) => value !== stamp[i])
+      )
+        return undefined;
       const joined = text.slice(newline + 1);
       const found = startsInJoined(joined, header.count, starts?.(header.count));
       return found && { joined, count: header.count, starts: found };
@@ -222,7 +239,8 @@ export function stampShared(values, prefix, joined, starts, control) {
 /** Waits until every chunk of a folder of `count` names is stamped, by whichever thread took it. */
 function waitForChunks(count, control) {
   const chunks = Math.ceil(count / CHUNK);
-  for (let done = Atomics.load(control, 1); done < chunks; done = Atomics.load(control, 1)) Atomics.wait(control, 1, done);
+  for (let done = Atomics.load(control, 1); done < chunks; done = Atomics.load(control, 1))
+    Atomics.wait(control, 1, done);
 }
 
 /**
@@ -247,7 +265,10 @@ function shortPrefix(folder) {
 export function walkFolders(root, recursive, found, share, kept) {
   const pending = [root];
   // Where the names start: in shared memory for a folder whose stamps are shared.
-  const startsFor = (count) => (share && count > SHARED_FOLDER ? new Int32Array(new SharedArrayBuffer((count + 1) * Int32Array.BYTES_PER_ELEMENT)) : new Int32Array(count + 1));
+  const startsFor = (count) =>
+    share && count > SHARED_FOLDER
+      ? new Int32Array(new SharedArrayBuffer((count + 1) * Int32Array.BYTES_PER_ELEMENT))
+      : new Int32Array(count + 1);
   while (pending.length > 0) {
     const folder = pending.pop();
     const stamp = kept?.stampOf(folder);
@@ -282,7 +303,8 @@ export function walkFolders(root, recursive, found, share, kept) {
       stampJoined(values, prefix, joined, starts, 0, count);
     }
     if (recursive) {
-      for (let i = count - 1; i >= 0; i--) if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + nameAt(joined, starts, i));
+      for (let i = count - 1; i >= 0; i--)
+        if (values[i * STAT_FIELDS] === FOLDER) pending.push(folder + sep + nameAt(joined, starts, i));
     }
     found(folder, { joined, count, values });
   }

@@ -29,14 +29,22 @@ if (workerData.magic !== undefined) {
     // A large folder's names go to the main thread as soon as they are listed, so that it can take a
     // share of the stamps (stat-walk.mjs, stampShared): then only its completion is posted.
     const shared = new Set();
-    walkFolders(folders[f], recursive[f], (folder, listing) => {
-      if (!listing) return parentPort.postMessage({ folder });
-      if (shared.has(folder)) return parentPort.postMessage({ folder, stamped: true });
-      parentPort.postMessage({ folder, names: listing.joined, count: listing.count, values: listing.values }, [listing.values.buffer]);
-    }, (folder, { joined, starts, values, control, prefix }) => {
-      shared.add(folder);
-      parentPort.postMessage({ folder, share: { names: joined, starts, values, control, prefix } });
-    }, keep[f] ? kept : undefined);
+    walkFolders(
+      folders[f],
+      recursive[f],
+      (folder, listing) => {
+        if (!listing) return parentPort.postMessage({ folder });
+        if (shared.has(folder)) return parentPort.postMessage({ folder, stamped: true });
+        parentPort.postMessage({ folder, names: listing.joined, count: listing.count, values: listing.values }, [
+          listing.values.buffer,
+        ]);
+      },
+      (folder, { joined, starts, values, control, prefix }) => {
+        shared.add(folder);
+        parentPort.postMessage({ folder, share: { names: joined, starts, values, control, prefix } });
+      },
+      keep[f] ? kept : undefined,
+    );
     // Every folder under this root was answered above: one waiting for a folder found under it need
     // not wait for the other roots (stat-many.ts).
     parentPort.postMessage({ walked: f });

@@ -6,7 +6,18 @@
  * (abstract-text.ts) as it writes the page, and counts the batches it has written where the main
  * thread can read them at once (file-writer.ts: how far behind it is).
  */
-import { closeSync, constants, copyFileSync, fstatSync, linkSync, lstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { makeDeferredText } from '../../render/abstract-text.ts';
 import type { CopyMode, FileBatch } from './file-writer.ts';
@@ -59,7 +70,8 @@ function copyBytes(from: string, to: string): Stats {
   const fd = openSync(from, 'r');
   let length = 0;
   try {
-    for (let read = 1; read > 0 && length < SMALL_FILE; length += read) read = readSync(fd, bytes, length, SMALL_FILE - length, length);
+    for (let read = 1; read > 0 && length < SMALL_FILE; length += read)
+      read = readSync(fd, bytes, length, SMALL_FILE - length, length);
   } finally {
     closeSync(fd);
   }
@@ -127,8 +139,9 @@ parentPort!.on('message', ({ batch, paths, bodies, sources, deferred, texts }: F
       else {
         // This file's deferred parts, as maker, start and end, three numbers each.
         const parts: number[] = [];
-        for (; next < deferred.length && deferred[next] === i; next += 4) parts.push(deferred[next + 1]!, deferred[next + 2]!, deferred[next + 3]!);
-        stat = writeFile(paths[i]!, parts.length > 0 ? withPartsMade(body as Uint8Array, parts) : body as Uint8Array);
+        for (; next < deferred.length && deferred[next] === i; next += 4)
+          parts.push(deferred[next + 1]!, deferred[next + 2]!, deferred[next + 3]!);
+        stat = writeFile(paths[i]!, parts.length > 0 ? withPartsMade(body as Uint8Array, parts) : (body as Uint8Array));
       }
       stamps[i * 3] = stat.size;
       stamps[i * 3 + 1] = stat.mtimeMs;

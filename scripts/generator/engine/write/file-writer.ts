@@ -79,7 +79,10 @@ export interface FileWriterOptions {
   behindAt?: number;
 }
 
-export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => void = () => {}, options: FileWriterOptions = {}): FileWriter {
+export function createFileWriter(
+  stamped: (tag: number, stamp: FileStamp) => void = () => {},
+  options: FileWriterOptions = {},
+): FileWriter {
   // Started with the first batch: a thread costs about 0.1 s of CPU and 10 MB to start, and after
   // one edit the PDFs' writers have nothing to write. At the start of a cold build's write stage
   // memory is at its peak.
@@ -113,20 +116,36 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
   const batchesWritten = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const start = () => {
     const boot = { name: 'file-writer-worker', entry: new URL('./file-writer-worker.ts', import.meta.url).href };
-    const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { boot, written: batchesWritten.buffer } });
-    worker.on('message', ({ batch, error, stamps, texts: written }: { batch: number; error?: { message: string; code?: string }; stamps?: Float64Array; texts?: ArrayBuffer }) => {
-      if (written) spare.push(Buffer.from(written));
-      const settle = waiting.get(batch)!;
-      waiting.delete(batch);
-      if (!error) {
-        settle.tags.forEach((tag, i) => {
-          if (tag >= 0) stamped(tag, { size: stamps![i * 3]!, mtimeMs: stamps![i * 3 + 1]!, ino: stamps![i * 3 + 2]! });
-        });
-        return settle.resolve();
-      }
-      failure ??= Object.assign(new Error(error.message), { code: error.code });
-      settle.reject(failure);
+    const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), {
+      workerData: { boot, written: batchesWritten.buffer },
     });
+    worker.on(
+      'message',
+      ({
+        batch,
+        error,
+        stamps,
+        texts: written,
+      }: {
+        batch: number;
+        error?: { message: string; code?: string };
+        stamps?: Float64Array;
+        texts?: ArrayBuffer;
+      }) => {
+        if (written) spare.push(Buffer.from(written));
+        const settle = waiting.get(batch)!;
+        waiting.delete(batch);
+        if (!error) {
+          settle.tags.forEach((tag, i) => {
+            if (tag >= 0)
+              stamped(tag, { size: stamps![i * 3]!, mtimeMs: stamps![i * 3 + 1]!, ino: stamps![i * 3 + 2]! });
+          });
+          return settle.resolve();
+        }
+        failure ??= Object.assign(new Error(error.message), { code: error.code });
+        settle.reject(failure);
+      },
+    );
     worker.on('error', (error) => {
       failure ??= error;
       for (const settle of waiting.values()) settle.reject(error);
@@ -140,9 +159,21 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
     const done = new Promise<void>((resolve, reject) => waiting.set(batch, { resolve, reject, tags }));
     done.catch(() => {}); // awaited below, or by close
     // Each buffer once: the texts' views share one.
-    const transfer = [...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer))];
+    const transfer = [
+      ...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer)),
+    ];
     // The texts' buffer comes back once the batch is written (the thread answers with it).
-    thread().postMessage({ batch, paths, bodies, sources, deferred, texts: used > 0 ? texts.buffer as ArrayBuffer : null } satisfies FileBatch, transfer);
+    thread().postMessage(
+      {
+        batch,
+        paths,
+        bodies,
+        sources,
+        deferred,
+        texts: used > 0 ? (texts.buffer as ArrayBuffer) : null,
+      } satisfies FileBatch,
+      transfer,
+    );
     paths = [];
     bodies = [];
     sources = [];
@@ -172,11 +203,28 @@ export function createFileWriter(stamped: (tag: number, stamp: FileStamp) => voi
       // up sooner (issue 4: at 100,000 manuscripts on a disk, the pages' thread was the last one
       // busy, for seconds, while this one waited).
       const behind = !options.unbounded && next - Atomics.load(batchesWritten, 0) >= (options.behindAt ?? IN_FLIGHT);
-      const parts = typeof text === 'string' ? [text] : behind ? text.map((part) => (typeof part === 'string' ? part : part.make())) : text;
+      const parts =
+        typeof text === 'string'
+          ? [text]
+          : behind
+            ? text.map((part) => (typeof part === 'string' ? part : part.make()))
+            : text;
       // UTF-8 takes at most three bytes per UTF-16 code unit; a deferred part's source is copied.
       let bound = 0;
-      for (const part of parts) bound += typeof part === 'string' ? part.length * 3 : part instanceof Uint8Array ? part.byteLength : part.source.byteLength;
-      if (bound > BATCH_BYTES) return queue(absolutePath, Buffer.concat(parts.map((part) => (part instanceof Uint8Array ? part : encoder.encode(String(part))))), null, tag);
+      for (const part of parts)
+        bound +=
+          typeof part === 'string'
+            ? part.length * 3
+            : part instanceof Uint8Array
+              ? part.byteLength
+              : part.source.byteLength;
+      if (bound > BATCH_BYTES)
+        return queue(
+          absolutePath,
+          Buffer.concat(parts.map((part) => (part instanceof Uint8Array ? part : encoder.encode(String(part))))),
+          null,
+          tag,
+        );
       while (used + bound > texts.length) await send();
       const start = used;
       for (const part of parts) {

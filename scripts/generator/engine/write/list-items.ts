@@ -59,7 +59,10 @@ export function* renderedChunks(items: ListItems): Generator<string> {
  * chunk, not one per range and another to join them (issue 4: after an edit, 238 MB of the previous
  * manuscripts list went through both). A chunk of bytes alone is taken as it is, not copied.
  */
-export function joinChunk(parts: readonly ChunkPart[], readInto: (range: ByteRange, into: Uint8Array, at: number) => void): Buffer {
+export function joinChunk(
+  parts: readonly ChunkPart[],
+  readInto: (range: ByteRange, into: Uint8Array, at: number) => void,
+): Buffer {
   const [only] = parts;
   if (parts.length === 1 && only instanceof Uint8Array) return bufferView(only);
   let size = 0;
@@ -76,7 +79,9 @@ export function joinChunk(parts: readonly ChunkPart[], readInto: (range: ByteRan
 
 /** Whether `items` can be recorded in a table: every item keyed, no key with a newline. */
 export function keyed(items: ListItems): items is ListItems & { keys: readonly string[] } {
-  return items.keys !== undefined && items.keys.length === items.count && items.keys.every((key) => !key.includes('\n'));
+  return (
+    items.keys !== undefined && items.keys.length === items.count && items.keys.every((key) => !key.includes('\n'))
+  );
 }
 
 /** The size in bytes of the file a table describes. */
@@ -96,7 +101,11 @@ export interface SpliceRecord {
  * The list's chunks (renderedChunks gives them as text), with each item the previous file (described
  * by `previous`) holds under the same key taken from it, as a range, instead of rendered.
  */
-export function* splicedChunks(items: ListItems, previous: ListTable | undefined, record: SpliceRecord = { lengths: new Uint32Array(items.count), rendered: 0 }): Generator<ChunkPart[]> {
+export function* splicedChunks(
+  items: ListItems,
+  previous: ListTable | undefined,
+  record: SpliceRecord = { lengths: new Uint32Array(items.count), rendered: 0 },
+): Generator<ChunkPart[]> {
   const { lengths } = record;
   const old = previous ? oldItems(previous) : undefined;
   /** The previous item after the last one taken: where the next chunk most likely starts. */
@@ -110,7 +119,10 @@ export function* splicedChunks(items: ListItems, previous: ListTable | undefined
     const keys = items.keys;
     if (old && keys && old.sameRun(next, keys, start, end)) {
       lengths.set(old.lengths.subarray(next, next + end - start), start);
-      const range = { position: old.offsets[next]!, length: old.offsets[next + end - start - 1]! + old.lengths[next + end - start - 1]! - old.offsets[next]! };
+      const range = {
+        position: old.offsets[next]!,
+        length: old.offsets[next + end - start - 1]! + old.lengths[next + end - start - 1]! - old.offsets[next]!,
+      };
       next += end - start;
       yield start > 0 ? [Buffer.from(','), range] : [range];
       continue;
@@ -125,7 +137,10 @@ export function* splicedChunks(items: ListItems, previous: ListTable | undefined
     const endRun = () => {
       if (first < 0) return;
       rendered.flush();
-      parts.push({ position: old!.offsets[first]!, length: old!.offsets[last]! + old!.lengths[last]! - old!.offsets[first]! });
+      parts.push({
+        position: old!.offsets[first]!,
+        length: old!.offsets[last]! + old!.lengths[last]! - old!.offsets[first]!,
+      });
       next = last + 1;
       first = -1;
     };
@@ -249,7 +264,8 @@ function oldItems(table: ListTable) {
   }
   keyStarts[count] = Math.max(at, keys.length + 1);
   /** Whether item j's key is `key`. */
-  const is = (j: number, key: string): boolean => j < count && keyStarts[j + 1]! - 1 - keyStarts[j]! === key.length && keys.startsWith(key, keyStarts[j]!);
+  const is = (j: number, key: string): boolean =>
+    j < count && keyStarts[j + 1]! - 1 - keyStarts[j]! === key.length && keys.startsWith(key, keyStarts[j]!);
   // An open-addressing table of the items by a hash of their keys, each key's first item found
   // first (items are added in order, and equal keys probe the same slots). Made on the first
   // lookup: a list whose chunks all follow on from the previous list's needs none (sameRun).
@@ -279,7 +295,8 @@ function oldItems(table: ListTable) {
   /** Whether items `from`… are `itemKeys` from `start` to `end`, one for one. */
   const sameRun = (from: number, itemKeys: readonly (string | undefined)[], start: number, end: number): boolean => {
     if (from + end - start > count) return false;
-    for (let i = start; i < end; i++) if (itemKeys[i] === undefined || !is(from + i - start, itemKeys[i]!)) return false;
+    for (let i = start; i < end; i++)
+      if (itemKeys[i] === undefined || !is(from + i - start, itemKeys[i]!)) return false;
     return true;
   };
   return { offsets, lengths, is, find, sameRun };

@@ -9,7 +9,13 @@ import type { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { joinChunk, type ByteRange, type ChunkPart } from './list-items.ts';
-import { brotliSegments, gzipSegments, segmentedTwins, type SegmentCodec, type SegmentTable } from '../compress/segmented-twins.ts';
+import {
+  brotliSegments,
+  gzipSegments,
+  segmentedTwins,
+  type SegmentCodec,
+  type SegmentTable,
+} from '../compress/segmented-twins.ts';
 import { stitchedBrotli } from '../compress/stitched-brotli.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
 
@@ -56,11 +62,17 @@ const setup = (workerData as { setup: ListWriterSetup }).setup;
 // Brotli in segments when this runtime can join them (stitched-brotli.ts); else one stream per list,
 // on this thread.
 const brotli = setup.stitchBrotli === false ? undefined : stitchedBrotli(setup.brotli);
-const codecs = new Map<string, SegmentCodec>([['.gz', gzipSegments(setup.gzipLevel)], ...(brotli ? [['.br', brotliSegments(brotli)] as const] : [])]);
+const codecs = new Map<string, SegmentCodec>([
+  ['.gz', gzipSegments(setup.gzipLevel)],
+  ...(brotli ? [['.br', brotliSegments(brotli)] as const] : []),
+]);
 
 interface OpenList {
   files: { suffix: string; file: WriteStream }[];
-  sinks: { write(bytes: Buffer, key?: string): Promise<void>; end(): Promise<{ tables: SegmentTable[]; compressed: number } | void> | void }[];
+  sinks: {
+    write(bytes: Buffer, key?: string): Promise<void>;
+    end(): Promise<{ tables: SegmentTable[]; compressed: number } | void> | void;
+  }[];
   /** The suffixes of the twins made in segments, in the order of their tables. */
   segmented: string[];
   /** The previous files, open: the chunks' ranges are read from the list, known segments from the twins. */
@@ -103,12 +115,18 @@ function open(list: number, request: { file: string; precompress: boolean; previ
       });
     }
     if (request.precompress) {
-      const twins = segmented.map((suffix) => ({ suffix, codec: codecs.get(suffix)!, file: createWriteStream(`${request.file}${suffix}`) }));
-      files.push(...twins);
-      sinks.push(segmentedTwins(twins, (key) => {
-        const segment = known.get(key);
-        return segment && read(previous[segment.at]!, segment);
+      const twins = segmented.map((suffix) => ({
+        suffix,
+        codec: codecs.get(suffix)!,
+        file: createWriteStream(`${request.file}${suffix}`),
       }));
+      files.push(...twins);
+      sinks.push(
+        segmentedTwins(twins, (key) => {
+          const segment = known.get(key);
+          return segment && read(previous[segment.at]!, segment);
+        }),
+      );
     }
   } catch (error) {
     for (const { fd } of previous) closeSync(fd);
@@ -154,7 +172,12 @@ function read(previous: { fd: number; file: string }, range: ByteRange): Buffer 
 }
 
 /** Reads `range` of a previous file into `into` from `at`. */
-function readInto(previous: { fd: number; file: string }, { position, length }: ByteRange, into: Uint8Array, at: number): void {
+function readInto(
+  previous: { fd: number; file: string },
+  { position, length }: ByteRange,
+  into: Uint8Array,
+  at: number,
+): void {
   for (let done = 0; done < length;) {
     const bytes = readSync(previous.fd, into, at + done, length - done, position + done);
     if (bytes === 0) throw new Error(`${previous.file} ended before its recorded length`);
@@ -193,7 +216,9 @@ parentPort!.on('message', (request: ListWriterRequest) => {
   const { list } = request;
   const fail = (error: NodeJS.ErrnoException) => {
     if (stopping) return;
-    void close(list).then(() => post({ list, error: { message: error.message, ...(error.code ? { code: error.code } : {}) } }));
+    void close(list).then(() =>
+      post({ list, error: { message: error.message, ...(error.code ? { code: error.code } : {}) } }),
+    );
   };
   if ('open' in request) {
     try {
@@ -205,14 +230,16 @@ parentPort!.on('message', (request: ListWriterRequest) => {
   }
   const opened = lists.get(list);
   if (!opened) return; // failed, or stopped: what was still on its way is dropped
-  opened.queue = opened.queue.then(async () => {
-    if (lists.get(list) !== opened) return; // failed or stopped meanwhile
-    if ('end' in request) return finish(list, opened);
-    const bytes = joinChunk(request.chunk, (range, into, at) => {
-      if (opened.previous.length === 0) throw new Error('a list chunk names the previous file, which is not open');
-      readInto(opened.previous[0]!, range, into, at);
-    });
-    await Promise.race([Promise.all(opened.sinks.map((sink) => sink.write(bytes, request.key))), opened.failed]);
-    post({ list, taken: true });
-  }).catch(fail);
+  opened.queue = opened.queue
+    .then(async () => {
+      if (lists.get(list) !== opened) return; // failed or stopped meanwhile
+      if ('end' in request) return finish(list, opened);
+      const bytes = joinChunk(request.chunk, (range, into, at) => {
+        if (opened.previous.length === 0) throw new Error('a list chunk names the previous file, which is not open');
+        readInto(opened.previous[0]!, range, into, at);
+      });
+      await Promise.race([Promise.all(opened.sinks.map((sink) => sink.write(bytes, request.key))), opened.failed]);
+      post({ list, taken: true });
+    })
+    .catch(fail);
 });

@@ -48,7 +48,12 @@ export interface ListWriter {
    * `handedOver` is called once every chunk is sent, or as soon as the thread has as many bytes as
    * it may have waiting (BYTES_IN_FLIGHT): the caller may then take its thread for other work.
    */
-  write(request: ListRequest, chunks: Iterable<ChunkPart[]>, keys: Iterator<string> | undefined, handedOver?: () => void): Promise<WrittenList>;
+  write(
+    request: ListRequest,
+    chunks: Iterable<ChunkPart[]>,
+    keys: Iterator<string> | undefined,
+    handedOver?: () => void,
+  ): Promise<WrittenList>;
   /** Stops every list where it is, its files closed: for a write that is abandoned. */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -56,7 +61,10 @@ export interface ListWriter {
 
 export function createListWriter(setup: ListWriterSetup): ListWriter {
   const boot = { name: 'list-writer-worker', entry: new URL('./list-writer-worker.ts', import.meta.url).href };
-  const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), { workerData: { boot, setup }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), {
+    workerData: { boot, setup },
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   let lists = 0;
   /** Per list: its end (or failure), and a wake-up for each chunk written. */
   const open = new Map<number, { done(written: WrittenList): void; failed(error: Error): void; taken(): void }>();
@@ -75,7 +83,8 @@ export function createListWriter(setup: ListWriterSetup): ListWriter {
     if (!list) return;
     if ('taken' in response) return list.taken();
     open.delete(response.list);
-    if ('sizes' in response) list.done({ sizes: response.sizes, twins: response.twins, compressed: response.compressed });
+    if ('sizes' in response)
+      list.done({ sizes: response.sizes, twins: response.twins, compressed: response.compressed });
     else list.failed(Object.assign(new Error(response.error.message), { code: response.error.code }));
   });
   worker.on('error', breakAll);
