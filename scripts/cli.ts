@@ -159,14 +159,17 @@ function heapForWriting(): NonNullable<BuildOptions['loaded']> {
   // build keeps, at the factor it keeps it with (`loaded` below). Without `gc`, the factor holds
   // from the start: a limit set while loading could let the heap double after it.
   const collect = (globalThis as { gc?: () => void }).gc;
+  // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
   v8.setFlagsFromString(collect ? '--heap-growing-percent=100' : '--heap-growing-percent=25');
   // A build that took nearly every record from the index (after an edit) holds them without their
   // long fields and renders few pages: V8's own factor peaked at 985 MiB there, and saved 0.6 s
   // of garbage collection (0 gives V8 its own factor back, which grows the heap by up to four
   // times, so no collection is needed to end loading: one took 0.14 s there).
   return ({ total, parsed }) => {
+    // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
     if (parsed <= total / 10) return v8.setFlagsFromString('--heap-growing-percent=0');
     if (!collect) return;
+    // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
     v8.setFlagsFromString('--heap-growing-percent=25');
     collect();
   };

@@ -18,6 +18,7 @@ export function nodeBinding(name) {
   )
     return undefined;
   try {
+    // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
     return process.binding(name);
   } catch {
     return undefined;

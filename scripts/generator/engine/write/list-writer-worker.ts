@@ -71,7 +71,7 @@ interface OpenList {
   files: { suffix: string; file: WriteStream }[];
   sinks: {
     write(bytes: Buffer, key?: string): Promise<void>;
-    end(): Promise<{ tables: SegmentTable[]; compressed: number } | void> | void;
+    end(): Promise<{ tables: SegmentTable[]; compressed: number } | void>;
   }[];
   /** The suffixes of the twins made in segments, in the order of their tables. */
   segmented: string[];
@@ -95,7 +95,7 @@ function open(list: number, request: { file: string; precompress: boolean; previ
     write: async (bytes: Buffer) => {
       if (!file.write(bytes)) await once(file, 'drain');
     },
-    end: () => void file.end(),
+    end: async () => void file.end(),
   });
   const sinks: OpenList['sinks'] = [toFile(files[0]!.file)];
   const previous: OpenList['previous'] = [];
