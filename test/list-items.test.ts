@@ -17,7 +17,7 @@ import {
   type ListItems,
   type ListTable,
 } from '../scripts/generator/engine/write/list-items.ts';
-import type { AuthorRecord, ManuscriptRecord } from '../scripts/generator/stages/load.ts';
+import type { AuthorRecord, ManuscriptRecord } from '../scripts/generator/model/records.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/engine/load/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/render/json-text.ts';
 import { publishedManuscript, renderApi } from '../scripts/generator/render/api.ts';

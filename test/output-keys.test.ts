@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { outputKeys } from '../scripts/generator/engine/cache/output-keys.ts';
-import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../scripts/generator/stages/load.ts';
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../scripts/generator/model/records.ts';
 import { renderApi } from '../scripts/generator/render/api.ts';
 import { renderPages } from '../scripts/generator/render/pages.ts';
 import { renderSitemap } from '../scripts/generator/render/sitemap.ts';

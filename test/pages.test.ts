@@ -6,7 +6,7 @@ import { citationTags, keywordList, languageCode, renderPages } from '../scripts
 import { AbstractText, summary } from '../scripts/generator/render/abstract-text.ts';
 import { createFileWriter } from '../scripts/generator/engine/write/file-writer.ts';
 import { escapeHtml } from '../scripts/generator/model/html-references.ts';
-import type { ManuscriptRecord } from '../scripts/generator/stages/load.ts';
+import type { ManuscriptRecord } from '../scripts/generator/model/records.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/engine/load/packed-manuscript.ts';
 import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.ts';
 import type { DeferredText } from '../scripts/shared/output-file.ts';

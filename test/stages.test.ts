@@ -12,7 +12,7 @@ import { toJson } from '../scripts/generator/render/json-text.ts';
 import { findUnsafeMarkup, richTextToPlain } from '../scripts/generator/model/rich-text.ts';
 import { fieldName } from '../scripts/generator/stages/validate.ts';
 import { orderJournal } from '../scripts/generator/stages/resolve.ts';
-import type { AuthorRecord } from '../scripts/generator/stages/load.ts';
+import type { AuthorRecord } from '../scripts/generator/model/records.ts';
 import type { JournalInput } from '../scripts/generator/model/schema.ts';
 
 describe('formats', () => {

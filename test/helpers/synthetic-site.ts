@@ -2,7 +2,7 @@
  * A resolved journal built in memory, for the page and sitemap renderers: they are pure, so their
  * tests can state every record literally (or generate a hundred thousand) without touching disk.
  */
-import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../scripts/generator/stages/load.ts';
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../scripts/generator/model/records.ts';
 import { resolveAuthors, type ResolvedJournal } from '../../scripts/generator/stages/resolve.ts';
 import type { JournalInput } from '../../scripts/generator/model/schema.ts';
 import type { OutputFile } from '../../scripts/shared/output-file.ts';

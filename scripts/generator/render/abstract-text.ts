@@ -10,7 +10,7 @@
  * (`String(part)`, `parts.join('')`) makes them where it stands, with the same functions.
  */
 import { escapeHtml } from '../model/html-references.ts';
-import { bufferView } from '../engine/movable-bytes.ts';
+import { bufferView } from '../../shared/movable-bytes.ts';
 import { parsePackedJson } from '../engine/load/packed-manuscript.ts';
 import { plainStart, richTextOpeningToPlain } from '../model/rich-text.ts';
 import { cleanAbstractBytes, sanitizeAbstractHtml } from './sanitize-html.ts';

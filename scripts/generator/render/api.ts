@@ -4,11 +4,12 @@
  * never holds a second, serialized copy of a whole list in memory; each list is also given as items
  * (list-items.ts), so that a build after an edit renders only the items that changed.
  */
-import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../stages/load.ts';
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { OutputFile } from '../../shared/output-file.ts';
 import { listFile } from '../../shared/contract.ts';
 import { renderedChunks, type ListItems } from '../engine/write/list-items.ts';
-import type { FoundAuthors, ResolvedJournal } from '../stages/resolve.ts';
+import type { ResolvedJournal } from '../stages/resolve.ts';
+import type { FoundAuthors } from '../model/records.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import { toJson } from './json-text.ts';
 import { packedSourceOf, packedValueJson, type PackedField } from '../engine/load/packed-manuscript.ts';

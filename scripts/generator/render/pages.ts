@@ -12,10 +12,11 @@
  * answers them with the `.html` file (scripts/hosts/rules.ts, docs/indexing.md).
  * Pure: records in, files out; each page is rendered when it is written.
  */
-import type { ManuscriptRecord, VolumeRecord } from '../stages/load.ts';
+import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { DeferredText, OutputFile } from '../../shared/output-file.ts';
 import { mediaUrl } from './api.ts';
-import type { FoundAuthors, ResolvedJournal } from '../stages/resolve.ts';
+import type { ResolvedJournal } from '../stages/resolve.ts';
+import type { FoundAuthors } from '../model/records.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
 import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
 import { packedSourceOf, packedValueJson } from '../engine/load/packed-manuscript.ts';

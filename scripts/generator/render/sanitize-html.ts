@@ -16,7 +16,7 @@
  * on its own, whatever a record holds.
  */
 import { decodeNumeric, decodeReferences, escapeHtml, REFERENCE_SOURCE } from '../model/html-references.ts';
-import { bufferView } from '../engine/movable-bytes.ts';
+import { bufferView } from '../../shared/movable-bytes.ts';
 
 const ALLOWED = new Set(['p', 'em', 'i', 'strong', 'b', 'sup', 'sub', 'br', 'a']);
 const VOID = new Set(['br']);

@@ -12,36 +12,11 @@ import {
   journalSchema,
   manuscriptSchema,
   volumeSchema,
-  type AuthorInput,
   type JournalInput,
   type ManuscriptInput,
-  type VolumeInput,
 } from '../model/schema.ts';
 import { validate } from './validate.ts';
-
-export interface Origin {
-  file: string;
-  key: string;
-  /** Positions of fields that the resolve and media stages check (`authors[2]`, `citation_volume`, ...). */
-  at: Record<string, Position>;
-  /** Hash of the file's bytes, when the build knows it: outputs that depend on the record are reused while it is unchanged (issue 4). */
-  hash?: string;
-}
-
-/**
- * The position of a problem found in a record that keeps no positions (a valid author or
- * manuscript, loadRecordFrom): `locateProblems` (check-index.ts) reads the file again and fills it in.
- */
-export const UNLOCATED: Readonly<Position> = Object.freeze({ line: -1, column: -1 });
-
-/** Where a problem with `field` of a record is reported: at the field, else at the record. */
-export function positionOf(origin: Origin, field: string): Position {
-  return origin.at[field] ?? origin.at[''] ?? UNLOCATED;
-}
-
-export type AuthorRecord = AuthorInput & { origin: Origin };
-export type VolumeRecord = VolumeInput & { origin: Origin };
-export type ManuscriptRecord = ManuscriptInput & { origin: Origin };
+import { type AuthorRecord, type ManuscriptRecord, type Origin, type VolumeRecord } from '../model/records.ts';
 
 export interface Records {
   authors: AuthorRecord[];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { MEDIA_FOLDER } from '../engine/scan/content-scan.ts';
 import { trustedStamp } from '../engine/load/load-job.ts';
 import type { FileStamp } from '../engine/scan/stat-many.ts';
-import { positionOf } from './load.ts';
+import { positionOf } from '../model/records.ts';
 import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { isJoined } from '../../shared/joined-text.ts';

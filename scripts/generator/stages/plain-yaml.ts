@@ -10,11 +10,9 @@
  * what `parseDocument(text, { schema: 'failsafe', ... }).toJS()` and the document's node ranges
  * give (test/plain-yaml.test.ts checks both on real files, tricky cases and a seeded fuzz).
  */
-/** A 1-based line and column in a file (parse.ts re-exports it for the rest of the build). */
-export interface Position {
-  line: number;
-  column: number;
-}
+import type { Position } from '../model/records.ts';
+
+export type { Position };
 
 export interface PlainYaml {
   data: Record<string, unknown>;

@@ -4,15 +4,15 @@
  */
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
+import type { FoundAuthors } from '../model/records.ts';
+import { type InvalidRecord, type Records } from './load.ts';
 import {
   positionOf,
   type AuthorRecord,
-  type InvalidRecord,
   type ManuscriptRecord,
   type Origin,
-  type Records,
   type VolumeRecord,
-} from './load.ts';
+} from '../model/records.ts';
 
 export interface ResolvedJournal {
   journal: JournalInput;
@@ -29,9 +29,6 @@ export interface ResolvedJournal {
    */
   manuscriptAuthors: readonly FoundAuthors[];
 }
-
-/** A manuscript's authors as ResolvedJournal.manuscriptAuthors holds them, aligned with its `authors`. */
-export type FoundAuthors = readonly (AuthorRecord | undefined)[];
 
 /** `manuscripts`' authors as ResolvedJournal holds them. */
 export function resolveAuthors(

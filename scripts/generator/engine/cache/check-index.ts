@@ -23,7 +23,8 @@ import { isJoined } from '../../../shared/joined-text.ts';
 import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
 import { keyOf, type CollectionFiles, type Discovery, type SourceFiles } from '../../stages/discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from '../load/load-all.ts';
-import { UNLOCATED, type AuthorRecord, type Loaded, type ManuscriptRecord, type Origin } from '../../stages/load.ts';
+import { type Loaded } from '../../stages/load.ts';
+import { UNLOCATED, type AuthorRecord, type ManuscriptRecord, type Origin } from '../../model/records.ts';
 // A manuscript is restored without its long fields, which a build reads from the file when a
 // renderer asks (packed-manuscript.ts) and `check` never reads.
 import type { FileBacked, SlimManuscript } from '../load/packed-manuscript.ts';

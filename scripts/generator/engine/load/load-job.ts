@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
 import type { SourceFile } from '../../stages/discover.ts';
-import { loadRecordFrom, unreadable, type Loaded, type ManuscriptRecord } from '../../stages/load.ts';
+import { loadRecordFrom, unreadable, type Loaded } from '../../stages/load.ts';
+import { type ManuscriptRecord } from '../../model/records.ts';
 import { packManuscript } from './packed-manuscript.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
 import { RACY_MS } from '../scan/stat-walk.mjs';

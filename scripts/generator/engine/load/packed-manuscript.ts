@@ -12,9 +12,9 @@
  * edit is only for the few pages and list items that changed.
  */
 import type { SourceFile } from '../../stages/discover.ts';
-import type { ManuscriptRecord } from '../../stages/load.ts';
+import type { ManuscriptRecord } from '../../model/records.ts';
 import { toJson } from '../../render/json-text.ts';
-import { bufferView } from '../movable-bytes.ts';
+import { bufferView } from '../../../shared/movable-bytes.ts';
 
 export const PACKED_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
 export type PackedField = (typeof PACKED_FIELDS)[number];

@@ -5,7 +5,8 @@
  * for the pages and list items that changed. Its bytes must still be the ones the index recorded.
  */
 import { readFileSync } from 'node:fs';
-import { loadRecordFrom, type ManuscriptRecord } from '../../stages/load.ts';
+import { loadRecordFrom } from '../../stages/load.ts';
+import { type ManuscriptRecord } from '../../model/records.ts';
 import { contentHash } from './load-job.ts';
 import { splitManuscript, type FileBacked, type PackedValues } from './packed-manuscript.ts';
 

@@ -23,7 +23,7 @@
  * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
  */
 import { Worker } from 'node:worker_threads';
-import { ownsItsBuffer } from '../movable-bytes.ts';
+import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 import type { DeferredText } from '../../../shared/output-file.ts';
 

@@ -10,7 +10,7 @@
  * the previous file, by byte range (runs of consecutive items in one read), and renders only the rest.
  */
 import type { ListItems } from '../../../shared/output-file.ts';
-import { bufferView } from '../movable-bytes.ts';
+import { bufferView } from '../../../shared/movable-bytes.ts';
 import type { SegmentTable } from '../compress/segmented-twins.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 

@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ChunkPart } from './list-items.ts';
-import { ownsItsBuffer } from '../movable-bytes.ts';
+import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import type { ListWriterRequest, ListWriterResponse, ListWriterSetup, PreviousListFile } from './list-writer-worker.ts';
 import type { SegmentTable } from '../compress/segmented-twins.ts';
 

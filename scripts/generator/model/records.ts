@@ -1,0 +1,38 @@
+/**
+ * The records every stage and renderer speaks of: what a content file holds once it is valid, and
+ * where it came from. Stages make them; renderers read them through the Site (site.ts).
+ */
+import type { AuthorInput, ManuscriptInput, VolumeInput } from './schema.ts';
+
+/** A 1-based line and column in a file. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface Origin {
+  file: string;
+  key: string;
+  /** Positions of fields that the resolve and media stages check (`authors[2]`, `citation_volume`, ...). */
+  at: Record<string, Position>;
+  /** Hash of the file's bytes, when the build knows it: outputs that depend on the record are reused while it is unchanged. */
+  hash?: string;
+}
+
+/**
+ * The position of a problem found in a record that keeps no positions (a valid author or
+ * manuscript, loadRecordFrom): `locateProblems` (check-index.ts) reads the file again and fills it in.
+ */
+export const UNLOCATED: Readonly<Position> = Object.freeze({ line: -1, column: -1 });
+
+/** Where a problem with `field` of a record is reported: at the field, else at the record. */
+export function positionOf(origin: Origin, field: string): Position {
+  return origin.at[field] ?? origin.at[''] ?? UNLOCATED;
+}
+
+export type AuthorRecord = AuthorInput & { origin: Origin };
+export type VolumeRecord = VolumeInput & { origin: Origin };
+export type ManuscriptRecord = ManuscriptInput & { origin: Origin };
+
+/** A manuscript's authors in its own order: the author record each key names, undefined for a name kept as published. */
+export type FoundAuthors = readonly (AuthorRecord | undefined)[];
