@@ -17,6 +17,7 @@ import {
   type ListItems,
   type ListTable,
 } from '../scripts/generator/engine/write/list-items.ts';
+import { siteOf } from '../scripts/generator/stages/resolve.ts';
 import type { AuthorRecord, ManuscriptRecord } from '../scripts/generator/model/records.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/engine/load/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/render/json-text.ts';
@@ -276,13 +277,9 @@ describe('items given in pieces', () => {
     });
     const ana = { name: 'Ana', surname: 'Petrovska', origin: { key: 'ana' } } as AuthorRecord;
     const found = [ana, undefined];
-    const list = renderApi({
-      journal,
-      authors: [ana],
-      volumes: [],
-      manuscripts: packed,
-      manuscriptAuthors: packed.map(() => found),
-    }).find((output) => output.path === listFile('manuscripts'))!;
+    const list = renderApi(
+      siteOf({ journal, authors: [ana], volumes: [], manuscripts: packed, manuscriptAuthors: packed.map(() => found) }),
+    ).find((output) => output.path === listFile('manuscripts'))!;
     const text = [...(list.body as () => Iterable<string>)()].join('');
     expect(text).toBe(`[${plain.map((m) => toJson(publishedManuscript(m, journal, found))).join(',')}]`);
     expect(text).toContain('"authors":["Ana Petrovska","Hristina Ilievska"]');

@@ -16,10 +16,12 @@ import {
   cacheFingerprint,
   readListTables,
   readOutputManifest,
+  readOutputReads,
   readVerifiedMedia,
   removeOutputManifest,
   writeListTables,
   writeOutputManifest,
+  writeOutputReads,
   writeVerifiedMedia,
 } from './engine/cache/cache.ts';
 import { locateProblems, readCheckIndex, writeCheckIndex } from './engine/cache/check-index.ts';
@@ -27,20 +29,17 @@ import { loadContent, noCache } from './engine/load/load-all.ts';
 import { loadJournal } from './stages/load.ts';
 import { startMediaCheck } from './stages/media.ts';
 import type { Scan } from './engine/scan/stat-many.ts';
-import { outputKeys } from './engine/cache/output-keys.ts';
-import type { OutputFile } from '../shared/output-file.ts';
 import type { Problem } from './model/problems.ts';
 import { silentProgress, timed, type Progress } from './progress.ts';
 import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
-import { renderApi } from './render/api.ts';
-import { renderPages } from './render/pages.ts';
-import { renderSitemap } from './render/sitemap.ts';
-import { checkReferences, orderJournal, withAuthorsFound, type ResolvedJournal } from './stages/resolve.ts';
+import { checkReferences, orderJournal, withAuthorsFound } from './stages/resolve.ts';
+import { RENDERERS } from './render/renderers.ts';
+import type { Renderer } from './model/site.ts';
+import { trackReads } from './engine/reuse/read-tracking.ts';
+import { emptyReads, keyOutputs, type RecordedReads } from './engine/reuse/reuse.ts';
+import type { ListTable } from './engine/write/list-items.ts';
 import { startSite, type WriteStats } from './stages/write.ts';
-import { renderApacheFiles } from '../hosts/apache.ts';
-import { renderCloudflareFiles } from '../hosts/cloudflare.ts';
-import { hostRules } from '../hosts/rules.ts';
 import type { ProjectPaths } from '../project.ts';
 
 export type BuildMode = 'build' | 'check';
@@ -60,6 +59,8 @@ export interface BuildResult {
 const STALE_ENTRIES_KEPT = 50;
 
 export interface BuildOptions {
+  /** The renderers the site is made by (render/renderers.ts by default). */
+  renderers?: readonly Renderer[];
   /** Progress on a terminal; silent by default. */
   progress?: Progress;
   /** Load worker threads (0: in-thread); by default one per core for large journals. */
@@ -116,19 +117,24 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
   // the PDFs and the references are checked and the pages rendered (write.ts, startSite); the PDFs
   // follow as soon as they are checked. Any problem found meanwhile abandons the write.
   const site = problems.length === 0 && records ? orderJournal(settings, records) : undefined;
-  const attachKeys = site ? outputKeys(site) : () => {};
-  const api = site ? renderApi(site) : [];
-  attachKeys(api);
+  const previousLists = useCache && site ? readListTables(paths.cache, fingerprint) : undefined;
+  // Every renderer lists its outputs now; their bodies run when written, noting what they read.
+  const tracker = site ? trackReads(site) : undefined;
+  const groups = tracker
+    ? (options.renderers ?? RENDERERS).map((r) => ({ source: r.name, outputs: r.render(tracker.site) }))
+    : [];
+  const outputs = groups.flatMap((group) => group.outputs);
+  const reads = emptyReads();
+  if (tracker)
+    keyOutputs(outputs, tracker, useCache ? previousReads(paths, fingerprint, previousLists) : undefined, reads);
+  const lists = outputs.filter((output) => output.items);
   const writing = site
-    ? await startSite(paths.out, api, {
+    ? await startSite(paths.out, lists, {
         progress,
         previousOutput: scan,
         ...(options.linkMedia ? { linkMedia: true } : {}),
-        ...(useCache
-          ? {
-              previousLists: readListTables(paths.cache, fingerprint),
-              previousManifest: () => readOutputManifest(paths.cache, fingerprint),
-            }
+        ...(previousLists
+          ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) }
           : {}),
       })
     : undefined;
@@ -147,13 +153,14 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
       )),
     );
 
-    const rendered =
-      site && problems.length === 0
-        ? await timed(progress, 'render', 0, () => render(site, paths, attachKeys))
-        : { outputs: [], groups: [], problems: [] };
+    const publicFiles = site && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
+    const rendered = {
+      outputs: [...outputs.filter((output) => !output.items), ...(publicFiles?.outputs ?? [])],
+      problems: publicFiles?.problems ?? [],
+    };
     const conflicts = findOutputConflicts([
-      { source: 'the API lists', outputs: api },
-      ...rendered.groups,
+      ...groups,
+      ...(publicFiles?.outputs ?? []).map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
       { source: 'content/media', outputs: media.copies.map((copy) => ({ path: copy.to, body: '' })) },
     ]);
     problems.push(...rendered.problems, ...conflicts);
@@ -176,6 +183,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     if (!written) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
     writeOutputManifest(paths.cache, fingerprint, written.manifest);
     writeListTables(paths.cache, fingerprint, written.lists);
+    writeOutputReads(paths.cache, fingerprint, reads.outputs);
     return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
   } catch (error) {
     await writing?.abandon();
@@ -267,24 +275,13 @@ function indexSaver(
   };
 }
 
-/** Everything but the API lists (rendered first, see build): pages, sitemap, host rules, public/. */
-async function render(site: ResolvedJournal, paths: ProjectPaths, attachKeys: (outputs: OutputFile[]) => void) {
-  // Pages and sitemaps are keyed (output-keys.ts); host rules and public/ files are small and always written.
-  const pages = renderPages(site);
-  const sitemap = renderSitemap(site);
-  attachKeys(pages);
-  attachKeys(sitemap);
-  const hostFiles = [...renderCloudflareFiles(hostRules), ...renderApacheFiles(hostRules)];
-  const publicFiles = await readPublicFiles(paths.root, paths.public);
-  const groups: { source: string; outputs: OutputFile[] }[] = [
-    { source: 'the HTML pages', outputs: pages },
-    { source: 'the sitemap', outputs: sitemap },
-    { source: 'the host rules', outputs: hostFiles },
-    ...publicFiles.outputs.map((output) => ({ source: `public/${output.path}`, outputs: [output] })),
-  ];
-  return {
-    outputs: ([] as OutputFile[]).concat(...groups.map((g) => g.outputs)),
-    groups,
-    problems: publicFiles.problems,
-  };
+/** What the previous build's outputs and list items read, from the build cache. */
+function previousReads(
+  paths: ProjectPaths,
+  fingerprint: string,
+  lists: ReadonlyMap<string, ListTable> | undefined,
+): RecordedReads {
+  const items = new Map<string, Map<string, string>>();
+  for (const [path, table] of lists ?? []) if (table.reads) items.set(path, new Map(table.reads));
+  return { outputs: readOutputReads(paths.cache, fingerprint), items };
 }

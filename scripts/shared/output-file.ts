@@ -26,6 +26,10 @@ export interface ListItems {
   count: number;
   /** The item's JSON text, or its pieces: texts, and bytes that are UTF-8 JSON already. */
   render(i: number): string | readonly (string | Uint8Array)[];
+  /** The record item `i` is about: an item is matched with the previous build's by it. */
+  subject?(i: number): object;
+  /** What each item read when it was last rendered, by its record (set by the build, kept in its cache). */
+  reads?: Map<string, string>;
   /**
    * Each item's key: everything its bytes depend on, apart from what the build cache's fingerprint
    * covers (the build code and the journal settings). Equal keys mean equal bytes.

@@ -3,7 +3,8 @@
  * tests can state every record literally (or generate a hundred thousand) without touching disk.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../scripts/generator/model/records.ts';
-import { resolveAuthors, type ResolvedJournal } from '../../scripts/generator/stages/resolve.ts';
+import { resolveAuthors, siteOf } from '../../scripts/generator/stages/resolve.ts';
+import type { Site } from '../../scripts/generator/model/site.ts';
 import type { JournalInput } from '../../scripts/generator/model/schema.ts';
 import type { OutputFile } from '../../scripts/shared/output-file.ts';
 
@@ -57,16 +58,16 @@ export function site(parts: {
   volumes?: VolumeRecord[];
   manuscripts?: ManuscriptRecord[];
   journal?: Partial<JournalInput>;
-}): ResolvedJournal {
+}): Site {
   const authors = parts.authors ?? [];
   const manuscripts = parts.manuscripts ?? [];
-  return {
+  return siteOf({
     journal: { ...JOURNAL, ...parts.journal } as JournalInput,
     authors,
     volumes: parts.volumes ?? [],
     manuscripts,
     manuscriptAuthors: resolveAuthors(authors, manuscripts),
-  };
+  });
 }
 
 /** A rendered file's content as text, whatever form the renderer gave it. */

@@ -36,3 +36,21 @@ export type ManuscriptRecord = ManuscriptInput & { origin: Origin };
 
 /** A manuscript's authors in its own order: the author record each key names, undefined for a name kept as published. */
 export type FoundAuthors = readonly (AuthorRecord | undefined)[];
+
+/** A manuscript's long fields: the ones a compact record may keep as the UTF-8 JSON the lists publish. */
+export const LONG_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
+export type LongField = (typeof LONG_FIELDS)[number];
+
+/**
+ * How a record that keeps its long fields as UTF-8 JSON gives them: the JSON of one field (undefined
+ * when the record leaves the field out). The build's compact records answer it (the engine's packed
+ * manuscripts); a plain record does not, and its fields are read as they are.
+ */
+export const LONG_FIELD_JSON = Symbol('long field JSON');
+
+export function publishedJsonOf(record: object): ((field: LongField) => Uint8Array | undefined) | undefined {
+  const give = (record as { [LONG_FIELD_JSON]?: () => ((field: LongField) => Uint8Array | undefined) | undefined })[
+    LONG_FIELD_JSON
+  ];
+  return give?.call(record);
+}

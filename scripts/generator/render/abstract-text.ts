@@ -11,7 +11,7 @@
  */
 import { escapeHtml } from '../model/html-references.ts';
 import { bufferView } from '../../shared/movable-bytes.ts';
-import { parsePackedJson } from '../engine/load/packed-manuscript.ts';
+import { parsePackedJson } from './json-text.ts';
 import { plainStart, richTextOpeningToPlain } from '../model/rich-text.ts';
 import { cleanAbstractBytes, sanitizeAbstractHtml } from './sanitize-html.ts';
 import type { DeferredText } from '../../shared/output-file.ts';

@@ -5,14 +5,12 @@
  * (list-items.ts), so that a build after an edit renders only the items that changed.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../model/records.ts';
-import type { OutputFile } from '../../shared/output-file.ts';
+import type { ListItems, OutputFile } from '../../shared/output-file.ts';
 import { listFile } from '../../shared/contract.ts';
-import { renderedChunks, type ListItems } from '../engine/write/list-items.ts';
-import type { ResolvedJournal } from '../stages/resolve.ts';
-import type { FoundAuthors } from '../model/records.ts';
+import type { Site } from '../model/site.ts';
+import { publishedJsonOf, type FoundAuthors, type LongField } from '../model/records.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import { toJson } from './json-text.ts';
-import { packedSourceOf, packedValueJson, type PackedField } from '../engine/load/packed-manuscript.ts';
 
 /** SPEC 2.1, in the contract's key order. */
 export function publishedAuthor(a: AuthorRecord) {
@@ -40,7 +38,7 @@ export function publishedVolume(v: VolumeRecord, journal: JournalInput) {
  * JSON.stringify leaves out an undefined value).
  */
 type ManuscriptField = { key: string } & (
-  | { packed: PackedField; otherwise?: (journal: JournalInput) => string }
+  | { packed: LongField; otherwise?: (journal: JournalInput) => string }
   | { value: (m: ManuscriptRecord, journal: JournalInput, authors: FoundAuthors) => unknown }
 );
 const MANUSCRIPT_FIELDS: readonly ManuscriptField[] = [
@@ -86,26 +84,47 @@ export function mediaUrl(ref: MediaRef, journal: JournalInput): string {
   return ref.kind === 'remote' ? ref.url : `${journal.media_url}/media/${ref.path}`;
 }
 
-export function renderApi(site: ResolvedJournal): OutputFile[] {
-  const { journal, manuscriptAuthors } = site;
+export function renderApi(site: Site): OutputFile[] {
+  const { journal } = site;
   return [
     jsonArray(listFile('authors'), site.authors, publishedAuthor),
     jsonArray(listFile('volumes'), site.volumes, (v) => publishedVolume(v, journal)),
-    list(listFile('manuscripts'), site.manuscripts, (m, i) => manuscriptItem(m, journal, manuscriptAuthors[i]!)),
+    list(listFile('manuscripts'), site.manuscripts, (m) => manuscriptItem(m, journal, site.authorsOf(m))),
   ];
 }
 
-function jsonArray<T>(path: string, records: readonly T[], publish: (record: T) => unknown): OutputFile {
+function jsonArray<T extends object>(path: string, records: readonly T[], publish: (record: T) => unknown): OutputFile {
   return list(path, records, (record) => toJson(publish(record)));
 }
 
-function list<T>(
+/** A list given item by item (each item is about one record), and as a whole. */
+function list<T extends object>(
   path: string,
   records: readonly T[],
-  render: (record: T, i: number) => ReturnType<ListItems['render']>,
+  render: (record: T) => ReturnType<ListItems['render']>,
 ): OutputFile {
-  const items: ListItems = { count: records.length, render: (i) => render(records[i]!, i) };
-  return { path, precompress: true, items, body: () => renderedChunks(items) };
+  const items: ListItems = {
+    count: records.length,
+    render: (i) => render(records[i]!),
+    subject: (i) => records[i]!,
+  };
+  return { path, precompress: true, items, body: () => wholeList(items) };
+}
+
+/** SPEC 4, rule 1: a bare JSON array, its items joined by commas, no spaces (as DRF writes it). */
+function* wholeList(items: ListItems): Generator<string> {
+  const decoder = new TextDecoder();
+  yield '[';
+  for (let i = 0; i < items.count; i++) {
+    const item = items.render(i);
+    yield (
+      (i > 0 ? ',' : '') +
+      (typeof item === 'string'
+        ? item
+        : item.map((piece) => (typeof piece === 'string' ? piece : decoder.decode(piece))).join(''))
+    );
+  }
+  yield ']';
 }
 
 /**
@@ -120,14 +139,14 @@ function manuscriptItem(
   journal: JournalInput,
   authors: FoundAuthors,
 ): ReturnType<ListItems['render']> {
-  const packed = packedSourceOf(m);
-  if (!(packed instanceof Uint8Array)) return toJson(publishedManuscript(m, journal, authors));
+  const longJson = publishedJsonOf(m);
+  if (!longJson) return toJson(publishedManuscript(m, journal, authors));
   const pieces: (string | Uint8Array)[] = [];
   let text = '';
   MANUSCRIPT_FIELDS.forEach((field, k) => {
     let json: string | Uint8Array | undefined;
     if ('packed' in field) {
-      json = packedValueJson(packed, field.packed);
+      json = longJson(field.packed);
       if (json === undefined && field.otherwise) json = toJson(field.otherwise(journal));
     } else {
       const value = field.value(m, journal, authors);

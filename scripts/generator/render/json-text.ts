@@ -1,3 +1,5 @@
+import { bufferView } from '../../shared/movable-bytes.ts';
+
 /**
  * JSON as Django REST Framework's JSONRenderer writes it: compact separators, UTF-8 characters
  * unescaped, and U+2028/U+2029 escaped (DRF does so to keep the output a JavaScript subset).
@@ -16,3 +18,8 @@ export function toJson(value: unknown): string {
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 /** The same characters, for a test (a global pattern's test would move its lastIndex). */
 const LINE_SEPARATOR = new RegExp(LINE_SEPARATORS.source);
+
+/** A packed value parsed from its UTF-8 JSON (a long field's JSON, as a compact record keeps it). */
+export function parsePackedJson(json: Uint8Array): unknown {
+  return JSON.parse(bufferView(json).toString('utf8'));
+}

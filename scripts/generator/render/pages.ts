@@ -15,11 +15,10 @@
 import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { DeferredText, OutputFile } from '../../shared/output-file.ts';
 import { mediaUrl } from './api.ts';
-import type { ResolvedJournal } from '../stages/resolve.ts';
-import type { FoundAuthors } from '../model/records.ts';
+import type { Site } from '../model/site.ts';
+import { publishedJsonOf, type FoundAuthors } from '../model/records.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
 import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
-import { packedSourceOf, packedValueJson } from '../engine/load/packed-manuscript.ts';
 import { romanToNumber, VOLUME_LABEL } from '../model/formats.ts';
 import type { JournalInput } from '../model/schema.ts';
 import { PAGE_FOLDERS, pageFile } from '../../shared/contract.ts';
@@ -48,7 +47,7 @@ export interface SitePage {
 }
 
 /** Every page, in a stable order: home, volumes (newest first), manuscripts (published order). */
-export function* sitePages(site: ResolvedJournal): Generator<SitePage> {
+export function* sitePages(site: Site): Generator<SitePage> {
   yield { path: homePagePath };
   for (const volume of volumesNewestFirst(site.volumes))
     yield { path: volumePagePath(volume), lastmod: volume.full_date };
@@ -56,30 +55,29 @@ export function* sitePages(site: ResolvedJournal): Generator<SitePage> {
     yield { path: manuscriptPagePath(manuscript), lastmod: manuscript.citation_date };
 }
 
-export function renderPages(site: ResolvedJournal): OutputFile[] {
-  const volumes = new Map<number, VolumeRecord>(site.volumes.map((v) => [v.id, v]));
-  /** Each volume's manuscripts, as positions in site.manuscripts (their authors are found by position). */
-  const byVolume = new Map<number, number[]>();
-  site.manuscripts.forEach((m, i) => {
-    const list = byVolume.get(m.citation_volume);
-    if (list) list.push(i);
-    else byVolume.set(m.citation_volume, [i]);
-  });
+/**
+ * Each page's body finds its own records through the site (the volume, its manuscripts, their
+ * authors): what a body reads is what its page depends on (model/site.ts).
+ */
+export function renderPages(site: Site): OutputFile[] {
   const frame = pageFrame(site.journal);
-  const outputs: OutputFile[] = [{ path: pageFile(homePagePath), body: () => homePage(site, frame, byVolume) }];
+  const outputs: OutputFile[] = [{ path: pageFile(homePagePath), body: () => homePage(site, frame) }];
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({
-      path: pageFile(volumePagePath(volume)),
-      body: () => volumePage(site, frame, volume, byVolume.get(volume.id) ?? []),
-    });
+    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, frame, volume) });
   }
-  site.manuscripts.forEach((manuscript, i) => {
-    const volume = volumes.get(manuscript.citation_volume)!;
+  for (const manuscript of site.manuscripts) {
     outputs.push({
       path: pageFile(manuscriptPagePath(manuscript)),
-      body: () => manuscriptPage(site.journal, frame, manuscript, volume, site.manuscriptAuthors[i]!),
+      body: () =>
+        manuscriptPage(
+          site.journal,
+          frame,
+          manuscript,
+          site.volume(manuscript.citation_volume)!,
+          site.authorsOf(manuscript),
+        ),
     });
-  });
+  }
   return outputs;
 }
 
@@ -297,8 +295,7 @@ function lines(texts: readonly string[]): string[] {
  * when the manuscript is packed, here otherwise (a record read from its file again after an edit).
  */
 function abstractParts(m: ManuscriptRecord): (kind: AbstractTextKind) => PagePart {
-  const packed = packedSourceOf(m);
-  const json = packed instanceof Uint8Array ? packedValueJson(packed, 'abstract') : undefined;
+  const json = publishedJsonOf(m)?.('abstract');
   return (kind) => (json ? new AbstractText(kind, json) : abstractText(kind, m.abstract));
 }
 
@@ -350,22 +347,18 @@ function manuscriptPage(
   });
 }
 
-function volumePage(
-  site: ResolvedJournal,
-  frame: PageFrame,
-  volume: VolumeRecord,
-  manuscripts: readonly number[],
-): PagePart[] {
+function volumePage(site: Site, frame: PageFrame, volume: VolumeRecord): PagePart[] {
   const { journal } = site;
+  const manuscripts = site.manuscriptsIn(volume);
   // Sections in the journal's listed order, then any others in the order they first appear.
   const order = new Map<string, number>((journal.sections ?? []).map((s, i) => [s, i]));
-  const sections = new Map<string, number[]>();
-  for (const i of manuscripts) {
-    const { section } = site.manuscripts[i]!;
+  const sections = new Map<string, ManuscriptRecord[]>();
+  for (const m of manuscripts) {
+    const { section } = m;
     if (!order.has(section)) order.set(section, order.size);
     const list = sections.get(section);
-    if (list) list.push(i);
-    else sections.set(section, [i]);
+    if (list) list.push(m);
+    else sections.set(section, [m]);
   }
   const sorted = [...sections].sort((a, b) => order.get(a[0])! - order.get(b[0])!);
   const body = [
@@ -379,9 +372,8 @@ function volumePage(
   ];
   for (const [section, list] of sorted) {
     body.push(`<h2>${e(section)}</h2>`, '<ul>');
-    for (const i of list) {
-      const m = site.manuscripts[i]!;
-      const names = pageAuthors(m, site.manuscriptAuthors[i]!)
+    for (const m of list) {
+      const names = pageAuthors(m, site.authorsOf(m))
         .map((a) => a.display)
         .join(', ');
       body.push(
@@ -398,14 +390,10 @@ function volumePage(
   });
 }
 
-function homePage(
-  site: ResolvedJournal,
-  frame: PageFrame,
-  byVolume: ReadonlyMap<number, readonly number[]>,
-): PagePart[] {
+function homePage(site: Site, frame: PageFrame): PagePart[] {
   const { journal } = site;
   const items = volumesNewestFirst(site.volumes).map((v) => {
-    const count = byVolume.get(v.id)?.length ?? 0;
+    const count = site.manuscriptsIn(v).length;
     return `<li><a href="${e(volumePagePath(v))}">${e(v.citation_journal_title)}</a> (${e(v.full_date.slice(0, 4))}), ${count} ${count === 1 ? 'manuscript' : 'manuscripts'}</li>`;
   });
   return page(journal, frame, {

@@ -11,7 +11,7 @@
  */
 import type { OutputFile } from '../../shared/output-file.ts';
 import { sitePages, type SitePage } from './pages.ts';
-import type { ResolvedJournal } from '../stages/resolve.ts';
+import type { Site } from '../model/site.ts';
 
 /** sitemaps.org: "no more than 50,000 URLs" per sitemap and per sitemap index. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -23,19 +23,33 @@ const HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
 /** URLs per yielded chunk while a sitemap is written. */
 const URLS_PER_CHUNK = 1_000;
 
-export function renderSitemap(site: ResolvedJournal, maxUrls = SITEMAP_MAX_URLS): OutputFile[] {
+export function renderSitemap(site: Site, maxUrls = SITEMAP_MAX_URLS): OutputFile[] {
   const base = site.journal.base_url;
-  const pages = [...sitePages(site)];
   const robots: OutputFile = { path: 'robots.txt', body: renderRobots(base) };
-  if (pages.length <= maxUrls) return [{ path: SITEMAP_PATH, body: () => urlset(base, pages) }, robots];
+  // The bodies list the pages themselves: what they read is what the sitemap depends on. Only how
+  // many files there are is decided here, from how many pages there are (home, volumes, manuscripts).
+  const count = 1 + site.volumes.length + site.manuscripts.length;
+  const pages = () => [...sitePages(site)];
+  if (count <= maxUrls) return [{ path: SITEMAP_PATH, body: () => urlset(base, pages()) }, robots];
 
-  const parts: SitePage[][] = [];
-  for (let start = 0; start < pages.length; start += maxUrls) parts.push(pages.slice(start, start + maxUrls));
-  if (parts.length > maxUrls)
-    throw new Error(`${pages.length} pages need more than ${maxUrls} sitemaps, more than one sitemap index may name`);
+  const parts = Math.ceil(count / maxUrls);
+  if (parts > maxUrls)
+    throw new Error(`${count} pages need more than ${maxUrls} sitemaps, more than one sitemap index may name`);
+  const part = (n: number) => pages().slice(n * maxUrls, (n + 1) * maxUrls);
   return [
-    { path: SITEMAP_PATH, body: () => [sitemapIndex(base, parts)] },
-    ...parts.map((part, i): OutputFile => ({ path: sitemapPartPath(i + 1), body: () => urlset(base, part) })),
+    {
+      path: SITEMAP_PATH,
+      body: () => [
+        sitemapIndex(
+          base,
+          Array.from({ length: parts }, (_, n) => part(n)),
+        ),
+      ],
+    },
+    ...Array.from({ length: parts }, (_, n): OutputFile => ({
+      path: sitemapPartPath(n + 1),
+      body: () => urlset(base, part(n)),
+    })),
     robots,
   ];
 }

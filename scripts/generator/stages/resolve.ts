@@ -5,6 +5,7 @@
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import type { FoundAuthors } from '../model/records.ts';
+import type { Site } from '../model/site.ts';
 import { type InvalidRecord, type Records } from './load.ts';
 import {
   positionOf,
@@ -369,4 +370,25 @@ function uniqueBy<T, K>(
 
 function abbreviate(values: string[], max = 10): string {
   return values.length <= max ? values.join(', ') : `${values.slice(0, max).join(', ')}, ... (${values.length} in all)`;
+}
+
+/** The site renderers read, over a resolved journal as it is: the plain path, with nothing noted. */
+export function siteOf(resolved: ResolvedJournal): Site {
+  const volumes = new Map(resolved.volumes.map((v) => [v.id, v]));
+  const authorsAt = new Map(resolved.manuscripts.map((m, i) => [m, resolved.manuscriptAuthors[i]!]));
+  const members = new Map<number, ManuscriptRecord[]>();
+  for (const m of resolved.manuscripts) {
+    const list = members.get(m.citation_volume);
+    if (list) list.push(m);
+    else members.set(m.citation_volume, [m]);
+  }
+  return {
+    journal: resolved.journal,
+    authors: resolved.authors,
+    volumes: resolved.volumes,
+    manuscripts: resolved.manuscripts,
+    volume: (id) => volumes.get(id),
+    authorsOf: (manuscript) => authorsAt.get(manuscript) ?? resolveAuthors(resolved.authors, [manuscript])[0]!,
+    manuscriptsIn: (volume) => members.get(volume.id) ?? [],
+  };
 }

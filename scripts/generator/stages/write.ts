@@ -397,6 +397,7 @@ export async function startSite(
         tag,
         files: relatives.length,
         keys: items.keys.join('\n'),
+        ...(items.reads ? { reads: items.reads } : {}),
         lengths: record.lengths,
         twins: list.twins,
       });
@@ -551,15 +552,15 @@ export async function startSite(
             const file = target(output.path);
             await ensureFolder(file);
             const { body } = output;
+            // Rendered before its row is recorded: rendering sets the key the next build compares with.
+            const text = typeof body === 'function' ? [...body()] : body;
             const tag = remember(relatives, output.key);
             relatives.forEach((_, f) => (plan.tags[first + f] = tag + f));
             // The writer stamps the one file it writes (an output written here has no twins).
             const stampTag = relatives.length === 1 ? tag : -1;
-            await (typeof body === 'function'
-              ? writer.writeText(file, [...body()], stampTag)
-              : typeof body === 'string'
-                ? writer.writeText(file, body, stampTag)
-                : writer.write(file, body, stampTag));
+            await (text instanceof Uint8Array
+              ? writer.write(file, text, stampTag)
+              : writer.writeText(file, text, stampTag));
             writtenCount += relatives.length;
           }
           first += relatives.length;

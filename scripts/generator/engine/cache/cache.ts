@@ -34,10 +34,11 @@ import type { Loaded } from '../../stages/load.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 9;
+const CACHE_FORMAT = 10;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
+const OUTPUT_READS_FILE = 'reads.bin';
 
 export interface RecordEntry {
   file: string;
@@ -273,6 +274,15 @@ export function readListTables(dir: string, fingerprint: string): Map<string, Li
 export function writeListTables(dir: string, fingerprint: string, tables: ReadonlyMap<string, ListTable>): void {
   // A table is a few MB at 100,000 manuscripts: one per frame.
   writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
+}
+
+/** What each output read when it was last rendered (reuse.ts), by output path. */
+export function readOutputReads(dir: string, fingerprint: string): Map<string, string> {
+  return readMap(dir, OUTPUT_READS_FILE, fingerprint);
+}
+
+export function writeOutputReads(dir: string, fingerprint: string, reads: ReadonlyMap<string, string>): void {
+  writeMap(dir, OUTPUT_READS_FILE, fingerprint, reads, 10_000);
 }
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {

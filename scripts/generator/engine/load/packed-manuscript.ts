@@ -12,12 +12,13 @@
  * edit is only for the few pages and list items that changed.
  */
 import type { SourceFile } from '../../stages/discover.ts';
-import type { ManuscriptRecord } from '../../model/records.ts';
-import { toJson } from '../../render/json-text.ts';
-import { bufferView } from '../../../shared/movable-bytes.ts';
+import { LONG_FIELD_JSON, LONG_FIELDS, type LongField, type ManuscriptRecord } from '../../model/records.ts';
+import { parsePackedJson, toJson } from '../../render/json-text.ts';
 
-export const PACKED_FIELDS = ['abstract', 'keywords', 'citation_language', 'udc', 'citation_issn'] as const;
-export type PackedField = (typeof PACKED_FIELDS)[number];
+export { parsePackedJson };
+
+export const PACKED_FIELDS = LONG_FIELDS;
+export type PackedField = LongField;
 export type PackedValues = Pick<ManuscriptRecord, PackedField>;
 
 /** A manuscript file whose content hash the build cache knows: its long fields are read from it when asked. */
@@ -85,11 +86,6 @@ export function packedValueJson(packed: Uint8Array, field: PackedField): Uint8Ar
   const at = packed.byteLength - TRAILER_BYTES + PACKED_FIELDS.indexOf(field) * 8;
   const end = uint32At(packed, at + 4);
   return end === 0 ? undefined : packed.subarray(uint32At(packed, at), end);
-}
-
-/** A packed value parsed from its UTF-8 JSON (packedValueJson). */
-export function parsePackedJson(json: Uint8Array): unknown {
-  return JSON.parse(bufferView(json).toString('utf8'));
 }
 
 /** The little-endian 32-bit number at `at`. */
@@ -162,6 +158,12 @@ class PackedManuscript {
 
   get citation_issn() {
     return this.#unpack(this.#packed, 'citation_issn');
+  }
+
+  /** The long fields as the JSON the lists publish, when they are in memory (not for a record read from its file again). */
+  [LONG_FIELD_JSON]() {
+    const packed = this.#packed;
+    return packed instanceof Uint8Array ? (field: LongField) => packedValueJson(packed, field) : undefined;
   }
 
   /** The record as plain data (JSON.stringify and spreads do not see getters on the prototype). */

@@ -28,6 +28,8 @@ export interface ListTable {
   stamps: FileStamp[];
   /** The items' keys, newline-joined (a key never holds one: see keyed). */
   keys: string;
+  /** What each item read when it was rendered, by its record (reuse.ts). */
+  reads?: ReadonlyMap<string, string>;
   lengths: Uint32Array;
   /** Where the compressed segments lie in the twins, by suffix (segmented-twins.ts). */
   twins?: Record<string, SegmentTable>;

@@ -1,0 +1,255 @@
+/**
+ * Which records each output read, noted while its body runs: the build takes an output from the
+ * previous build when everything it read then is unchanged now (reuse.ts). Nothing is declared by a
+ * renderer; what it reads through the Site is what it depends on.
+ *
+ * What a body reads is named by tokens: `a:<key>`, `v:<key>`, `m:<key>` for one author, volume or
+ * manuscript (the content file's key), `each:<list>` for a whole list in its order (a body that
+ * takes a list may read any of it), and `in:<volume key>` for which manuscripts a volume holds, in
+ * order. A token's value is the hash of the content behind it; an output's key hashes its tokens
+ * and their values. The journal's settings are not tokens: the build cache is dropped whole when
+ * they change (cache.ts, cacheFingerprint), and so is it when the code changes.
+ *
+ * Records are handed out as proxies: a read of any field notes the record. The proxy forwards to the
+ * record itself (getters and private fields run on it), so a renderer sees the record unchanged.
+ */
+import { hash } from 'node:crypto';
+import type { AuthorRecord, FoundAuthors, ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
+import type { Site } from '../../model/site.ts';
+import type { ResolvedJournal } from '../../stages/resolve.ts';
+
+export interface ReadTracker {
+  /** The site to render from: reads made while `track` runs are noted. */
+  readonly site: Site;
+  /** Runs `render` and returns what it returned, with the tokens of what it read (newline-joined, in first-read order). */
+  track<T>(render: () => T): { value: T; reads: string };
+  /** The key of `reads` as the content is now; undefined when a token names nothing now, or the hashes are not known. */
+  keyOf(reads: string): string | undefined;
+  /** The token of a record of the site (as the site handed it out). */
+  tokenOf(record: object): string | undefined;
+}
+
+type Collection = 'authors' | 'volumes' | 'manuscripts';
+const PREFIX: Record<Collection, string> = { authors: 'a:', volumes: 'v:', manuscripts: 'm:' };
+const EACH = 'each:';
+
+/** The tokens read by the body that is running; records are noted by their handler (its token made once, when asked). */
+class Reading {
+  current: Set<RecordHandler | string> | undefined;
+  /** The last record noted: a body reads several fields of one record in a row. */
+  last: RecordHandler | undefined;
+
+  note(read: RecordHandler | string): void {
+    if (this.current === undefined || read === this.last) return;
+    if (typeof read !== 'string') this.last = read;
+    this.current.add(read);
+  }
+}
+
+class RecordHandler implements ProxyHandler<object> {
+  #token: string | undefined;
+
+  constructor(
+    readonly collection: Collection,
+    readonly index: number,
+    readonly record: { origin: { key: string } },
+    readonly reading: Reading,
+  ) {}
+
+  get token(): string {
+    return (this.#token ??= PREFIX[this.collection] + this.record.origin.key);
+  }
+
+  get(target: object, property: PropertyKey): unknown {
+    this.reading.note(this);
+    // The record itself as the receiver: its getters and private fields work as they would unproxied.
+    const value: unknown = Reflect.get(target, property, target);
+    return typeof value === 'function' ? value.bind(target) : value;
+  }
+
+  has(target: object, property: PropertyKey): boolean {
+    this.reading.note(this);
+    return Reflect.has(target, property);
+  }
+
+  ownKeys(target: object): ArrayLike<string | symbol> {
+    this.reading.note(this);
+    return Reflect.ownKeys(target);
+  }
+
+  getOwnPropertyDescriptor(target: object, property: PropertyKey): PropertyDescriptor | undefined {
+    this.reading.note(this);
+    return Reflect.getOwnPropertyDescriptor(target, property);
+  }
+}
+
+export function trackReads(resolved: ResolvedJournal): ReadTracker {
+  const reading = new Reading();
+  const handlers = new WeakMap<object, RecordHandler>();
+  const proxies: Record<Collection, object[]> = { authors: [], volumes: [], manuscripts: [] };
+  const proxyOf = <T extends object>(collection: Collection, index: number): T => {
+    const made = proxies[collection][index];
+    if (made) return made as T;
+    const record = resolved[collection][index]!;
+    const handler = new RecordHandler(collection, index, record, reading);
+    const proxy = new Proxy(record, handler);
+    handlers.set(proxy, handler);
+    proxies[collection][index] = proxy;
+    return proxy as T;
+  };
+  const lists = new Map<Collection, readonly object[]>();
+  const listOf = <T extends object>(collection: Collection): readonly T[] => {
+    reading.note(EACH + collection);
+    let list = lists.get(collection);
+    if (!list) {
+      list = Object.freeze(resolved[collection].map((_, i) => proxyOf(collection, i)));
+      lists.set(collection, list);
+    }
+    return list as readonly T[];
+  };
+  const handlerOf = (record: object, collection: Collection): RecordHandler => {
+    const handler = handlers.get(record);
+    if (!handler || handler.collection !== collection) throw new TypeError(`not one of the site's ${collection}`);
+    return handler;
+  };
+
+  let volumeAt: Map<number, number> | undefined;
+  let members: Map<number, number[]> | undefined;
+  const membersOf = (volumeId: number): readonly number[] => {
+    if (!members) {
+      members = new Map();
+      resolved.manuscripts.forEach((m, i) => {
+        const list = members!.get(m.citation_volume);
+        if (list) list.push(i);
+        else members!.set(m.citation_volume, [i]);
+      });
+    }
+    return members.get(volumeId) ?? [];
+  };
+
+  const site: Site = {
+    journal: resolved.journal,
+    get authors() {
+      return listOf<AuthorRecord>('authors');
+    },
+    get volumes() {
+      return listOf<VolumeRecord>('volumes');
+    },
+    get manuscripts() {
+      return listOf<ManuscriptRecord>('manuscripts');
+    },
+    volume(id) {
+      volumeAt ??= new Map(resolved.volumes.map((v, i) => [v.id, i]));
+      const at = volumeAt.get(id);
+      return at === undefined ? undefined : proxyOf<VolumeRecord>('volumes', at);
+    },
+    authorsOf(manuscript): FoundAuthors {
+      const handler = handlerOf(manuscript, 'manuscripts');
+      reading.note(handler);
+      const found = resolved.manuscriptAuthors[handler.index]!;
+      const authorAt = authorIndex();
+      return found.map((author) => author && proxyOf<AuthorRecord>('authors', authorAt.get(author)!));
+    },
+    manuscriptsIn(volume) {
+      const handler = handlerOf(volume, 'volumes');
+      reading.note(handler);
+      reading.note(`in:${handler.record.origin.key}`);
+      return membersOf(resolved.volumes[handler.index]!.id).map((i) => proxyOf<ManuscriptRecord>('manuscripts', i));
+    },
+  };
+  let authorPositions: Map<AuthorRecord, number> | undefined;
+  const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
+
+  return {
+    site,
+    track(render) {
+      const outer = reading.current;
+      const outerLast = reading.last;
+      const reads = new Set<RecordHandler | string>();
+      reading.current = reads;
+      reading.last = undefined;
+      try {
+        const value = render();
+        return { value, reads: tokensOf(reads) };
+      } finally {
+        reading.current = outer;
+        reading.last = outerLast;
+        // What a nested body read, its outer body read too.
+        if (outer) for (const read of reads) outer.add(read);
+      }
+    },
+    keyOf: keyMaker(resolved, membersOf),
+    tokenOf: (record) => handlers.get(record)?.token,
+  };
+}
+
+/** The tokens of a body's reads: a record of a list read whole is covered by the list's token. */
+function tokensOf(reads: ReadonlySet<RecordHandler | string>): string {
+  const tokens: string[] = [];
+  for (const read of reads) {
+    if (typeof read === 'string') tokens.push(read);
+    else if (!reads.has(EACH + read.collection)) tokens.push(read.token);
+  }
+  return tokens.join('\n');
+}
+
+/** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
+function keyMaker(
+  resolved: ResolvedJournal,
+  membersOf: (volumeId: number) => readonly number[],
+): (reads: string) => string | undefined {
+  const all = [...resolved.authors, ...resolved.volumes, ...resolved.manuscripts];
+  // Without every record's hash (a build that did not hash its files), nothing can be reused.
+  if (all.some((record) => record.origin.hash === undefined)) return () => undefined;
+  let byToken: Map<string, string> | undefined;
+  const values = (): Map<string, string> => {
+    if (byToken) return byToken;
+    byToken = new Map();
+    for (const collection of ['authors', 'volumes', 'manuscripts'] as const) {
+      for (const record of resolved[collection])
+        byToken.set(PREFIX[collection] + record.origin.key, record.origin.hash!);
+    }
+    return byToken;
+  };
+  const composite = new Map<string, string>();
+  const compositeValue = (token: string): string | undefined => {
+    let value = composite.get(token);
+    if (value !== undefined) return value;
+    if (token.startsWith(EACH)) {
+      const collection = token.slice(EACH.length) as Collection;
+      const records = resolved[collection] as readonly { origin: { key: string; hash?: string } }[] | undefined;
+      if (!records) return undefined;
+      value = digest(records.map((r) => `${r.origin.key}\n${r.origin.hash!}`).join('\n'));
+    } else if (token.startsWith('in:')) {
+      const volume = resolved.volumes.find((v) => v.origin.key === token.slice(3));
+      if (!volume) return undefined;
+      value = digest(
+        membersOf(volume.id)
+          .map((i) => resolved.manuscripts[i]!.origin.key)
+          .join('\n'),
+      );
+    } else return undefined;
+    composite.set(token, value);
+    return value;
+  };
+  return (reads) => {
+    if (reads === '') return digest('');
+    const known = values();
+    let text = reads;
+    let start = 0;
+    while (start <= reads.length) {
+      const end = reads.indexOf('\n', start);
+      const token = reads.slice(start, end < 0 ? reads.length : end);
+      const value = known.get(token) ?? compositeValue(token);
+      if (value === undefined) return undefined;
+      text += `\n${value}`;
+      if (end < 0) break;
+      start = end + 1;
+    }
+    return digest(text);
+  };
+}
+
+function digest(text: string): string {
+  return hash('sha1', text, 'base64url');
+}

@@ -1,0 +1,100 @@
+/**
+ * Keys for the outputs, from what their bodies read (read-tracking.ts): an output's key is what it
+ * read last time, valued as the content is now. The write stage takes the previous build's file of
+ * that path when its recorded key is the same (write.ts), and otherwise calls the body, which notes
+ * what it reads this time and sets the key the next build will compare with.
+ *
+ * A list's items are keyed the same way, one by one, by the record each item is about: the list
+ * writer renders only the items whose keys changed (list-items.ts). An item whose record is new has
+ * a key no earlier item has, until it is rendered.
+ *
+ * A body given as a string or bytes was made while the renderer listed its outputs, where nothing is
+ * noted: it has no key and is always written (host files, robots.txt: small).
+ */
+import { hash } from 'node:crypto';
+import type { ListItems, OutputFile } from '../../../shared/output-file.ts';
+import type { ReadTracker } from './read-tracking.ts';
+
+/** What each output (by path) and each list item (by its record's token, per list) read when it was last rendered. */
+export interface RecordedReads {
+  outputs: Map<string, string>;
+  items: Map<string, Map<string, string>>;
+}
+
+export function emptyReads(): RecordedReads {
+  return { outputs: new Map(), items: new Map() };
+}
+
+/**
+ * Gives every output with a body to call its key from `previous`, and wraps its body (and its items'
+ * renders) so that what it reads is noted into `recorded` and its key set anew. Outputs taken from
+ * the previous build keep what they read then.
+ */
+export function keyOutputs(
+  outputs: readonly OutputFile[],
+  tracker: ReadTracker,
+  previous: RecordedReads | undefined,
+  recorded: RecordedReads,
+): void {
+  for (const output of outputs) {
+    if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
+    else if (typeof output.body === 'function') keyBody(output, output.body, tracker, previous, recorded);
+  }
+}
+
+function keyBody(
+  output: OutputFile,
+  render: () => Iterable<unknown>,
+  tracker: ReadTracker,
+  previous: RecordedReads | undefined,
+  recorded: RecordedReads,
+): void {
+  const before = previous?.outputs.get(output.path);
+  output.key = before === undefined ? undefined : tracker.keyOf(before);
+  if (before !== undefined) recorded.outputs.set(output.path, before);
+  output.body = () => {
+    const { value, reads } = tracker.track(() => [...render()]);
+    recorded.outputs.set(output.path, reads);
+    output.key = tracker.keyOf(reads);
+    return value as ReturnType<Extract<OutputFile['body'], () => unknown>>;
+  };
+}
+
+function keyItems(
+  output: OutputFile,
+  items: ListItems,
+  tracker: ReadTracker,
+  previous: ReadonlyMap<string, string> | undefined,
+  recorded: RecordedReads,
+): void {
+  const reads = new Map<string, string>();
+  recorded.items.set(output.path, reads);
+  const keys = new Array<string>(items.count);
+  const tokens = new Array<string>(items.count);
+  for (let i = 0; i < items.count; i++) {
+    const token = (items.subject && tracker.tokenOf(items.subject(i))) || `item:${i}`;
+    tokens[i] = token;
+    const before = previous?.get(token);
+    if (before !== undefined) reads.set(token, before);
+    // A key no previous item has (keys are hashes): the item is rendered, and keyed then.
+    keys[i] = (before !== undefined && tracker.keyOf(before)) || `new:${i}`;
+  }
+  const render = items.render;
+  items.keys = keys;
+  items.reads = reads;
+  items.render = (i) => {
+    const { value, reads: read } = tracker.track(() => render(i));
+    reads.set(tokens[i]!, read);
+    keys[i] = tracker.keyOf(read) ?? `new:${i}`;
+    return value;
+  };
+  // The list is its items in order: its key is theirs, as they are when it is asked for.
+  Object.defineProperty(output, 'key', {
+    configurable: true,
+    enumerable: true,
+    get: () =>
+      tracker.keyOf('') === undefined || keys.some((key) => key.startsWith('new:'))
+        ? undefined
+        : hash('sha1', `items\n${keys.join('\n')}`, 'base64url'),
+  });
+}

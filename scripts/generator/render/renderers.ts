@@ -1,0 +1,17 @@
+/**
+ * Every output of the site comes from one of these renderers, in this order (the order the files
+ * are listed in and written). A new output is a new renderer here: the build keys and reuses its
+ * files from what they read (model/site.ts), with nothing else to register.
+ */
+import type { Renderer } from '../model/site.ts';
+import { renderApi } from './api.ts';
+import { renderHostFiles } from './host-files.ts';
+import { renderPages } from './pages.ts';
+import { renderSitemap } from './sitemap.ts';
+
+export const RENDERERS: readonly Renderer[] = [
+  { name: 'the API lists', render: renderApi },
+  { name: 'the HTML pages', render: renderPages },
+  { name: 'the sitemap', render: renderSitemap },
+  { name: 'the host rules', render: renderHostFiles },
+];

@@ -1,0 +1,101 @@
+/**
+ * The renderer contract (scripts/generator/model/site.ts): a renderer declares nothing but its
+ * outputs, and the build reuses an output exactly while what its body read is unchanged. These
+ * tests add renderers the build has never seen and check what a maintainer relies on.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
+import type { Renderer } from '../scripts/generator/model/site.ts';
+import { RENDERERS } from '../scripts/generator/render/renderers.ts';
+import { age } from './helpers/incremental.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+let ws: Workspace | undefined;
+afterEach(async () => {
+  await ws?.dispose();
+  ws = undefined;
+});
+
+/** An output per author, from one field of that author only; and one output that reads no record. */
+const perAuthor: Renderer = {
+  name: 'the institutions',
+  render: (site) => [
+    ...site.authors.map((author) => ({
+      path: `institutions/${author.origin.key}.txt`,
+      body: () => [`${author.institution}\n`],
+    })),
+    { path: 'institutions/index.txt', body: () => [`${site.journal.title}\n`] },
+  ],
+};
+
+/** One output from the last manuscript's first author: a record reached through another. */
+const lastManuscriptsAuthor: Renderer = {
+  name: 'the last author',
+  render: (site) => [
+    {
+      path: 'last-author.txt',
+      body: () => {
+        const last = site.manuscripts.at(-1)!;
+        const [first] = site.authorsOf(last);
+        return [`${first?.name ?? ''} ${first?.surname ?? ''}\n`];
+      },
+    },
+  ],
+};
+
+const withExtra = (...extra: Renderer[]) => ({ renderers: [...RENDERERS, ...extra] });
+
+async function inode(file: string): Promise<number> {
+  return (await stat(path.join(ws!.paths.out, file))).ino;
+}
+
+describe('outputs are reused by what their renderer read', () => {
+  it("re-renders a new renderer's output when the one record it read changes, and only that output", async () => {
+    ws = await age(await createWorkspace());
+    expect((await build(ws.paths, 'build', withExtra(perAuthor))).problems).toEqual([]);
+    const before = {
+      ana: await inode('institutions/ana-petrovska.txt'),
+      jane: await inode('institutions/jane-doe.txt'),
+      index: await inode('institutions/index.txt'),
+    };
+
+    await ws.write(
+      'authors/ana-petrovska.yaml',
+      'name: Ана\nsurname: Петровска\ninstitution: Природно-математички факултет.\n',
+    );
+    await age(ws);
+    const result = await build(ws.paths, 'build', withExtra(perAuthor));
+    expect(result.problems).toEqual([]);
+    expect(await readFile(path.join(ws.paths.out, 'institutions/ana-petrovska.txt'), 'utf8')).toBe(
+      'Природно-математички факултет.\n',
+    );
+    expect(await inode('institutions/ana-petrovska.txt')).not.toBe(before.ana);
+    // What read nothing that changed is the previous build's file, not a new one.
+    expect(await inode('institutions/jane-doe.txt')).toBe(before.jane);
+    expect(await inode('institutions/index.txt')).toBe(before.index);
+  });
+
+  it('follows a record reached through another: the author of a manuscript', async () => {
+    ws = await age(await createWorkspace());
+    expect((await build(ws.paths, 'build', withExtra(lastManuscriptsAuthor))).problems).toEqual([]);
+    const first = await readFile(path.join(ws.paths.out, 'last-author.txt'), 'utf8');
+    const reused = await inode('last-author.txt');
+
+    // A record it did not read: the output stays as it was.
+    const volume = path.join(ws.paths.content, 'volumes/volume-ii.yaml');
+    await ws.write('volumes/volume-ii.yaml', `${await readFile(volume, 'utf8')}# an editor's note\n`);
+    await age(ws);
+    expect((await build(ws.paths, 'build', withExtra(lastManuscriptsAuthor))).problems).toEqual([]);
+    expect(await inode('last-author.txt')).toBe(reused);
+
+    // The author it names renamed: its output follows, though the manuscript's file did not change.
+    await ws.write('authors/marko-nikolov.yaml', 'name: Marko\nsurname: Renamed\ninstitution: Somewhere.\n');
+    await age(ws);
+    expect((await build(ws.paths, 'build', withExtra(lastManuscriptsAuthor))).problems).toEqual([]);
+    const after = await readFile(path.join(ws.paths.out, 'last-author.txt'), 'utf8');
+    expect(after).not.toBe(first);
+    expect(after).toMatch(/ Renamed\n$/);
+  });
+});
