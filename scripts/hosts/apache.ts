@@ -1,5 +1,5 @@
 /**
- * Apache httpd 2.4 (issue 5), rendered from the host rules table in two forms that carry the same
+ * Apache httpd 2.4, rendered from the host rules table in two forms that carry the same
  * directives: `.htaccess`, written into the output folder by the build (for hosting where only the
  * folder is yours), and a `<VirtualHost>` printed by `npm run config -- apache --root DIR` (faster:
  * no per-request `.htaccess` lookups). Both need mod_rewrite, mod_headers, mod_mime and mod_dir.
