@@ -88,8 +88,8 @@ export function renderApacheRules(rules: HostRules): string[] {
     'RewriteRule ^ - [R=405,L]',
     '# SPEC-NOTES 6: the path without its slash moves to the canonical one (the query is kept).',
     ...rules.api.map((rule) => `RewriteRule ^${escapeRegex(relative(rule.redirectFrom))}$ ${rule.path} [R=301,L]`),
-    '# docs/indexing.md (issue 4): each page is one file, answered at its URL without the extension;',
-    '# the other two spellings (the second is the URL before issue 4) move there.',
+    '# docs/indexing.md: each page is one file, answered at its URL without the extension;',
+    '# the other two spellings (the second is the URL the pages had as folders) move there.',
     `RewriteRule ^(${folders})/([^/]+)(${escapeRegex(rules.pages.suffix)}|/)$ /$1/$2 [R=301,L]`,
     // END, not L: in .htaccess, L would run the rules again on the rewritten `.html` path, which the
     // redirect above would then send back here.
