@@ -1,5 +1,5 @@
 /**
- * The build cache (issue 4): an incremental build must publish exactly what a cold build of the
+ * The build cache: an incremental build must publish exactly what a cold build of the
  * same content publishes. Each test changes the content one way, builds with the cache, builds
  * the same content cold into another folder, and compares the two outputs byte for byte.
  */

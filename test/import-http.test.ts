@@ -1,5 +1,5 @@
 /**
- * Issue 3 over HTTP: import from a running deployment (a local server that answers as the
+ * The import over HTTP: from a running deployment (a local server that answers as the
  * contract says), every way the network can fail, and `--download-media`.
  */
 import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';

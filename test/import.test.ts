@@ -1,5 +1,5 @@
 /**
- * Issue 3: import a dump into content files, build them, and get the dump back exactly.
+ * Import a dump into content files, build them, and get the dump back exactly.
  */
 import { cp, mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * A build after an edit restores unchanged records from the check index (issue 4): authors whole,
+ * A build after an edit restores unchanged records from the check index: authors whole,
  * manuscripts without their long fields, which are read from the file again only for the outputs
  * that are rendered again (reread.ts). Each test changes the content one way and expects exactly
  * what a cold build of the same content publishes.

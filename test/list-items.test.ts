@@ -1,5 +1,5 @@
 /**
- * The API lists after an edit (issue 4): items whose key the previous build wrote are taken from the
+ * The API lists after an edit: items whose key the previous build wrote are taken from the
  * previous file by byte range, the rest are rendered, and the result is exactly the list rendered
  * afresh, chunk for chunk (the chunks are what the segmented gzip groups into segments).
  */

@@ -124,7 +124,7 @@ describe('abstract sanitizer: hostile input is inert', () => {
   });
 });
 
-describe('abstract sanitizer: the clean-bytes check (issue 4)', () => {
+describe('abstract sanitizer: an abstract of plain markup is taken as its JSON bytes, as sanitizing gives it', () => {
   /** What cleanAbstractBytes gives for an abstract, as text; undefined when it declines. */
   const taken = (abstract: string) => {
     const bytes = cleanAbstractBytes(Buffer.from(toJson(abstract)));

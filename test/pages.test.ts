@@ -44,7 +44,7 @@ const metaTags = (html: string) =>
   ]);
 
 describe('landing page of a manuscript', () => {
-  it('is one file, manuscripts/<id>.html, next to the home page and one page per volume (issue 4)', () => {
+  it('is one file, manuscripts/<id>.html, next to the home page and one page per volume', () => {
     expect(renderPages(journal).map((o) => o.path)).toEqual([
       'index.html',
       'volumes/5.html',
@@ -376,7 +376,7 @@ describe("a landing page's description", () => {
     }
   });
 
-  it('reads the first characters of the plain text in one pass, as the whole plain text has them (issue 4)', () => {
+  it('reads the first characters of the plain text in one pass, as the whole plain text has them', () => {
     // No references: the one pass declines them, and these pieces are what it reads.
     const pieces = PIECES.filter((piece) => !piece.includes('&'));
     const next = seededRandom(2026);

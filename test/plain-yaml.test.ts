@@ -1,5 +1,5 @@
 /**
- * The plain YAML reader (issue 4) against the yaml package: for every input it either declines
+ * The plain YAML reader against the yaml package: for every input it either declines
  * or gives the same data (key order included) and the same positions for every path, existing or
  * missing. Inputs: the sample journal, the fixtures, a synthetic journal, tricky cases, and a
  * seeded fuzz that mutates real files around YAML's indicators.

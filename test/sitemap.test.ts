@@ -59,7 +59,7 @@ describe('sitemap of the fixture journal, as built', () => {
     expect(await validate(path.join(workspace.paths.out, 'sitemap.xml'), 'sitemap.xsd')).toMatch(/validates$/);
   });
 
-  it('names the sitemap in robots.txt by its absolute URL, and every listed page exists in dist/ as one file (issue 4)', async () => {
+  it('names the sitemap in robots.txt by its absolute URL, and every listed page exists in dist/ as one file', async () => {
     expect(await readFile(path.join(workspace.paths.out, 'robots.txt'), 'utf8')).toBe(
       'User-agent: *\nAllow: /\n\nSitemap: https://journal.example.org/sitemap.xml\n',
     );

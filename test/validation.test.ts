@@ -295,7 +295,7 @@ describe('file problems', () => {
 
   it('takes the files found last time as they are only while each is still a file, and looks at each name again otherwise', async () => {
     // `check` and builds pass the check index's names (discover.ts, `known`): a listing that is those
-    // names is not looked at name by name (issue 4).
+    // names is not looked at name by name again.
     // The authors all .yaml (taken at once), the manuscripts of two extensions (looked at name by name).
     workspace = await createWorkspace({
       'authors/jane-doe.json': null,

@@ -1,5 +1,5 @@
 /**
- * Progress of a long build on a terminal (issue 4): one line per stage with the count done and
+ * Progress of a long build on a terminal: one line per stage with the count done and
  * the rate, rewritten in place a few times a second; a final line per stage with its time.
  * Silent when the output is not a terminal (CI logs, pipes, tests), so logs hold only results.
  */

@@ -1,5 +1,5 @@
 /**
- * Apache httpd 2.4 (issue 5), rendered from the host rules table in two forms that carry the same
+ * Apache httpd 2.4, rendered from the host rules table in two forms that carry the same
  * directives: `.htaccess`, written into the output folder by the build (for hosting where only the
  * folder is yours), and a `<VirtualHost>` printed by `npm run config -- apache --root DIR` (faster:
  * no per-request `.htaccess` lookups). Both need mod_rewrite, mod_headers, mod_mime and mod_dir.
@@ -88,8 +88,8 @@ export function renderApacheRules(rules: HostRules): string[] {
     'RewriteRule ^ - [R=405,L]',
     '# SPEC-NOTES 6: the path without its slash moves to the canonical one (the query is kept).',
     ...rules.api.map((rule) => `RewriteRule ^${escapeRegex(relative(rule.redirectFrom))}$ ${rule.path} [R=301,L]`),
-    '# docs/indexing.md (issue 4): each page is one file, answered at its URL without the extension;',
-    '# the other two spellings (the second is the URL before issue 4) move there.',
+    '# docs/indexing.md: each page is one file, answered at its URL without the extension;',
+    '# the other two spellings (the second is the URL the pages had as folders) move there.',
     `RewriteRule ^(${folders})/([^/]+)(${escapeRegex(rules.pages.suffix)}|/)$ /$1/$2 [R=301,L]`,
     // END, not L: in .htaccess, L would run the rules again on the rewritten `.html` path, which the
     // redirect above would then send back here.

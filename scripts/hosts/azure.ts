@@ -1,5 +1,5 @@
 /**
- * `staticwebapp.config.json` for Azure Static Web Apps (issue 5), printed by
+ * `staticwebapp.config.json` for Azure Static Web Apps, printed by
  * `npm run config -- azure-static-web-apps`. The deploy step writes it into `dist/` (the app's
  * output folder, where Azure looks for it) right before the upload; docs/hosting/azure-static-web-apps.md.
  *

@@ -1,5 +1,5 @@
 /**
- * A CloudFront Function for Amazon S3 + CloudFront (issue 5), printed by
+ * A CloudFront Function for Amazon S3 + CloudFront, printed by
  * `npm run config -- cloudfront-function`. Plain JavaScript for the `cloudfront-js-2.0` runtime,
  * written in the ES5 subset every CloudFront runtime accepts. One function, associated with both the
  * viewer-request and the viewer-response event of the distribution's default behavior:
@@ -8,7 +8,7 @@
  *   `/api/<list>` gets a 301 to `/api/<list>/` with the query kept (SPEC-NOTES 6);
  *   `/api/<list>/` is rewritten to `/api/<list>/index.json` (SPEC section 4).
  *   a page's URL `/<folder>/<name>` is rewritten to its file `<folder>/<name>.html`, and its two
- *   other spellings (`.html`, and the slash URL before issue 4) get a 301 to it (docs/indexing.md).
+ *   other spellings (`.html`, and the slash URL pages had as folders) get a 301 to it (docs/indexing.md).
  * - response: the contract's headers on both list spellings, the media headers under `/media/`.
  *
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in

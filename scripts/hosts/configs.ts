@@ -29,7 +29,7 @@ export function renderHostConfig(host: string, options: ServerOptions): string {
 }
 
 /**
- * Platform configurations (issue 5): files a hosting platform reads, printed on demand so that
+ * Platform configurations: files a hosting platform reads, printed on demand so that
  * `dist/` stays the same for every host. They name no server path, so they need no `--root`;
  * docs/hosting/<host>.md says where each one goes.
  */

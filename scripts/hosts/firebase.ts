@@ -1,5 +1,5 @@
 /**
- * `firebase.json` for Firebase Hosting (issue 5), printed by `npm run config -- firebase`. The
+ * `firebase.json` for Firebase Hosting, printed by `npm run config -- firebase`. The
  * Firebase CLI reads it from the project folder it runs in (next to `dist/`, never inside the
  * published folder), so the journal saves it at the repository root (docs/hosting/firebase.md).
  *
@@ -27,7 +27,7 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
       // Firebase compresses on the fly: the precompressed twins and the Cloudflare/Netlify rule
       // files would only be published as stray public files.
       ignore: ['firebase.json', '**/.*', '**/node_modules/**', '**/*.gz', '**/*.br', '_headers', '_redirects'],
-      // docs/indexing.md (issue 4): a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
+      // docs/indexing.md: a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
       // and `/<folder>/<name>.html` moves there (301). No `trailingSlash`: it would move the lists too.
       cleanUrls: true,
       redirects: [
@@ -35,7 +35,7 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
         // not a glob: Firebase's globs also match the path with a trailing slash, so a glob source
         // `/api/authors` would redirect `/api/authors/` to itself forever.
         { regex: `^/api/(${names.join('|')})$`, destination: '/api/:1/', type: 301 },
-        // The pages' slash URL before issue 4 moves to the page.
+        // The slash URL the pages had as folders moves to the page.
         { regex: `^/(${rules.pages.folders.map(escapeRegex).join('|')})/([^/]+)/$`, destination: '/:1/:2', type: 301 },
       ],
       // SPEC section 4: the canonical path is answered by its index.json.

@@ -1,5 +1,5 @@
 /**
- * GitLab Pages (issue 5): a `pages` job for `.gitlab-ci.yml`, printed by
+ * GitLab Pages: a `pages` job for `.gitlab-ci.yml`, printed by
  * `npm run config -- gitlab-pages`. GitLab Pages reads the build's `dist/_redirects` (Netlify
  * syntax: 200 rewrites, placeholders and 301s are supported, up to 1,000 rules), so each list path
  * is answered by its index.json; it serves the precompressed `.gz`/`.br` twins on its own. It cannot

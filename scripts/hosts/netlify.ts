@@ -1,5 +1,5 @@
 /**
- * Netlify (issue 5). Netlify reads `_headers` and `_redirects` from the publish folder in the same
+ * Netlify. Netlify reads `_headers` and `_redirects` from the publish folder in the same
  * syntax as Cloudflare Pages, so the rules it applies are the build's own `dist/_headers` and
  * `dist/_redirects` (scripts/hosts/cloudflare.ts), rendered from the host rules table.
  *

@@ -98,8 +98,8 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
 }
 
 /**
- * docs/indexing.md (issue 4): a page is one file, `/<folder>/<name>` answered by `<folder>/<name>.html`;
- * `/<folder>/<name>.html` and `/<folder>/<name>/` (the URL before issue 4) move there with 301.
+ * docs/indexing.md: a page is one file, `/<folder>/<name>` answered by `<folder>/<name>.html`;
+ * `/<folder>/<name>.html` and `/<folder>/<name>/` (the URL the pages had as folders) move there with 301.
  * A page that does not exist gets the 404 page. Both locations refuse other methods like `location /`.
  */
 function renderPageLocations(rules: HostRules, methods: string): string[] {

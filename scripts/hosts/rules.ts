@@ -33,9 +33,9 @@ export interface HostRules {
   /** The page every unknown path gets, with status 404 (never a fallback page served as JSON). */
   notFoundPage: string;
   /**
-   * The HTML pages (docs/indexing.md, issue 4): `/<folder>/<name>` is answered with the file
+   * The HTML pages (docs/indexing.md): `/<folder>/<name>` is answered with the file
    * `<folder>/<name>.html` as HTML. The two other spellings, `/<folder>/<name>.html` and
-   * `/<folder>/<name>/` (the URL the pages had before issue 4), move to it permanently where the
+   * `/<folder>/<name>/` (the URL the pages had when each was a folder), move to it permanently where the
    * host can say so; the home page `/` stays a folder index (`index.html`).
    */
   pages: { folders: readonly string[]; suffix: '.html' };

@@ -1,5 +1,5 @@
 /**
- * The upload to Amazon S3 (issue 5): a bash script printed by `npm run config -- s3`, run by the
+ * The upload to Amazon S3: a bash script printed by `npm run config -- s3`, run by the
  * journal's deploy job with the AWS CLI. S3 serves an object with the `Content-Type` stored at
  * upload, so each kind of file is uploaded with its type stated, never guessed: the lists as
  * exactly `application/json` (SPEC section 4), the PDFs as `application/pdf`.

@@ -1,5 +1,5 @@
 /**
- * `vercel.json` for Vercel (issue 5), printed by `npm run config -- vercel`. Vercel reads it from the
+ * `vercel.json` for Vercel, printed by `npm run config -- vercel`. Vercel reads it from the
  * root of the folder it deploys, so the deploy step writes it into `dist/` just before
  * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
  * One rule per kind, with the list names as an alternation, so the rule count never grows.
@@ -19,13 +19,13 @@ export function renderVercelConfig(rules: HostRules): string {
   const list = `/api/:list(${lists})`;
   const config = {
     $schema: 'https://openapi.vercel.sh/vercel.json',
-    // docs/indexing.md (issue 4): a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
+    // docs/indexing.md: a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
     // and `/<folder>/<name>.html` moves there (308). No `trailingSlash`: it would move the lists too.
     cleanUrls: true,
     redirects: [
       // SPEC-NOTES 6: the path without its slash moves to the canonical one (Vercel keeps the query).
       { source: list, destination: '/api/:list/', statusCode: 301 },
-      // The pages' slash URL before issue 4 moves to the page.
+      // The slash URL the pages had as folders moves to the page.
       { source: `/:folder(${rules.pages.folders.join('|')})/:name/`, destination: '/:folder/:name', statusCode: 301 },
     ],
     // SPEC section 4: the canonical path is answered by its index.json.

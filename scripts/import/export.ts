@@ -1,5 +1,5 @@
 /**
- * `npm run export -- out.json` (issue 3): the dump format, `{"authors":[...],"volumes":[...],
+ * `npm run export -- out.json` (docs/importing.md): the dump format, `{"authors":[...],"volumes":[...],
  * "manuscripts":[...]}`, made of exactly the bytes the build writes for the three lists. It builds
  * into a temporary folder (a stale `dist/` is never exported), so `import` then `export` gives
  * back the dump it was given, byte for byte, when that dump was written the DRF way.
@@ -28,7 +28,7 @@ export async function exportJournal(
   const temp = await mkdtemp(path.join(os.tmpdir(), 'journal-export-'));
   try {
     const out = path.join(temp, 'dist');
-    // A build cache of its own (issue 4): the user's cache describes the user's dist/, not this one.
+    // A build cache of its own: the user's cache describes the user's dist/, not this one.
     const overrides = {
       content: paths.content,
       out,
@@ -38,8 +38,8 @@ export async function exportJournal(
     const result = await build(projectPaths(paths.root, overrides), 'build', options);
     if (!result.ok) return { ok: false, problems: result.problems };
     // Written beside the target, then renamed: a reader never sees half a dump. The lists' bytes are
-    // copied as they are, never decoded (issue 4: at 100,000 manuscripts they are 238 MB, and as
-    // strings joined into one they took the export to a peak of 2.6 GB).
+    // copied as they are, never decoded: at 100,000 manuscripts they are 238 MB, and as strings
+    // joined into one they take the export to a peak of gigabytes.
     const target = path.resolve(paths.root, outFile);
     const partial = `${target}.partial-${process.pid}`;
     async function* dump() {

@@ -1,6 +1,6 @@
 /**
  * HTTP for the import, on Node's own fetch. Every failure becomes one sentence naming the URL and
- * what was expected (issue 3: network errors, timeouts, non-JSON, HTML error pages, truncated
+ * what was expected (network errors, timeouts, non-JSON, HTML error pages, truncated
  * bodies); nothing here writes to disk.
  */
 

@@ -1,5 +1,5 @@
 /**
- * `npm run import -- <url | dump.json | folder>` (issue 3). The orchestrator only wires the steps
+ * `npm run import -- <url | dump.json | folder>` (docs/importing.md). The orchestrator only wires the steps
  * and returns a result; the command line prints it.
  *
  *   refuse a non-empty content/ → read the source → check its shape → plan (pure) →
@@ -75,8 +75,8 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
   let pdfBytes = 0;
   const jsonFiles: string[] = [];
   const problems = await replaceContentTree(paths.content, async (staging) => {
-    // Each file rendered as it is written, and the planned records let go of once all are (issue 4:
-    // 250,000 files at 100,000 manuscripts; their texts all at once took 2.2 GB of the heap).
+    // Each file rendered as it is written, and the planned records let go of once all are: 250,000
+    // files at 100,000 manuscripts, whose texts all at once take gigabytes of the heap.
     for (const planned of files) {
       const file = renderContentFile(planned);
       if (file.path.endsWith('.json')) jsonFiles.push(file.path);
@@ -111,8 +111,8 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
 
 /**
  * The source read, checked and planned: the files to write, the lists the build must write from
- * them (as bytes), and the report. The source and its dump stay in here (issue 4: at 100,000
- * manuscripts they, the files' texts and the build that checks them took the import past V8's heap limit).
+ * them (as bytes), and the report. The source and its dump stay in here: at 100,000 manuscripts
+ * they, the files' texts and the build that checks them together would pass V8's heap limit.
  */
 async function readAndPlan(
   paths: ProjectPaths,
@@ -183,7 +183,7 @@ export function expectedLists(dump: Dump): Record<ApiList, Buffer> {
 
 /**
  * A list as toJson writes the array, encoded a megabyte at a time: the whole list as one string
- * is held at two bytes a character (issue 4: 432 MB for the manuscripts at 100,000).
+ * is held at two bytes a character (hundreds of MB for the manuscripts at 100,000).
  */
 function listBytes(dump: Dump, list: ApiList): Buffer {
   const chunks: Buffer[] = [];
@@ -200,7 +200,7 @@ function listBytes(dump: Dump, list: ApiList): Buffer {
 }
 
 function sourceBytesIdentical(source: Source, expected: Record<ApiList, Buffer>): boolean {
-  // The source's bytes without a final line break, compared as bytes (never decoded: issue 4).
+  // The source's bytes without a final line break, compared as bytes (never decoded: hundreds of MB at 100,000).
   const trimmed = (bytes: Buffer) =>
     bytes.subarray(0, bytes.length - (bytes.at(-1) === 0x0a ? (bytes.at(-2) === 0x0d ? 2 : 1) : 0));
   if ('whole' in source.bytes) {

@@ -1,5 +1,5 @@
 /**
- * `--download-media` (issue 3): every PDF the records name, fetched from its URL (or copied from
+ * `--download-media`: every PDF the records name, fetched from its URL (or copied from
  * a local copy of the old media folder) into the staged `content/media/`, at the path its URL
  * names, and checked to be a PDF. All or nothing: one failure and the import writes nothing.
  */

@@ -1,6 +1,6 @@
 /**
- * Which records need an `order` field so the build reproduces the source order (issue 3,
- * docs/content-model.md "Order"). The build puts records that have an order first, ascending,
+ * Which records need an `order` field so the build reproduces the source order
+ * (docs/content-model.md "Order"). The build puts records that have an order first, ascending,
  * and the rest after them in the list's default order. So the records without one must be a tail
  * of the source list already in default order: the longest such tail is kept free of `order`, and
  * every record before it gets its position. When the whole list is in default order, nothing is written.

@@ -31,7 +31,7 @@ export interface PlanOptions {
   baseUrl?: string;
   /** The origin the lists were fetched from, when the source was a URL. */
   sourceOrigin?: string;
-  /** Switch every PDF to a file under content/media/ (issue 3, `--download-media`). */
+  /** Switch every PDF to a file under content/media/ (`--download-media`). */
   localMedia: boolean;
 }
 
@@ -116,7 +116,7 @@ export function planImport(
     }
   };
 
-  // journal.yaml (issue 3): settings taken from what the lists show.
+  // journal.yaml: settings taken from what the lists show.
   const journalInferences: Inferences['journal'] = [];
   const issns = countValues(dump.volumes.map((v) => v.citation_issn));
   const issn = issns[0]?.[0] ?? mostCommon(dump.manuscripts.map((m) => m.citation_issn).filter(Boolean));
@@ -431,7 +431,7 @@ export function planImport(
   };
 }
 
-/** Values worth a line in the summary: allowed, unusual, and kept exactly (issue 3). */
+/** Values worth a line in the summary: allowed, unusual, and kept exactly. */
 function keptValues(dump: Dump): { label: string; count: number }[] {
   const strings = (record: object) =>
     Object.values(record)

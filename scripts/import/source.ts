@@ -1,5 +1,5 @@
 /**
- * Where the dump comes from (issue 3): a running deployment's URL, a saved dump file
+ * Where the dump comes from: a running deployment's URL, a saved dump file
  * `{"authors": [...], "volumes": [...], "manuscripts": [...]}`, or a folder holding
  * `authors.json`, `volumes.json` and `manuscripts.json`. Reads only; every failure is a problem
  * naming the URL or file and what was expected.

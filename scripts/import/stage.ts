@@ -1,5 +1,5 @@
 /**
- * Never half-written (issue 3): the new content tree is filled and checked in a folder beside
+ * Never half-written: the new content tree is filled and checked in a folder beside
  * `content/`, and only then swapped in. Any failure, or any problem the filling reports, removes
  * the staging folder and leaves `content/` exactly as it was.
  */

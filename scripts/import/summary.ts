@@ -1,5 +1,5 @@
 /**
- * The import's summary (issue 3: "prints a summary of what it wrote and every inference it made").
+ * The import's summary: what it wrote and every inference it made (docs/importing.md).
  * Pure: the report in, lines of text out.
  */
 import type { ImportReport } from './import.ts';

@@ -1,7 +1,7 @@
 /**
  * The import's last step before the swap: build the staged tree with the real pipeline and
- * compare the three lists, byte for byte, with the source (issue 3: "npm run build on the imported
- * tree reproduces the three source arrays exactly"). A difference is a problem, not a warning.
+ * compare the three lists, byte for byte, with the source: a build of the imported tree must
+ * reproduce the three source arrays exactly (docs/importing.md). A difference is a problem, not a warning.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,7 +20,7 @@ export async function verifyRoundTrip(
   labels: Record<ApiList, string>,
 ): Promise<Problem[]> {
   const out = `${staged}-verify`;
-  // No public/ files and a build cache of its own (issue 4): only the three lists matter here,
+  // No public/ files and a build cache of its own: only the three lists matter here,
   // and nothing of the user's may interfere or be disturbed.
   const cache = `${staged}-cache`;
   const overrides = { content: staged, out, public: path.join(out, 'no-public'), cache };
@@ -43,7 +43,7 @@ export async function verifyRoundTrip(
     }
     const problems: Problem[] = [];
     for (const list of API_LISTS) {
-      // Compared as bytes; decoded only to say where they differ (issue 4: 238 MB at 100,000 manuscripts).
+      // Compared as bytes; decoded only to say where they differ (238 MB at 100,000 manuscripts).
       const built = await readFile(path.join(out, ...listFile(list).split('/')));
       if (!built.equals(expected[list]))
         problems.push(describeDifference(list, built.toString('utf8'), expected[list].toString('utf8'), labels[list]));

@@ -1,5 +1,5 @@
 /**
- * Volume ids (issue 3, SPEC-NOTES decision 1). The volumes list carries no id, but manuscripts
+ * Volume ids (SPEC-NOTES decision 1). The volumes list carries no id, but manuscripts
  * name their volume by it (`citation_volume`), and the original orders the list by it. So the ids
  * increase down the list, and the rules are, in turn:
  *

@@ -92,7 +92,7 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
 
 /**
  * Cloudflare Pages' own handling of HTML files (its default, which `_redirects` cannot express),
- * so the pages behave as they will there (docs/indexing.md, issue 4):
+ * so the pages behave as they will there (docs/indexing.md):
  * - `/x` is answered by `x.html`; `/x.html` and `/x/` move to `/x` with 308;
  * - `/x/` is answered by `x/index.html`; `/x/index.html` and `/x` move to `/x/` with 308.
  * Returns the path to serve instead (no status) or to move to (a status), or nothing to change.

@@ -13,8 +13,9 @@ export const listFile = (list: ApiList) => `api/${list}/index.json`;
 /**
  * The folders of the HTML pages (docs/indexing.md): a page's URL `/<folder>/<name>` has no
  * extension and is answered by the file `<folder>/<name>.html`; the home page `/` by `index.html`.
- * One file per page, not a folder per page (issue 4). Shared by the page renderer and the host
- * rules that serve the pages.
+ * One file per page, not a folder per page: a folder each costs a cold build about ten seconds at
+ * 100,000 pages (docs/performance.md). Shared by the page renderer and the host rules that serve
+ * the pages.
  */
 export const PAGE_FOLDERS = ['volumes', 'manuscripts'] as const;
 

@@ -1,6 +1,6 @@
 /**
  * Whether `text` is `parts` joined by `separator` (one character), compared in place: no string
- * of every part joined is made to compare it with (issue 4: the check index's 250,000 file names,
+ * of every part joined is made to compare it with (the check index's 250,000 file names,
  * the media cache's 100,000 PDF paths).
  */
 export function isJoined(text: string, parts: readonly string[], separator: string): boolean {

@@ -15,7 +15,7 @@ export interface OutputFile {
   /** Also write precompressed `.gz` and `.br` variants next to it. */
   precompress?: boolean;
   /**
-   * Identifies everything the content depends on (issue 4). When the previous build wrote this path
+   * Identifies everything the content depends on. When the previous build wrote this path
    * with the same key, the write stage reuses that file instead of rendering it again. No key: always written.
    */
   key?: string;
@@ -39,7 +39,7 @@ export interface ListItems {
 
 /**
  * A part of a file's text made by the thread that writes the file, from bytes it is sent with the
- * file (generator/render/abstract-text.ts: a landing page's abstract, issue 4), or, when that thread is
+ * file (generator/render/abstract-text.ts: a landing page's abstract), or, when that thread is
  * behind, by the one that hands the file over (`make`). Anything else that reads the text gets it
  * with `toString()`, so `parts.join('')` reads a page whole.
  */

@@ -1,6 +1,6 @@
 /**
  * `rm -r` with a bounded number of operations in flight. Node's recursive `rm` starts one
- * operation per entry at once: at 300,000 files that is gigabytes of pending promises (issue 4).
+ * operation per entry at once: at 300,000 files that is gigabytes of pending promises.
  * The build's staging and replaced outputs, `clean`, `export`'s and `import`'s temporary trees and
  * the benchmark all remove trees of that size.
  */

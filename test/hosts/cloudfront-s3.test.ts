@@ -1,5 +1,5 @@
 /**
- * Issue 5, Amazon S3 + CloudFront: the CloudFront Function is loaded from its generated source as
+ * Amazon S3 + CloudFront: the CloudFront Function is loaded from its generated source as
  * plain JavaScript and called with CloudFront-shaped events (cloudfront-js-2.0 event structure);
  * the deploy script runs for real with bash, against a recording `aws` on PATH.
  */
@@ -120,7 +120,7 @@ describe('the CloudFront Function', () => {
     expect((handler(viewerRequest('HEAD', '/volumes/5')) as CfRequest).uri).toBe('/volumes/5.html');
   });
 
-  it("moves a page's .html and slash spellings (the URL before issue 4) to its URL with 301, keeping the query", () => {
+  it("moves a page's .html and slash spellings (the slash URL pages had as folders) to its URL with 301, keeping the query", () => {
     for (const uri of ['/manuscripts/7.html', '/manuscripts/7/', '/volumes/5/']) {
       const response = handler(viewerRequest('GET', uri, { utm_source: { value: 'scholar' } })) as CfResponse;
       expect(response.statusCode, uri).toBe(301);

@@ -1,5 +1,5 @@
 /**
- * Issue 5, Firebase Hosting: the printed `firebase.json` served by superstatic, the open-source
+ * Firebase Hosting: the printed `firebase.json` served by superstatic, the open-source
  * engine of Firebase's local Hosting emulator (redirects, rewrites, headers and globs as Firebase
  * applies them), over the built sample. It found that a glob redirect source matches the path with a
  * trailing slash too, which is why the 301 is a regex (scripts/hosts/firebase.ts).
@@ -106,7 +106,7 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     expect(response.body.toString('utf8')).toContain('<meta name="citation_title"');
   });
 
-  it("moves a page's .html and slash spellings (the URL before issue 4) to its URL with 301", async () => {
+  it("moves a page's .html and slash spellings (the slash URL pages had as folders) to its URL with 301", async () => {
     for (const target of ['/manuscripts/1.html', '/manuscripts/1/', '/volumes/5/']) {
       const response = await send(origin, 'GET', target);
       expect(response.status, target).toBe(301);

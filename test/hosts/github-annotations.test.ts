@@ -1,5 +1,5 @@
 /**
- * Issue 5: `check --format github` reports every problem as a GitHub Actions annotation on the file,
+ * `check --format github` reports every problem as a GitHub Actions annotation on the file,
  * line and column it concerns, so a pull request shows each mistake where it is.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * Issue 5: the limits of the hosts named in `hosts` (content/journal.yaml) fail the build with the
- * file or count that breaks them, measured on the files as written and before the output is
- * replaced (issue 4), so that the output stays as it was; GitHub and GitLab Pages warn.
+ * The limits of the hosts named in `hosts` (content/journal.yaml) fail the build with the file or
+ * count that breaks them, measured on the files as written and before the output is replaced, so
+ * that the output stays as it was; GitHub and GitLab Pages warn.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Issue 5, Netlify: the build's `_headers` and `_redirects` and the printed `netlify.toml`, read by
+ * Netlify: the build's `_headers` and `_redirects` and the printed `netlify.toml`, read by
  * Netlify's own parsers (@netlify/headers-parser, @netlify/redirect-parser, the versions
  * netlify-cli 26.2.0 deploys with), and the redirects matched by Netlify's redirect engine
  * (netlify-redirector, the library `netlify dev` routes with), fed the way netlify-cli feeds it.

@@ -1,5 +1,5 @@
 /**
- * Issue 5: every platform file is rendered from the host rules table, validates against the host's
+ * Every platform file is rendered from the host rules table, validates against the host's
  * own published schema (test/fixtures/schemas/README.md), and routes the contract's paths.
  */
 import { readFile } from 'node:fs/promises';
@@ -144,7 +144,7 @@ describe('firebase.json', () => {
     // A regex: Firebase's globs would match the slash path too and loop (test/hosts/firebase-superstatic.test.ts).
     expect(config.hosting.redirects).toEqual([
       { regex: '^/api/(authors|volumes|manuscripts)$', destination: '/api/:1/', type: 301 },
-      // The pages' slash URL before issue 4; cleanUrls serves each page without `.html` (docs/indexing.md).
+      // The slash URL the pages had as folders; cleanUrls serves each page without `.html` (docs/indexing.md).
       { regex: '^/(volumes|manuscripts)/([^/]+)/$', destination: '/:1/:2', type: 301 },
     ]);
     expect(config.hosting.cleanUrls).toBe(true);

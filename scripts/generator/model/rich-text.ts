@@ -79,7 +79,7 @@ const TAG_HERE = new RegExp(TAG.source, 'y');
  * Returns the first unsafe construct found, or undefined when the text is acceptable. A tag left
  * open is reported first wherever it is; otherwise the first tag (in the order a scan from the
  * start meets them, a tag inside another's quoted attribute skipped) with a refused element or
- * attribute. One pass over the text (issue 4: every abstract is checked when it is loaded).
+ * attribute. One pass over the text: every abstract is checked when it is loaded.
  */
 export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
   const special = /<[!?]/.exec(text);
@@ -151,8 +151,8 @@ export function richTextToPlain(text: string): string {
 
 /**
  * The plain text of the opening of `text`, when it has more than `atLeast` characters: the start of
- * richTextToPlain(text), for a caller that needs no more (issue 4: a landing page's description
- * reads 300 characters of abstracts of up to 2,500). Otherwise the whole plain text.
+ * richTextToPlain(text), for a caller that needs no more (a landing page's description reads
+ * 300 characters of abstracts of up to 2,500). Otherwise the whole plain text.
  *
  * The opening ends just before the first `<` from `from` on, and is used only where nothing can
  * read differently for the cut: every `<` in it is closed by a `>` in it once line breaks and
@@ -181,8 +181,8 @@ export function richTextOpeningToPlain(text: string, from: number, atLeast: numb
 
 /**
  * The first `count` characters of richTextToPlain(text) (all of it when shorter), read in one pass
- * that stops there: a landing page's summary needs 301 (issue 4: with richTextOpeningToPlain's
- * replaces the summary and its escaping took 7.0 µs a synthetic abstract, with this 4.1). Undefined
+ * that stops there: a landing page's summary needs 301, and one pass makes the summary and its
+ * escaping about 40% faster than richTextOpeningToPlain's replaces (docs/performance.md). Undefined
  * for what it leaves to the others: a `&` (a reference is decoded after the tags are removed, and
  * may be cut by one), and a `<` with another `<` before its `>`, or none.
  */

@@ -199,7 +199,7 @@ export const journalSchema = z.strictObject({
       return ok(value as string[]);
     },
   ).optional(),
-  // Issue 5: the hosts the site is published to; the build checks their limits (docs/hosting/).
+  // The hosts the site is published to; the build checks their limits (docs/hosting/).
   hosts: field(
     {
       type: 'array',
@@ -335,8 +335,8 @@ export const authorsDescription =
   'a list of author keys (file names in content/authors/ without extension), in author order';
 
 /**
- * An author of a manuscript: the key of an author record, or (issue 3) the exact published string
- * of an imported author that no single author record matches (docs/content-model.md,
+ * An author of a manuscript: the key of an author record, or the exact published string of an
+ * imported author that no single author record matches (docs/content-model.md,
  * "Authors kept as published").
  */
 export type AuthorRef = string | { as_published: string };

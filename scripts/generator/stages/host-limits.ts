@@ -1,5 +1,5 @@
 /**
- * Stage 7 (issue 5): the hosts the journal publishes to (`hosts` in content/journal.yaml) each have
+ * Stage 7: the hosts the journal publishes to (`hosts` in content/journal.yaml) each have
  * documented limits. A site that would break one fails the build here, with the file or the count
  * that breaks it: its files are measured as written into the staging folder, and the output stays
  * as it was. A host that cannot serve the contract as written gets a warning that says what its
@@ -90,8 +90,8 @@ export interface HostCheck {
 /**
  * The orchestrator's entry: checks the files of the output as written into the staging folder
  * (`files`, each one's size in its stamp), before it is swapped in. They are not rendered again to
- * be measured (issue 4: every page and list a second time, a build after an edit as slow as a cold
- * one). A PDF over a limit is reported at its file under content/ (`copies`).
+ * be measured: that would be every page and list a second time, and a build after an edit as slow
+ * as a cold one. A PDF over a limit is reported at its file under content/ (`copies`).
  */
 export function checkHostLimits(
   hosts: readonly HostId[] | undefined,

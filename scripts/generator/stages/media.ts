@@ -30,13 +30,13 @@ export interface MediaCopy {
   from: string;
   /** Output path relative to `dist/`, e.g. `media/pdfs/x.pdf`. */
   to: string;
-  /** The source's size, mtime and inode when checked: an unchanged PDF is reused from the previous output (issue 4). */
+  /** The source's size, mtime and inode when checked: an unchanged PDF is reused from the previous output. */
   stamp?: FileStamp;
 }
 
 /**
  * PDFs that passed every check, with the stamp each had then, in columns and in the order the
- * records name them (issue 4: 100,000 at 100,000 manuscripts, compared without an object each).
+ * records name them (100,000 at 100,000 manuscripts, compared without an object each).
  */
 export interface VerifiedMedia {
   /** Paths under `content/media/`, newline-joined (a media path never holds one: formats.ts, SAFE_NAME). */
@@ -104,8 +104,8 @@ export async function startMediaCheck(
   const absoluteOf = (i: number) =>
     folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
   const problems: Problem[] = [];
-  // First what needs no stamp, while the stat workers may still be taking the PDFs' (issue 4: at
-  // 100,000 PDFs, `check` did this after them, with the other core idle).
+  // First what needs no stamp, while the stat workers may still be taking the PDFs': at 100,000
+  // PDFs, doing it after them leaves the other core idle in `check`.
   const known = lineUp(verified, refPaths);
   // A file that is no link (lstat) can only lead elsewhere through its folder: one realpath per folder.
   const inside: boolean[] = [];
@@ -117,7 +117,7 @@ export async function startMediaCheck(
       inside[f] = real === realMediaDir || real.startsWith(realMediaDir + path.sep);
     },
   );
-  // Every PDF is `lstat`ed, on both cores when there are many (issue 4: 100,000 at 100,000 manuscripts).
+  // Every PDF is `lstat`ed, on both cores when there are many (100,000 at 100,000 manuscripts).
   const { stats, slotOf, slots } = scan
     ? await statListed(refPaths, folders, folderOf, scan, absoluteOf)
     : { stats: await statMany(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
@@ -237,7 +237,7 @@ interface MediaFolder {
 
 /**
  * The folders the PDFs are in, and each PDF's: records name their PDFs mostly folder after folder,
- * so a PDF in the same folder as the one before costs no string (issue 4: 100,000 PDFs).
+ * so a PDF in the same folder as the one before costs no string (100,000 PDFs at 100,000 manuscripts).
  */
 function foldersOf(refPaths: readonly string[], mediaDir: string): { folders: MediaFolder[]; folderOf: Int32Array } {
   const folders: MediaFolder[] = [];

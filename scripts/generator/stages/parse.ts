@@ -25,9 +25,9 @@ export interface ParsedFile {
 
 /**
  * The yaml package, loaded the first time a file needs it. Record files are nearly always plain
- * YAML (plain-yaml.ts): loading the package cost every command about 30 ms of its start, and each
- * load worker as much, for files it never read (issue 4: `check` after an edit takes under a
- * second). Required, not imported: parsing stays synchronous, and on Node the package's `import`
+ * YAML (plain-yaml.ts): loading the package costs every command about 30 ms of its start, and each
+ * load worker as much, for files it never reads, where `check` after an edit has under a second in
+ * all. Required, not imported: parsing stays synchronous, and on Node the package's `import`
  * and `require` both give its CommonJS build, so this is the same module.
  */
 let yamlPackage: typeof YamlPackage | undefined;
@@ -65,7 +65,7 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
   }
 
   if (parser.schema === 'failsafe') {
-    // Issue 4: most record files are plain YAML that a small reader takes in a few µs; it declines
+    // Most record files are plain YAML that a small reader takes in a few µs; it declines
     // anything else (errors included), and the yaml package below decides, with the same result.
     const plain = parsePlainYaml(text);
     if (plain) return { parsed: { file, ...plain }, problems: [] };

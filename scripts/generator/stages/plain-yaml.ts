@@ -1,6 +1,6 @@
 /**
- * A fast, exact reader for the plain YAML that record files are written in (issue 4: the yaml
- * package's CST parser and composer were most of the load stage's time).
+ * A fast, exact reader for the plain YAML that record files are written in: the yaml package's
+ * CST parser and composer take about ten times as long over them (docs/performance.md).
  *
  * It understands only a subset: block mappings with plain keys, one-line plain and quoted
  * scalars, literal (`|`, `|-`) and simply folded (`>`, `>-`) block scalars, block sequences of

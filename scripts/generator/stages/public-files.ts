@@ -11,7 +11,7 @@ export async function readPublicFiles(
   projectRoot: string,
   publicDir: string,
 ): Promise<{ outputs: OutputFile[]; problems: Problem[] }> {
-  // Loaded here, by a build only: `check` renders nothing, and the library took it 30 ms to load.
+  // Loaded here, by a build only: `check` renders nothing, and the library takes 30 ms to load.
   const { default: fg } = await import('fast-glob');
   const entries = await fg('**/*', {
     cwd: publicDir,

@@ -1,5 +1,5 @@
 /**
- * The build cache (issue 4): what the load stage learned about each content file, and what the
+ * The build cache: what the load stage learned about each content file, and what the
  * write stage wrote, so that a build after a small edit reads, parses and writes only what changed.
  *
  * - It lives outside the output folder (`.cache/journal-build/` by default) and is safe to delete
@@ -96,8 +96,8 @@ function readVersion(manifest: string): string {
 
 /**
  * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files and folders in columns (paths and keys
- * NUL-joined, stamps as numbers): no array or object per file to write or to read back (issue 4:
- * 200,000 files at 100,000 manuscripts; entries one by one cost 30 MB at the end of a cold build).
+ * NUL-joined, stamps as numbers): no array or object per file to write or to read back: 200,000
+ * files at 100,000 manuscripts, where an entry each costs tens of MB at the end of a cold build.
  */
 type OutputFrame = [
   out: string,

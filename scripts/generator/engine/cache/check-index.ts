@@ -1,15 +1,14 @@
 /**
- * The check index (issue 4: `check` after one edit at 100,000 manuscripts, from 7.8 s to about 3 s,
- * then about 2 s once it was compared by columns and the files stamped in one pass, content-scan.ts,
- * then about 1 s once `check` read the references of unchanged manuscripts from the columns rather
- * than from records made of them). Builds restore their unchanged records from it too.
+ * The check index: what `check` needs of every unchanged file, in columns, so that `check` after one
+ * edit reads no whole record and makes none. At 100,000 manuscripts that is what keeps it under a
+ * second (docs/performance.md). Builds restore their unchanged records from it too.
  *
  * Of an unchanged file, `check` needs its stamp and content hash and the few fields that other
  * records' checks read (a manuscript's id, volume, authors, section and PDF; an author only
  * exists); a build also reads an author's name, surname, institution and order and a manuscript's
  * title, date and order, and reads a manuscript's long fields from its file when it renders it
- * again (reread.ts). This index holds those fields in columns (about 52 MB at 100,000 manuscripts);
- * the whole records it replaced were 320 MB, 1.3 s to read and 2 s of garbage collection. Files
+ * again (reread.ts). This index holds those fields in columns (tens of MB at 100,000 manuscripts):
+ * whole records are several times larger, and take seconds to read and to collect. Files
  * that do not fit the columns (volumes, invalid files, files with problems, manuscripts with
  * authors kept as published or a remote PDF) are kept whole: there are few.
  *
@@ -49,7 +48,7 @@ interface IndexFrame {
   folder: string;
   /**
    * The files' names in that folder, NUL-joined as a folder's listing is (Discovery.listed): when the
-   * listing found is this string, the files are the same (one comparison, issue 4).
+   * listing found is this string, the files are the same (one comparison, not one per file).
    */
   fileNames: string;
   /** size, mtimeMs, ino per file; NaN where the stamp was too recent to trust. */
@@ -68,13 +67,13 @@ interface IndexFrame {
   /**
    * The same authors as rows of the authors' frame (-1: no author file had that key), row i's from
    * authorStarts[i] to authorStarts[i + 1]: while the author files are the same, `check` decides
-   * that a manuscript names only known authors without a string per key (issue 4: 250,000 keys).
+   * that a manuscript names only known authors without a string per key (250,000 keys at 100,000 manuscripts).
    */
   authorRows: Int32Array;
   authorStarts: Uint32Array;
   /**
-   * What a build reads of an unchanged record besides (issue 4: a build restores its records from
-   * the index, not from whole records): the `order` of authors and manuscripts (NaN: none), an
+   * What a build reads of an unchanged record besides (a build restores its records from the
+   * index, not from whole records): the `order` of authors and manuscripts (NaN: none), an
    * author's name, surname and institution and a manuscript's date (shared), and its title
    * (newline-joined).
    * A manuscript's long fields (packed-manuscript.ts) are read from its file when asked (reread.ts).
@@ -93,7 +92,7 @@ interface IndexFrame {
  * A column of texts that repeat across records (first names, surnames, institutions, sections,
  * dates): each text once, newline-joined, and each row's position among them. Restored records
  * share one string per text, as loading makes them share (load-all.ts, shareTexts), without a
- * lookup per record: at 250,000 records that lookup was a fifth of a second after every edit.
+ * lookup per record: at 250,000 records such lookups cost a fifth of a second after every edit.
  */
 interface SharedColumn {
   texts: string;
@@ -127,7 +126,8 @@ const NO_PROBLEMS = Object.freeze([]) as unknown as Problem[];
 
 /**
  * The index as the load stage reads a cache (load-all.ts): lined up with the files found, its stamps
- * as columns, and what loading each file gave: no entry, stamp or hash object per file (issue 4).
+ * as columns, and what loading each file gave: no entry, stamp or hash object per file (250,000
+ * files at 100,000 manuscripts).
  * The records' skeletons are made here, at once: a check reads the index while the content folders
  * are being listed and stamped (content-scan.ts), and needs every skeleton but the edited files'.
  */
@@ -191,8 +191,8 @@ function once<T>(make: () => T): () => T {
  * Restored authors take their keys from `authorKeys` (the authors' frame's, by row), and so do the
  * manuscripts that name them, by the authors' rows (IndexFrame.authorRows): one string per author,
  * not one more per mention, and a manuscript's authors are then found among the authors' keys by
- * the strings themselves (resolve.ts; issue 4: at 100,000 manuscripts, looking up 250,000 copies
- * took a fifth of a second after every edit).
+ * the strings themselves (resolve.ts: at 100,000 manuscripts, looking up 250,000 copies costs a
+ * fifth of a second after every edit).
  */
 function recordRow(
   frame: IndexFrame,
@@ -410,8 +410,8 @@ function indexFrame(
   const numbers = new Float64Array(isManuscripts ? entries.length * 2 : 0).fill(Number.NaN);
   const orders = new Float64Array(entries.length).fill(Number.NaN);
   // A collection's columns have a row per file, empty where the file's form has no such field (made
-  // at its length and filled in place: issue 4, 250,000 rows at 100,000 manuscripts); another
-  // collection's columns have none (4.8 MB of the index that every check and build read).
+  // at its length and filled in place: 250,000 rows at 100,000 manuscripts); another
+  // collection's columns have none (megabytes of the index that every check and build reads).
   const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
   const [sections, documents, authors, titles, dates] = [
     column(isManuscripts),
@@ -451,7 +451,7 @@ function indexFrame(
       sections[i] = manuscript.section;
       documents[i] = (manuscript.document as { path: string }).path;
       // The authors as rows of the authors' frame; as text only when one has no row there (no author
-      // file had that key): the keys are the authors' frame's file names otherwise (9 MB less).
+      // file had that key): the keys are the authors' frame's file names otherwise (megabytes less to read).
       const rows = (manuscript.authors as string[]).map((key) => authorRow.get(key) ?? -1);
       authorRows.push(...rows);
       if (rows.includes(-1)) authors[i] = (manuscript.authors as string[]).join('\t');

@@ -1,5 +1,5 @@
 /**
- * Stages 2 and 3 for the whole journal (issue 4): every content file through `runLoadJob`, on
+ * Stages 2 and 3 for the whole journal: every content file through `runLoadJob`, on
  * worker threads when the journal is large, with the build cache's results for files that did
  * not change. Records and problems come out in discovery (sorted path) order, whatever order the
  * workers finished in, and the cache entries for the next build come out alongside.
@@ -109,7 +109,7 @@ export interface LoadOptions {
   /**
    * `records`: every file's record, each repeated text kept once (shareTexts), as a build needs them.
    * `checks`: only what the checks across records read (`check`): the files that the cache holds in
-   * its columns make no record at all (issue 4: 250,000 records and their garbage collection).
+   * its columns make no record at all (250,000 records and their garbage collection at 100,000 manuscripts).
    */
   restore?: 'records' | 'checks';
 }
@@ -129,8 +129,8 @@ export async function loadContent(
   let stale = Math.abs(cache.size - sources.length);
   const stage = progress.stage('load', sources.length);
   // The fast path on this thread: a file whose stamp (taken by discovery) matches the cache's is
-  // not sent anywhere, and is compared as numbers, without an object per file (issue 4: 250,000
-  // files at 100,000 manuscripts). Only the rest (new, edited or touched files) go to the workers,
+  // not sent anywhere, and is compared as numbers, without an object per file (250,000 files
+  // at 100,000 manuscripts). Only the rest (new, edited or touched files) go to the workers,
   // so an edit starts none. A stamp too recent to trust (load-job.ts) is no match: such a file is hashed again.
   const now = Date.now();
   const rest: LoadJob[] = [];
@@ -340,7 +340,7 @@ function checkedOf(
  * Records arrive from the workers each with its own copy of every text (those restored from the
  * check index share theirs already). The texts that repeat across records (institutions, first
  * names, sections, dates, the author keys that manuscripts name) are kept once: at 150,000 authors
- * and 100,000 manuscripts that is tens of MB (issue 4).
+ * and 100,000 manuscripts that is tens of MB.
  */
 function createInterner(): (text: string) => string {
   const known = new Map<string, string>();
