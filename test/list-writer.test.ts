@@ -17,7 +17,7 @@ import {
   type WrittenList,
 } from '../scripts/generator/engine/write/list-writer.ts';
 import { stampOfStat } from '../scripts/generator/engine/scan/stat-many.ts';
-import { BROTLI_OPTIONS, GZIP_LEVEL } from '../scripts/generator/stages/write.ts';
+import { BROTLI_OPTIONS, GZIP_LEVEL } from '../scripts/generator/engine/write/site-writer.ts';
 
 let dir: string;
 beforeAll(async () => {

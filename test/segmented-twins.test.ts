@@ -19,7 +19,7 @@ import {
   type SegmentTable,
 } from '../scripts/generator/engine/compress/segmented-twins.ts';
 import { stitchedBrotli } from '../scripts/generator/engine/compress/stitched-brotli.ts';
-import { BROTLI_OPTIONS } from '../scripts/generator/stages/write.ts';
+import { BROTLI_OPTIONS } from '../scripts/generator/engine/write/site-writer.ts';
 
 let dir: string;
 beforeAll(async () => {

@@ -39,7 +39,7 @@ import type { Renderer } from './model/site.ts';
 import { trackReads } from './engine/reuse/read-tracking.ts';
 import { emptyReads, keyOutputs, type RecordedReads } from './engine/reuse/reuse.ts';
 import type { ListTable } from './engine/write/list-items.ts';
-import { startSite, type WriteStats } from './stages/write.ts';
+import { startSite, type WriteStats } from './engine/write/site-writer.ts';
 import type { ProjectPaths } from '../project.ts';
 
 export type BuildMode = 'build' | 'check';

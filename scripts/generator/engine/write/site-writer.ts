@@ -14,36 +14,33 @@
  * folder of such files as a whole, others by hard link. The previous output's files are only ever
  * replaced, never modified, so a link to one is a copy.
  */
-import { lstatSync } from 'node:fs';
-import { link, lstat, mkdir, rename, rmdir } from 'node:fs/promises';
+
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { OutputManifest } from '../engine/cache/cache.ts';
+import type { OutputManifest } from '../cache/cache.ts';
+import { OutputRowsBuilder, ROW_STAMP_FIELDS, rowFinder, rowStamp, type OutputRows } from '../cache/output-rows.ts';
+import type { MediaCopy } from '../../stages/media.ts';
+
+import { removeTree } from '../../../shared/remove-tree.ts';
+import type { OutputFile } from '../../../shared/output-file.ts';
+import type { Progress } from '../../progress.ts';
+import { statMany, type FileStamp, type Scan } from '../scan/stat-many.ts';
+import { createFileWriter } from './file-writer.ts';
+import { chunkKeys, keyed, splicedChunks, type ListTable } from './list-items.ts';
+import { createListWriter } from './list-writer.ts';
+import { silentProgress } from '../../progress.ts';
 import {
-  OutputRowsBuilder,
-  ROW_STAMP_FIELDS,
-  rowFinder,
-  rowStamp,
-  type OutputRows,
-} from '../engine/cache/output-rows.ts';
-import type { MediaCopy } from './media.ts';
-import { forEachLimited } from '../../shared/for-each-limited.ts';
-import { removeTree } from '../../shared/remove-tree.ts';
-import type { OutputFile } from '../../shared/output-file.ts';
-import type { Progress } from '../progress.ts';
-import {
-  sameStamp,
-  STAT_FIELDS,
-  stampOfStat,
-  statMany,
-  type FileStamp,
-  type FolderListing,
-  type Scan,
-} from '../engine/scan/stat-many.ts';
-import { createFileWriter } from '../engine/write/file-writer.ts';
-import { chunkKeys, keyed, splicedChunks, tableBytes, type ListTable } from '../engine/write/list-items.ts';
-import { createListWriter, type PreviousListFile } from '../engine/write/list-writer.ts';
-import { silentProgress } from '../progress.ts';
+  type FilePlan,
+  type PreviousOutput,
+  STAT_SLICE,
+  filePlan,
+  mediaKey,
+  relativesOf,
+  under,
+} from './reusable-files.ts';
+import { folderStamps, placeReused } from './place-reused.ts';
+import { chunksOf, hasStamp, previousListFile } from './previous-lists.ts';
 
 /**
  * Compression levels for the precompressed twins, chosen by measurement (docs/performance.md):
@@ -95,169 +92,6 @@ export interface WriteOptions {
    */
   previousManifest?: () => OutputManifest | undefined;
 }
-
-/**
- * An output path (forward slashes, relative, checked by the renderers and findOutputConflicts) inside
- * a folder. Concatenated: `path.join` per file cost about a second at 200,000 files; every
- * platform's file functions take `/`.
- */
-function under(folder: string, relative: string): string {
-  return `${folder}/${relative}`;
-}
-
-/** The files an output is written as: itself, and its precompressed twins. */
-function relativesOf(output: OutputFile): string[] {
-  return output.precompress
-    ? [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)]
-    : [output.path];
-}
-
-/** A PDF's key: its source and that source's stamp when checked (none when too recent to trust). */
-function mediaKey(copy: MediaCopy): string | undefined {
-  return copy.stamp ? `${copy.from}\n${copy.stamp.size} ${copy.stamp.mtimeMs} ${copy.stamp.ino}` : undefined;
-}
-
-/** What the previous build wrote into this output folder (its manifest's rows), and a finder over them. */
-interface PreviousOutput {
-  rows: OutputRows;
-  find: (name: string, hint: number) => number;
-  folders: ReadonlyMap<string, FileStamp> | undefined;
-  /** The rows this build reuses, marked as they are found (placeReused moves the others aside). */
-  reused: Uint8Array;
-}
-
-/**
- * The previous build's files that can stand for this build's: same key, and still exactly as that
- * build wrote them (same stamp: the previous output's files are only ever replaced, never modified,
- * so a file with its recorded stamp holds the recorded bytes). An output counts only if all its
- * files do. The stamps are the ones `listed` took when the build started (content-scan.ts); a file
- * in a folder it did not list (missing then, or reached through a link) is not reused.
- *
- * Returns the previous row of each of the wanted outputs' files, in order, -1 where there is none to
- * reuse. The outputs are looked for in the order the previous build wrote them (output-rows.ts).
- */
-async function findReusable(
-  outDir: string,
-  previous: PreviousOutput | undefined,
-  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
-  listed: Scan | undefined,
-): Promise<Int32Array> {
-  const rows = new Int32Array(wanted.reduce((sum, { relatives }) => sum + relatives.length, 0)).fill(-1);
-  if (!listed || !previous || previous.rows.names.length === 0) return rows;
-  // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
-  const listings = new Map<string, FolderListing | undefined>();
-  const folderOfNext = folderFinder();
-  const folders = new Set<string>();
-  for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOfNext(relative));
-  // Named as the scan names them (path.join), whatever the platform's separator.
-  for (const folder of folders) listings.set(folder, await listed.folder(path.join(outDir, ...folder.split('/'))));
-  // Name → position in its listing, for this search only: a binary search over 100,000 names cost
-  // a quarter of a second for 200,000 files.
-  const positions = new Map<FolderListing, Map<string, number>>();
-  // The name after the last one found first: outputs in the listing's order (the PDFs) need no map.
-  const lastFound = new Map<FolderListing, number>();
-  /** Where the file `relative` names (its name from `start`) is in `listing`. */
-  const positionIn = (listing: FolderListing, relative: string, start: number): number | undefined => {
-    const next = (lastFound.get(listing) ?? -1) + 1;
-    // Compared in place: a name sliced per file was 200,000 strings.
-    const guess = listing.names[next];
-    let at: number | undefined =
-      guess !== undefined && guess.length === relative.length - start && relative.endsWith(guess) ? next : undefined;
-    if (at === undefined) {
-      const name = relative.slice(start);
-      let known = positions.get(listing);
-      if (!known) {
-        known = new Map();
-        for (let i = 0; i < listing.names.length; i++) known.set(listing.names[i]!, i);
-        positions.set(listing, known);
-      }
-      at = known.get(name);
-    }
-    if (at !== undefined) lastFound.set(listing, at);
-    return at;
-  };
-  const { stamps } = previous.rows;
-  // 200,000 files at 100,000 manuscripts: no closure or object per file.
-  const intact = (relative: string, row: number): boolean => {
-    const folder = folderOfNext(relative);
-    const listing = listings.get(folder);
-    const at = listing && positionIn(listing, relative, folder === '' ? 0 : folder.length + 1);
-    if (at === undefined || listing!.kind(at) !== 'file') return false;
-    const v = listing!.values;
-    const r = row * ROW_STAMP_FIELDS;
-    return (
-      v[at * STAT_FIELDS + 1] === stamps[r] &&
-      v[at * STAT_FIELDS + 2] === stamps[r + 1] &&
-      v[at * STAT_FIELDS + 3] === stamps[r + 2]
-    );
-  };
-  let hint = 0;
-  let end = 0;
-  for (const { relatives, key } of wanted) {
-    const first = end;
-    end += relatives.length;
-    if (key === undefined) continue;
-    for (let k = 0; k < relatives.length; k++) {
-      const row = previous.find(relatives[k]!, hint);
-      if (row < 0 || previous.rows.keys[row] !== key || !intact(relatives[k]!, row)) {
-        rows.fill(-1, first, end);
-        break;
-      }
-      rows[first + k] = row;
-      hint = row + 1;
-    }
-  }
-  for (const row of rows) if (row >= 0) previous.reused[row] = 1;
-  return rows;
-}
-
-/** The files of a group of outputs, in order: each one's previous row to reuse (-1: none) and, once written, its tag. */
-interface FilePlan {
-  files: string[];
-  rows: Int32Array;
-  tags: Int32Array;
-}
-
-async function filePlan(
-  outDir: string,
-  previous: PreviousOutput | undefined,
-  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
-  listed: Scan | undefined,
-): Promise<FilePlan> {
-  const rows = await findReusable(outDir, previous, wanted, listed);
-  return { files: wanted.flatMap(({ relatives }) => relatives), rows, tags: new Int32Array(rows.length).fill(-1) };
-}
-
-/**
- * The folder of each relative output path given ('' for the root), the one before's given again
- * when it is the same: consecutive outputs are mostly in one folder, and a folder sliced per file
- * was 200,000 strings, each hashed to look its listing up (issue 4).
- */
-function folderFinder(): (relative: string) => string {
-  let last: string | undefined;
-  return (relative) => {
-    const slash = relative.lastIndexOf('/');
-    if (last !== undefined && Math.max(slash, 0) === last.length && relative.startsWith(last)) return last;
-    return (last = folderOf(relative));
-  };
-}
-
-/** The folder of a relative output path ('' for the root). */
-function folderOf(relative: string): string {
-  const slash = relative.lastIndexOf('/');
-  return slash < 0 ? '' : relative.slice(0, slash);
-}
-
-/** Written files stamped at once (statMany). */
-const STAT_SLICE = 50_000;
-
-/** A folder with fewer unchanged files than this is not worth adopting (placeReused): they are linked. */
-const ADOPT_MIN_FILES = 64;
-
-/** Files created at once: enough to keep the disk and the thread pool busy. */
-const WRITE_CONCURRENCY = 32;
-/** The twins written next to a file marked `precompress`. */
-const PRECOMPRESSED = ['.gz', '.br'] as const;
 
 /**
  * A write begun with the lists, the PDFs added as soon as they are checked, finished with everything
@@ -661,210 +495,4 @@ export async function startSite(
 
   await Promise.all(handedOver);
   return { copyMedia, finish, abandon };
-}
-
-interface Placement {
-  outDir: string;
-  staging: string;
-  /** The files taken from the previous output; `found`: each has its row in the previous manifest marked. */
-  reused: { names: readonly string[]; found: boolean };
-  /** The files this build wrote into the staging folder. */
-  written: readonly string[];
-  previous: PreviousOutput | undefined;
-  /** [from, to] of every folder or file moved out of (or into) the previous output, to undo on failure. */
-  moves: [string, string][];
-  /** Where files of an adopted folder that changed or went are kept until the swap. */
-  trash: string;
-  ensureFolder: (file: string) => Promise<unknown>;
-}
-
-/**
- * Puts the reused files into the staging folder. A folder whose files are all reused, that holds
- * exactly the files the previous build wrote there (its stamp is unchanged: nothing was added or
- * removed since), is moved as a whole: one rename instead of a link per file, and nothing left to
- * delete afterwards. Other reused files are hard-linked one by one.
- */
-async function placeReused(p: Placement): Promise<void> {
-  const inStaging = (relative: string) => under(p.staging, relative);
-  const inPrevious = (relative: string) => under(p.outDir, relative);
-  const placeFile = async (relative: string) => {
-    const file = inStaging(relative);
-    await p.ensureFolder(file);
-    await link(inPrevious(relative), file);
-  };
-  const previous = p.previous;
-  if (!previous?.folders || !p.reused.found) {
-    await forEachLimited(p.reused.names, WRITE_CONCURRENCY, placeFile);
-    return;
-  }
-  // This build's files by folder: the reused first (numbered as in p.reused), then the written.
-  const ours = [...p.reused.names, ...p.written];
-  const isReused = (file: number) => file < p.reused.names.length;
-  const newTree = folderTree(ours);
-  const oldTree = folderTree(previous.rows.names);
-  const previousFolders = previous.folders;
-  const whole = new Map<string, Promise<boolean>>();
-  const isWhole = (folder: string): Promise<boolean> => {
-    let known = whole.get(folder);
-    if (!known)
-      whole.set(
-        folder,
-        (known = (async () => {
-          const mine = newTree.get(folder)!;
-          const theirs = oldTree.get(folder);
-          const recorded = previousFolders.get(folder);
-          // Every file of ours reused is a file of theirs (same path): as many, and all reused, they are the same files.
-          if (
-            !theirs ||
-            !recorded ||
-            mine.files.length !== theirs.files.length ||
-            !mine.files.every(isReused) ||
-            !sameMembers(mine.folders, theirs.folders)
-          )
-            return false;
-          const stat = await lstat(inPrevious(folder)).catch(() => undefined);
-          if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
-          for (const child of mine.folders) if (!(await isWhole(child))) return false;
-          return true;
-        })()),
-      );
-    return known;
-  };
-  let replaced = 0;
-  /**
-   * A folder of files only, mostly unchanged (100,000 pages after one edit), is taken over from the
-   * previous output as a whole: the files that changed or went are moved aside (kept until the swap,
-   * so that a failure can put everything back), the new ones moved in, and the folder moved into the
-   * staging folder. A few renames instead of a link per unchanged file.
-   */
-  const adopt = async (folder: string): Promise<boolean> => {
-    const mine = newTree.get(folder)!;
-    const theirs = oldTree.get(folder);
-    const recorded = previousFolders.get(folder);
-    if (folder === '' || !theirs || !recorded || mine.folders.length > 0 || theirs.folders.length > 0) return false;
-    const kept = mine.files.filter(isReused).length;
-    if (kept < ADOPT_MIN_FILES || kept * 2 < mine.files.length) return false;
-    const stat = await lstat(inPrevious(folder)).catch(() => undefined);
-    if (!stat?.isDirectory() || stat.mtimeMs !== recorded.mtimeMs || stat.ino !== recorded.ino) return false;
-    const move = async (from: string, to: string) => {
-      await rename(from, to);
-      p.moves.push([from, to]);
-    };
-    await mkdir(p.trash, { recursive: true });
-    for (const row of theirs.files)
-      if (!previous.reused[row])
-        await move(inPrevious(previous.rows.names[row]!), path.join(p.trash, String(replaced++)));
-    for (const file of mine.files) if (!isReused(file)) await move(inStaging(ours[file]!), inPrevious(ours[file]!));
-    await rmdir(inStaging(folder)).catch(() => {});
-    await p.ensureFolder(inStaging(folder));
-    await move(inPrevious(folder), inStaging(folder));
-    return true;
-  };
-  const files: string[] = [];
-  const place = async (folder: string): Promise<void> => {
-    if (await adopt(folder)) return;
-    const { files: direct, folders } = newTree.get(folder)!;
-    for (const file of direct) if (isReused(file)) files.push(ours[file]!);
-    await forEachLimited(folders, WRITE_CONCURRENCY, async (child) => {
-      if (!(await isWhole(child))) return place(child);
-      const to = inStaging(child);
-      await p.ensureFolder(to);
-      await rename(inPrevious(child), to);
-      p.moves.push([inPrevious(child), to]);
-    });
-  };
-  await place('');
-  await forEachLimited(files, WRITE_CONCURRENCY, placeFile);
-}
-
-/** Arrays, not sets: at 100,000 one-page folders the tree's size is what matters. */
-interface TreeNode {
-  /** The files directly in the folder, by their position in the list the tree was made from. */
-  files: number[];
-  folders: string[];
-}
-
-/** Folder (relative, '' for the root) → the files and folders directly in it (each file listed once). */
-function folderTree(files: readonly string[]): Map<string, TreeNode> {
-  const tree = new Map<string, TreeNode>([['', { files: [], folders: [] }]]);
-  files.forEach((file, position) => {
-    let child = file;
-    for (let isFile = true; ; isFile = false) {
-      const slash = child.lastIndexOf('/');
-      const folder = slash < 0 ? '' : child.slice(0, slash);
-      let node = tree.get(folder);
-      const known = node !== undefined;
-      if (!node) tree.set(folder, (node = { files: [], folders: [] }));
-      if (isFile) node.files.push(position);
-      else node.folders.push(child);
-      if (known || folder === '') break;
-      child = folder;
-    }
-  });
-  return tree;
-}
-
-/** The folders that hold `files`, and their parents, without the root. */
-function foldersOf(files: Iterable<string>): Set<string> {
-  const folders = new Set<string>();
-  for (const file of files) {
-    for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) {
-      const folder = file.slice(0, slash);
-      if (folders.has(folder)) break;
-      folders.add(folder);
-    }
-  }
-  return folders;
-}
-
-function sameMembers(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  if (a.length === 1) return a[0] === b[0];
-  const set = new Set(b);
-  return a.every((item) => set.has(item));
-}
-
-/** The stamps of every folder holding output files, taken after the swap (their final state). */
-async function folderStamps(outDir: string, files: Iterable<string>): Promise<Map<string, FileStamp>> {
-  const folders = [...foldersOf(files)];
-  const stamps = new Map<string, FileStamp>();
-  await forEachLimited(folders, WRITE_CONCURRENCY, async (folder) => {
-    const stat = await lstat(path.join(outDir, ...folder.split('/')));
-    stamps.set(folder, { size: 0, mtimeMs: stat.mtimeMs, ino: stat.ino });
-  });
-  return stamps;
-}
-
-/**
- * The previous build's files of a list, when they still are the files its table describes: same
- * stamp (the previous output's files are only ever replaced, never modified), and for the list the
- * size the table adds up to. Otherwise every item is rendered (and a twin's every segment
- * compressed). The list writer checks the stamps again as it opens them.
- */
-function previousListFile(
-  file: string,
-  table: ListTable | undefined,
-): { table: ListTable; files: PreviousListFile } | undefined {
-  if (!table || !hasStamp(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table)) return undefined;
-  // The twins' stamps follow the list's, in the order of PRECOMPRESSED.
-  const twins = PRECOMPRESSED.flatMap((suffix, i) => {
-    const segments = table.twins?.[suffix];
-    const stamp = table.stamps[i + 1];
-    return segments && hasStamp(`${file}${suffix}`, stamp)
-      ? [{ suffix, file: `${file}${suffix}`, stamp: stamp!, table: segments }]
-      : [];
-  });
-  return { table, files: { file, stamp: table.stamps[0]!, twins } };
-}
-
-/** Whether `file` is a file that still has the stamp recorded for it (the build's own outputs are replaced, never modified). */
-function hasStamp(file: string, stamp: FileStamp | undefined): boolean {
-  const stat = lstatSync(file, { throwIfNoEntry: false });
-  return stamp !== undefined && stat?.isFile() === true && sameStamp(stampOfStat(stat), stamp);
-}
-
-/** A body as chunks of bytes: a list's chunks one by one, any other body as one chunk. */
-function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
-  if (typeof body === 'function') for (const chunk of body()) yield [Buffer.from(String(chunk), 'utf8')];
-  else yield [typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }

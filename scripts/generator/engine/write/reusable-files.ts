@@ -1,0 +1,177 @@
+/**
+ * Which files of the previous output can stand for this build's: same key, and still exactly as
+ * that build wrote them (same stamp). The previous output's files are only ever replaced, never
+ * modified, so a file with its recorded stamp holds the recorded bytes.
+ */
+
+import path from 'node:path';
+
+import { ROW_STAMP_FIELDS, type OutputRows } from '../cache/output-rows.ts';
+import type { MediaCopy } from '../../stages/media.ts';
+
+import type { OutputFile } from '../../../shared/output-file.ts';
+
+import { STAT_FIELDS, type FileStamp, type FolderListing, type Scan } from '../scan/stat-many.ts';
+
+/**
+ * An output path (forward slashes, relative, checked by the renderers and findOutputConflicts) inside
+ * a folder. Concatenated: `path.join` per file cost about a second at 200,000 files; every
+ * platform's file functions take `/`.
+ */
+export function under(folder: string, relative: string): string {
+  return `${folder}/${relative}`;
+}
+
+/** The files an output is written as: itself, and its precompressed twins. */
+export function relativesOf(output: OutputFile): string[] {
+  return output.precompress
+    ? [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)]
+    : [output.path];
+}
+
+/** A PDF's key: its source and that source's stamp when checked (none when too recent to trust). */
+export function mediaKey(copy: MediaCopy): string | undefined {
+  return copy.stamp ? `${copy.from}\n${copy.stamp.size} ${copy.stamp.mtimeMs} ${copy.stamp.ino}` : undefined;
+}
+
+/** What the previous build wrote into this output folder (its manifest's rows), and a finder over them. */
+export interface PreviousOutput {
+  rows: OutputRows;
+  find: (name: string, hint: number) => number;
+  folders: ReadonlyMap<string, FileStamp> | undefined;
+  /** The rows this build reuses, marked as they are found (placeReused moves the others aside). */
+  reused: Uint8Array;
+}
+
+/**
+ * The previous build's files that can stand for this build's: same key, and still exactly as that
+ * build wrote them (same stamp: the previous output's files are only ever replaced, never modified,
+ * so a file with its recorded stamp holds the recorded bytes). An output counts only if all its
+ * files do. The stamps are the ones `listed` took when the build started (content-scan.ts); a file
+ * in a folder it did not list (missing then, or reached through a link) is not reused.
+ *
+ * Returns the previous row of each of the wanted outputs' files, in order, -1 where there is none to
+ * reuse. The outputs are looked for in the order the previous build wrote them (output-rows.ts).
+ */
+export async function findReusable(
+  outDir: string,
+  previous: PreviousOutput | undefined,
+  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
+  listed: Scan | undefined,
+): Promise<Int32Array> {
+  const rows = new Int32Array(wanted.reduce((sum, { relatives }) => sum + relatives.length, 0)).fill(-1);
+  if (!listed || !previous || previous.rows.names.length === 0) return rows;
+  // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
+  const listings = new Map<string, FolderListing | undefined>();
+  const folderOfNext = folderFinder();
+  const folders = new Set<string>();
+  for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOfNext(relative));
+  // Named as the scan names them (path.join), whatever the platform's separator.
+  for (const folder of folders) listings.set(folder, await listed.folder(path.join(outDir, ...folder.split('/'))));
+  // Name → position in its listing, for this search only: a binary search over 100,000 names cost
+  // a quarter of a second for 200,000 files.
+  const positions = new Map<FolderListing, Map<string, number>>();
+  // The name after the last one found first: outputs in the listing's order (the PDFs) need no map.
+  const lastFound = new Map<FolderListing, number>();
+  /** Where the file `relative` names (its name from `start`) is in `listing`. */
+  const positionIn = (listing: FolderListing, relative: string, start: number): number | undefined => {
+    const next = (lastFound.get(listing) ?? -1) + 1;
+    // Compared in place: a name sliced per file was 200,000 strings.
+    const guess = listing.names[next];
+    let at: number | undefined =
+      guess !== undefined && guess.length === relative.length - start && relative.endsWith(guess) ? next : undefined;
+    if (at === undefined) {
+      const name = relative.slice(start);
+      let known = positions.get(listing);
+      if (!known) {
+        known = new Map();
+        for (let i = 0; i < listing.names.length; i++) known.set(listing.names[i]!, i);
+        positions.set(listing, known);
+      }
+      at = known.get(name);
+    }
+    if (at !== undefined) lastFound.set(listing, at);
+    return at;
+  };
+  const { stamps } = previous.rows;
+  // 200,000 files at 100,000 manuscripts: no closure or object per file.
+  const intact = (relative: string, row: number): boolean => {
+    const folder = folderOfNext(relative);
+    const listing = listings.get(folder);
+    const at = listing && positionIn(listing, relative, folder === '' ? 0 : folder.length + 1);
+    if (at === undefined || listing!.kind(at) !== 'file') return false;
+    const v = listing!.values;
+    const r = row * ROW_STAMP_FIELDS;
+    return (
+      v[at * STAT_FIELDS + 1] === stamps[r] &&
+      v[at * STAT_FIELDS + 2] === stamps[r + 1] &&
+      v[at * STAT_FIELDS + 3] === stamps[r + 2]
+    );
+  };
+  let hint = 0;
+  let end = 0;
+  for (const { relatives, key } of wanted) {
+    const first = end;
+    end += relatives.length;
+    if (key === undefined) continue;
+    for (let k = 0; k < relatives.length; k++) {
+      const row = previous.find(relatives[k]!, hint);
+      if (row < 0 || previous.rows.keys[row] !== key || !intact(relatives[k]!, row)) {
+        rows.fill(-1, first, end);
+        break;
+      }
+      rows[first + k] = row;
+      hint = row + 1;
+    }
+  }
+  for (const row of rows) if (row >= 0) previous.reused[row] = 1;
+  return rows;
+}
+
+/** The files of a group of outputs, in order: each one's previous row to reuse (-1: none) and, once written, its tag. */
+export interface FilePlan {
+  files: string[];
+  rows: Int32Array;
+  tags: Int32Array;
+}
+
+export async function filePlan(
+  outDir: string,
+  previous: PreviousOutput | undefined,
+  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
+  listed: Scan | undefined,
+): Promise<FilePlan> {
+  const rows = await findReusable(outDir, previous, wanted, listed);
+  return { files: wanted.flatMap(({ relatives }) => relatives), rows, tags: new Int32Array(rows.length).fill(-1) };
+}
+
+/**
+ * The folder of each relative output path given ('' for the root), the one before's given again
+ * when it is the same: consecutive outputs are mostly in one folder, and a folder sliced per file
+ * was 200,000 strings, each hashed to look its listing up (issue 4).
+ */
+export function folderFinder(): (relative: string) => string {
+  let last: string | undefined;
+  return (relative) => {
+    const slash = relative.lastIndexOf('/');
+    if (last !== undefined && Math.max(slash, 0) === last.length && relative.startsWith(last)) return last;
+    return (last = folderOf(relative));
+  };
+}
+
+/** The folder of a relative output path ('' for the root). */
+export function folderOf(relative: string): string {
+  const slash = relative.lastIndexOf('/');
+  return slash < 0 ? '' : relative.slice(0, slash);
+}
+
+/** Written files stamped at once (statMany). */
+export const STAT_SLICE = 50_000;
+
+/** A folder with fewer unchanged files than this is not worth adopting (placeReused): they are linked. */
+export const ADOPT_MIN_FILES = 64;
+
+/** Files created at once: enough to keep the disk and the thread pool busy. */
+export const WRITE_CONCURRENCY = 32;
+/** The twins written next to a file marked `precompress`. */
+export const PRECOMPRESSED = ['.gz', '.br'] as const;
