@@ -1,5 +1,5 @@
 /**
- * The previous build's output as rows (issue 4, output-rows.ts): looked up in the order it was
+ * The previous build's output as rows (output-rows.ts): looked up in the order it was
  * written, with a step over a deleted output and a map for anything else, and kept in the build
  * cache across frames without a row's stamp landing on another's.
  */

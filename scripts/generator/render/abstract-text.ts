@@ -2,7 +2,7 @@
  * The two texts a landing page makes of its manuscript's abstract (render-pages.ts): the abstract
  * as HTML, sanitized (sanitize-html.ts), and the summary in its `<meta name="description">`.
  *
- * Issue 4: at 100,000 manuscripts, decoding the abstracts, sanitizing them, summing them up and
+ * At 100,000 manuscripts, decoding the abstracts, sanitizing them, summing them up and
  * encoding the result cost the main thread about 2 s of a cold build, while the other core waited
  * for it. So a page whose manuscript is packed (packed-manuscript.ts) carries them as AbstractText
  * parts: the abstract's UTF-8 JSON as the load workers wrote it, and which text to make of it. The
@@ -72,7 +72,7 @@ const OPENING_CHARS = 400;
 
 /** Plain-text summary for `<meta name="description">`: at most about 300 characters, cut at a word. */
 export function summary(abstract: string): string {
-  // The opening is enough (issue 4: 100,000 abstracts of up to 2,500 characters, a second of a cold
+  // The opening is enough (100,000 abstracts of up to 2,500 characters, a second of a cold
   // build); the first SUMMARY_CHARS + 1 characters, read in one pass, are enough for what follows.
   const plain =
     plainStart(abstract, SUMMARY_CHARS + 1) ?? richTextOpeningToPlain(abstract, OPENING_CHARS, SUMMARY_CHARS);

@@ -72,7 +72,7 @@ export function publishedManuscript(
   return published;
 }
 
-/** SPEC 2.3: `"<name> <surname>"` of the referenced record (`found`), or the string kept as published (issue 3). */
+/** SPEC 2.3: `"<name> <surname>"` of the referenced record (`found`), or the string kept as published. */
 export function publishedAuthorName(ref: AuthorRef, found: AuthorRecord | undefined): string {
   if (typeof ref !== 'string') return ref.as_published;
   // A key no author has is reported by the reference checks, and nothing is published.
@@ -130,7 +130,7 @@ function* wholeList(items: ListItems): Generator<string> {
 /**
  * A manuscript's item, toJson(publishedManuscript(...)) byte for byte, in pieces: its long fields
  * (packed-manuscript.ts) are taken as the UTF-8 JSON the load workers wrote, not parsed, serialized
- * and encoded again (issue 4: the abstracts are most of the 216 MB list at 100,000 manuscripts; this
+ * and encoded again (the abstracts are most of the 216 MB list at 100,000 manuscripts; this
  * cost the main thread about 3 s of a cold build, and their garbage). test/list-items.test.ts holds
  * the two to the same bytes.
  */

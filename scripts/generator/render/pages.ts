@@ -7,7 +7,7 @@
  *                              (<number>: the label's numeral)
  *   /manuscripts/<id>          manuscripts/<id>.html: one manuscript, the landing page with the meta tags
  *
- * Issue 4: one file per page, not a folder with an index.html each (at 100,000 manuscripts the
+ * One file per page, not a folder with an index.html each (at 100,000 manuscripts the
  * folders alone cost about 10 s of a cold build). The URLs have no extension; every host config
  * answers them with the `.html` file (scripts/hosts/rules.ts, docs/indexing.md).
  * Pure: records in, files out; each page is rendered when it is written.
@@ -140,7 +140,7 @@ interface PageAuthor {
 }
 
 /**
- * The manuscript's authors in order. An author kept as published (issue 3) names no record: it is
+ * The manuscript's authors in order. An author kept as published names no record: it is
  * shown and cited as written (Scholar accepts "First Last" too), without an institution.
  */
 function pageAuthors(m: ManuscriptRecord, authors: FoundAuthors): PageAuthor[] {
@@ -266,7 +266,7 @@ type PagePart = string | DeferredText;
 
 /**
  * A page as its parts, in order: written one after the other (file-writer.ts) rather than joined
- * first. Issue 4: a landing page is about 6 KB, held at two bytes per character as soon as one name
+ * first. A landing page is about 6 KB, held at two bytes per character as soon as one name
  * is in Cyrillic; joining each of 100,000 pages, then encoding it, cost more than encoding its parts.
  * `head` and `body` are lines, each ended by `\n` (a line may be several parts).
  */

@@ -179,7 +179,7 @@ const [LT, GT, AMP, SLASH, BACKSLASH, QUOTE] = ['<', '>', '&', '/', '\\', '"'].m
  * sanitizeAbstractHtml would return the abstract unchanged and the JSON escapes nothing: the bytes
  * between the quotes. Undefined otherwise: the caller then decodes and sanitizes.
  *
- * Issue 4: nearly every abstract is plain markup (`<p>`, `<em>`, `<sub>`), and decoding, sanitizing
+ * Nearly every abstract is plain markup (`<p>`, `<em>`, `<sub>`), and decoding, sanitizing
  * and encoding it again took 13 µs of the 20 µs a landing page's abstract costs. The check is
  * deliberately narrow, so that it can only accept what the sanitizer keeps as it is: no `\` (a JSON
  * escape), no `&` (a reference, which the sanitizer may rewrite), no `>` or NUL outside a tag, and

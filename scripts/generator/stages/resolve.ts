@@ -26,7 +26,7 @@ export interface ResolvedJournal {
    * its key names, or undefined for a name kept as published and for a key no author has (which
    * the reference checks report). Found once: looked up by key at each use (the lists, the pages,
    * the keys), 250,000 references in a map of 150,000 cost a cold build about a second at 100,000
-   * manuscripts (issue 4).
+   * manuscripts.
    */
   manuscriptAuthors: readonly FoundAuthors[];
 }
@@ -47,7 +47,7 @@ const SUGGESTION_LIMIT = 50;
 /**
  * What the checks across records read (checkReferences, and startMediaCheck in media.ts). A build makes
  * it from its records (referencesOf); `check` reads the references of the manuscripts that did not
- * change from the check index's columns, without making their records (issue 4: at 100,000
+ * change from the check index's columns, without making their records (at 100,000
  * manuscripts, the 250,000 records a check held to its end were most of its garbage collection).
  */
 export interface CheckedRecords {
@@ -109,7 +109,7 @@ export function referencesOf(records: Records): CheckedRecords {
 
 /**
  * A build's references, told which manuscripts' authors were all found when the journal was ordered
- * (`site`, made of the same `records`): their keys are not looked up again (issue 4: 250,000 keys in
+ * (`site`, made of the same `records`): their keys are not looked up again (250,000 keys in
  * a set of 150,000, in every build at 100,000 manuscripts). The others' keys decide, as in check.
  */
 export function withAuthorsFound(checked: CheckedRecords, records: Records, site: ResolvedJournal): CheckedRecords {
@@ -227,7 +227,7 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       );
     }
     authors?.forEach((key, i) => {
-      // An author kept as published (issue 3) names no record.
+      // An author kept as published names no record.
       if (typeof key !== 'string' || records.hasAuthor(key)) return;
       const guess = suggest(key, records.authorKeys);
       report(
@@ -296,7 +296,7 @@ function sortByOrder<T extends { order?: number | undefined; origin: Origin }>(
  * The authors in their published order: those with an `order` first (sortByOrder), then the rest by
  * institution, then key. The rest (nearly always all of them) are sorted by one number each, their
  * institution's rank and their key's, with no comparison of texts per step: at 150,000 authors, 2.6
- * million calls of a comparison took a build 0.15 s (issue 4). The keys are ranked by a sort of
+ * million calls of a comparison took a build 0.15 s. The keys are ranked by a sort of
  * their own, quick on the order they come in: sorted by file name, nearly the keys' order.
  */
 function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
@@ -329,7 +329,7 @@ function compareText(a: string, b: string): number {
 /**
  * Calls `repeated` for each of `count` positions whose id (`idAt`) an earlier one has, with the
  * first that has it. Ids are whole numbers, nearly always below a few times their count: then by a
- * table indexed by id, not a map of 100,000 numbers (issue 4: `check` after every edit).
+ * table indexed by id, not a map of 100,000 numbers (`check` after every edit).
  */
 function forEachRepeatedId(
   count: number,

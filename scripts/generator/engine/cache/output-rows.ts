@@ -1,5 +1,5 @@
 /**
- * The files of an output folder as rows in columns (issue 4): what the previous build wrote, read
+ * The files of an output folder as rows in columns: what the previous build wrote, read
  * from the build cache, and what this build writes, for the next. At 100,000 manuscripts there are
  * 200,000 rows; an entry and a stamp object per file, in a map by path, cost a quarter of a second
  * to read back after every edit, and as much again in garbage collection.

@@ -1,5 +1,5 @@
 /**
- * A manuscript kept compact in memory (issue 4: "keep one compact representation per record").
+ * A manuscript kept compact in memory ("keep one compact representation per record").
  * At 100,000 manuscripts the abstracts alone take more memory than the rest of the build, and
  * V8 keeps any text with one non-Latin-1 character at two bytes per character. So the long,
  * rarely read fields travel from the load workers, stay in the build cache and stay in memory as

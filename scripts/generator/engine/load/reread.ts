@@ -1,5 +1,5 @@
 /**
- * The long fields of a manuscript restored from the check index by a build (issue 4: a build
+ * The long fields of a manuscript restored from the check index by a build (a build
  * after one edit reads no whole records, only the index's columns). The file is read and loaded
  * again, exactly as the load stage did, when a renderer first asks for one of them: after an edit,
  * for the pages and list items that changed. Its bytes must still be the ones the index recorded.

@@ -1,5 +1,5 @@
 /**
- * The API lists as items (issue 4: a build after one edit at 100,000 manuscripts must not serialize
+ * The API lists as items (a build after one edit at 100,000 manuscripts must not serialize
  * the whole 238 MB manuscripts list again). A list is `[`, its items joined by `,`, and `]`, cut into
  * chunks of ITEMS_PER_CHUNK items: the chunks are what the write stage streams and what the
  * segmented twins group into segments (segmented-twins.ts), so the layout lives here, once, for
@@ -58,7 +58,7 @@ export function* renderedChunks(items: ListItems): Generator<string> {
 
 /**
  * A chunk's bytes, its ranges read with `readInto` straight into their place: one buffer for the
- * chunk, not one per range and another to join them (issue 4: after an edit, 238 MB of the previous
+ * chunk, not one per range and another to join them (after an edit, 238 MB of the previous
  * manuscripts list went through both). A chunk of bytes alone is taken as it is, not copied.
  */
 export function joinChunk(
@@ -116,7 +116,7 @@ export function* splicedChunks(
   for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
     const end = Math.min(start + ITEMS_PER_CHUNK, items.count);
     // A chunk whose items are the previous list's, in order, from `next` (after an edit, all but one
-    // chunk): one range, found key by key without the bookkeeping of runs below (issue 4: 250,000
+    // chunk): one range, found key by key without the bookkeeping of runs below (250,000
     // items a build after every edit). Equal keys, equal bytes: the same chunk as the runs would make.
     const keys = items.keys;
     if (old && keys && old.sameRun(next, keys, start, end)) {
@@ -186,7 +186,7 @@ export function* splicedChunks(
 /**
  * Rendered texts and bytes, written into one buffer of their own, of their exact size, when a range
  * or the chunk's end comes (flush): a cold build's chunk is then one buffer, which moves to the
- * list writer's thread as it is (list-writer.ts). Issue 4: a buffer per text between a
+ * list writer's thread as it is (list-writer.ts). A buffer per text between a
  * manuscript's packed fields, then one more to join them, cost the main thread about a second at
  * 100,000 manuscripts.
  */
@@ -246,7 +246,7 @@ export function* chunkKeys(items: ListItems & { keys: readonly string[] }): Gene
 
 /**
  * The previous table's items: where each starts in the file, and a lookup of their keys in the
- * table's newline-joined keys as they are. Issue 4: splitting them into 250,000 strings and a map
+ * table's newline-joined keys as they are. Splitting them into 250,000 strings and a map
  * of them took the main thread a tenth of a second after every edit, and their garbage as much.
  */
 function oldItems(table: ListTable) {

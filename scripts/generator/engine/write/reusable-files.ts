@@ -148,7 +148,7 @@ export async function filePlan(
 /**
  * The folder of each relative output path given ('' for the root), the one before's given again
  * when it is the same: consecutive outputs are mostly in one folder, and a folder sliced per file
- * was 200,000 strings, each hashed to look its listing up (issue 4).
+ * was 200,000 strings, each hashed to look its listing up.
  */
 export function folderFinder(): (relative: string) => string {
   let last: string | undefined;
