@@ -51,3 +51,9 @@ export interface DeferredText {
   make(): string | Uint8Array;
   toString(): string;
 }
+
+/** The files of a new output as written, before it is swapped in: each one's path and size in bytes (NaN: not known). */
+export interface WrittenFiles {
+  readonly names: readonly string[];
+  sizeOf(file: number): number;
+}

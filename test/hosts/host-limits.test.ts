@@ -74,8 +74,7 @@ describe('checkSite', () => {
         'media/pdfs/big.pdf',
         'manuscripts/1/index.html',
       ],
-      keys: ['', '', '', '', ''],
-      stamps: sizes.flatMap((size, ino) => [size, 0, ino]),
+      sizeOf: (file: number) => sizes[file]!,
     };
     const copies = [{ from: '/x/content/media/pdfs/big.pdf', to: 'media/pdfs/big.pdf' }];
     const problems = checkHostLimits(['cloudflare-pages'], JOURNAL, files, ruleFiles, copies).problems;

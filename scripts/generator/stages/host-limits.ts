@@ -9,9 +9,8 @@
  * grow with the content; they are still counted here, so that a new rule cannot slip past a limit.
  */
 import type { MediaCopy } from './media.ts';
-import type { OutputFile } from '../../shared/output-file.ts';
+import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
 import type { Problem } from '../model/problems.ts';
-import { ROW_STAMP_FIELDS, type OutputRows } from '../engine/cache/output-rows.ts';
 import { parseHeaders } from '../../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../../hosts/cloudfront-function.ts';
 import { hostRules } from '../../hosts/rules.ts';
@@ -96,7 +95,7 @@ export interface HostCheck {
 export function checkHostLimits(
   hosts: readonly HostId[] | undefined,
   journalFile: string,
-  files: OutputRows,
+  files: WrittenFiles,
   ruleFiles: Readonly<Record<string, string | undefined>>,
   copies: readonly MediaCopy[],
 ): HostCheck {
@@ -110,7 +109,7 @@ export function checkHostLimits(
     (copied ??= new Set(copies.map((copy) => copy.to))).has(name) ? `${contentPrefix}/${name}` : '';
   const measured: SiteFile[] = files.names.map((name, row) => {
     // A file whose stamp could not be taken (gone from the staging folder already) counts as empty.
-    const bytes = files.stamps[row * ROW_STAMP_FIELDS]!;
+    const bytes = files.sizeOf(row);
     return Number.isNaN(bytes)
       ? { path: name, bytes: 0, source: '' }
       : { path: name, bytes, source: bytes > smallestLimit ? sourceOf(name) : '' };

@@ -1,8 +1,5 @@
 /**
- * Stage 6: write everything into a staging folder beside the output folder, then swap it in.
- * A build that fails at any point leaves the previous output exactly as it was.
- *
- * Issue 4: the staging folder is filled in parallel (file creation, not bytes, is what costs at
+ * The write stage, fast: the staging folder (stages/write.ts) is filled in parallel (file creation, not bytes, is what costs at
  * 100,000 pages). The lists come first (startSite), as soon as the journal is ordered: this thread
  * makes their chunks, with the items unchanged since the previous build named as ranges of its
  * list (list-items.ts), and the list writer's thread writes them and their twins, compressed in
@@ -22,7 +19,6 @@ import type { OutputManifest } from '../cache/cache.ts';
 import { OutputRowsBuilder, ROW_STAMP_FIELDS, rowFinder, rowStamp, type OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
 
-import { removeTree } from '../../../shared/remove-tree.ts';
 import type { OutputFile } from '../../../shared/output-file.ts';
 import type { Progress } from '../../progress.ts';
 import { statMany, type FileStamp, type Scan } from '../scan/stat-many.ts';
@@ -30,6 +26,7 @@ import { createFileWriter } from './file-writer.ts';
 import { chunkKeys, keyed, splicedChunks, type ListTable } from './list-items.ts';
 import { createListWriter } from './list-writer.ts';
 import { silentProgress } from '../../progress.ts';
+import { stageOutput } from '../../stages/write.ts';
 import {
   type FilePlan,
   type PreviousOutput,
@@ -101,7 +98,7 @@ export interface SiteWriter {
   /**
    * Begins putting the PDFs into the output on the writers' threads, and returns at once: they
    * take seconds of the kernel's time at 100,000 PDFs and need nothing but the media checks, so
-   * they run while the references are checked and the pages rendered (issue 4). Called at most once,
+   * they run while the references are checked and the pages rendered. Called at most once,
    * before `finish`.
    */
   copyMedia(copies: readonly MediaCopy[]): void;
@@ -116,7 +113,7 @@ export interface SiteWriter {
 
 /**
  * Begins writing the output with the lists (the precompressed outputs), whose compression is the
- * longest single task of a build after an edit (issue 4): it runs while the build checks the PDFs
+ * longest single task of a build after an edit: it runs while the build checks the PDFs
  * and renders the pages. Nothing outside the staging folder changes until `finish` swaps it in.
  */
 export async function startSite(
@@ -124,11 +121,9 @@ export async function startSite(
   streamed: readonly OutputFile[],
   options: WriteOptions = {},
 ): Promise<SiteWriter> {
-  const parent = path.dirname(outDir);
-  const base = path.basename(outDir);
-  const staging = path.join(parent, `.${base}-staging-${process.pid}`);
-  const previousDir = path.join(parent, `.${base}-previous-${process.pid}`);
-  const trash = path.join(parent, `.${base}-replaced-${process.pid}`);
+  const staged = await stageOutput(outDir);
+  const staging = staged.folder;
+  const trash = staged.aside;
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
   const tables = new Map<string, Omit<ListTable, 'stamps'> & { tag: number; files: number }>();
@@ -149,7 +144,7 @@ export async function startSite(
 
   // Which lists the previous build wrote with the same key and are intact there (same stamp), from
   // their tables; the other outputs' are found in the previous build's manifest (findReusable),
-  // with the stamps the scan took when the build started (issue 4: 200,000 files at 100,000 manuscripts).
+  // with the stamps the scan took when the build started (200,000 files at 100,000 manuscripts).
   const reusedLists = new Map<string, { key: string; stamp: FileStamp }>();
   for (const output of streamed) {
     const table = options.previousLists?.get(output.path);
@@ -193,8 +188,6 @@ export async function startSite(
   const mediaWriters = [createFileWriter(stamped, { unbounded: true }), createFileWriter(stamped, { unbounded: true })];
   /** Set once the output was swapped in, or the write abandoned: there is nothing left to undo. */
   let settled = false;
-  await removeTree(staging);
-  await mkdir(staging, { recursive: true });
   /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
   const running: Promise<unknown>[] = [];
   const lists = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
@@ -243,7 +236,7 @@ export async function startSite(
    * Each list handed over to its thread as far as it can be at once: after an edit, every chunk, as
    * ranges of the previous list (list-items.ts). startSite returns only then: before, this thread
    * went on to the PDFs and the previous output's manifest first, and the lists' thread waited for
-   * their chunks (issue 4).
+   * their chunks.
    */
   const handedOver: Promise<void>[] = [];
   /** Each list and its twins written. */
@@ -328,8 +321,7 @@ export async function startSite(
       await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
       await rename(to, from).catch(() => {});
     }
-    await removeTree(staging);
-    await removeTree(trash);
+    await staged.discard();
   };
 
   /** Every file of the output, in the order of the outputs: reused ones with their previous rows, written ones with their stamps. */
@@ -441,19 +433,10 @@ export async function startSite(
         await abandon();
         return undefined;
       }
-      // Swap: the old folder steps aside, the new one takes its name, the old one goes.
-      const hadPrevious = await rename(outDir, previousDir).then(
-        () => true,
-        (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return false;
-          throw error;
-        },
-      );
-      await rename(staging, outDir);
+      await staged.swap();
       moves.length = 0;
       settled = true;
-      if (hadPrevious) await removeTree(previousDir);
-      await removeTree(trash);
+      await staged.removePrevious();
     } catch (error) {
       await abandon();
       throw error;

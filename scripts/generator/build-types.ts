@@ -1,0 +1,36 @@
+/** What a build is asked to do, and what it answers (build.ts). */
+import type { Scan } from './engine/scan/stat-many.ts';
+import type { WriteStats } from './engine/write/site-writer.ts';
+import type { Problem } from './model/problems.ts';
+import type { Renderer } from './model/site.ts';
+import type { Progress } from './progress.ts';
+
+export type BuildMode = 'build' | 'check';
+
+export interface BuildResult {
+  ok: boolean;
+  problems: Problem[];
+  counts: { authors: number; volumes: number; manuscripts: number; pdfs: number };
+  written?: WriteStats;
+  /** Content files read and parsed by this build; the others came from the build cache. */
+  parsed?: number;
+  /** What the chosen hosts cannot do; printed, never fatal. */
+  warnings?: string[];
+}
+
+export interface BuildOptions {
+  /** The renderers the site is made by (render/renderers.ts by default). */
+  renderers?: readonly Renderer[];
+  /** Progress on a terminal; silent by default. */
+  progress?: Progress;
+  /** Load worker threads (0: in-thread); by default one per core for large journals. */
+  threads?: number;
+  /** `false` ignores the build cache and the previous output (the cache is still written for the next build). */
+  cache?: boolean;
+  /** The content folders' listing (and a build's previous output's), when the caller started it early. */
+  scan?: Scan;
+  /** Hard-link the PDFs into the output instead of copying them. */
+  linkMedia?: boolean;
+  /** Called once every content file is loaded, with how many there are and how many were parsed. */
+  loaded?: (files: { total: number; parsed: number }) => void;
+}

@@ -1,0 +1,103 @@
+/**
+ * The engine's second seam, outputs → a finished dist/: every renderer lists its outputs, their
+ * keys come from what they read last time (reuse/), and the site writer (write/) writes what
+ * changed into a staging folder, takes the rest from the previous output, and swaps it in. The
+ * lists begin at once, on a thread of their own, while the PDFs and the references are checked.
+ * What the next build needs to reuse this one is kept in the build cache once the swap is done.
+ */
+import type { ProjectPaths } from '../../project.ts';
+import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
+import type { Renderer } from '../model/site.ts';
+import type { Progress } from '../progress.ts';
+import type { MediaCopy } from '../stages/media.ts';
+import type { ResolvedJournal } from '../stages/resolve.ts';
+import {
+  readListTables,
+  readOutputManifest,
+  readOutputReads,
+  removeOutputManifest,
+  writeListTables,
+  writeOutputManifest,
+  writeOutputReads,
+} from './cache/cache.ts';
+import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
+import { trackReads } from './reuse/read-tracking.ts';
+import { emptyReads, keyOutputs, type RecordedReads } from './reuse/reuse.ts';
+import type { Scan } from './scan/stat-many.ts';
+import type { ListTable } from './write/list-items.ts';
+import { startSite, type WriteStats } from './write/site-writer.ts';
+
+export interface OutputOptions {
+  progress: Progress;
+  /** `false`: nothing is taken from the previous output (the cache is still written for the next build). */
+  cache?: boolean;
+  /** The listing of the previous output when the build started: which of its files are intact. */
+  previous: Scan;
+  fingerprint: string;
+  /** Hard-link the PDFs into the output instead of copying them. */
+  linkMedia?: boolean;
+}
+
+export interface Output {
+  /** Each renderer's outputs, for the conflict check. */
+  groups: { source: string; outputs: OutputFile[] }[];
+  /** Begins putting the PDFs into the output, on other threads. */
+  copyMedia(copies: readonly MediaCopy[]): void;
+  /**
+   * Writes every output and `more` (files of public/), and swaps the output in when `accept` takes
+   * its files as written; undefined, and the previous output untouched, when it does not.
+   */
+  finish(more: readonly OutputFile[], accept: (files: WrittenFiles) => boolean): Promise<WriteStats | undefined>;
+  /** Leaves the previous output as it was. */
+  abandon(): Promise<void>;
+}
+
+export async function startOutput(
+  paths: ProjectPaths,
+  resolved: ResolvedJournal,
+  renderers: readonly Renderer[],
+  options: OutputOptions,
+): Promise<Output> {
+  const useCache = options.cache !== false;
+  const { fingerprint } = options;
+  const previousLists = useCache ? readListTables(paths.cache, fingerprint) : undefined;
+  const tracker = trackReads(resolved);
+  const groups = renderers.map((renderer) => ({ source: renderer.name, outputs: renderer.render(tracker.site) }));
+  const outputs = groups.flatMap((group) => group.outputs);
+  const reads = emptyReads();
+  keyOutputs(outputs, tracker, previousLists && previousReads(paths, fingerprint, previousLists), reads);
+  const writing = await startSite(
+    paths.out,
+    outputs.filter((output) => output.items),
+    {
+      progress: options.progress,
+      previousOutput: options.previous,
+      ...(options.linkMedia ? { linkMedia: true } : {}),
+      ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
+    },
+  );
+  return {
+    groups,
+    copyMedia: (copies) => writing.copyMedia(copies),
+    async finish(more, accept) {
+      // The output is about to change: the old manifest no longer describes it.
+      removeOutputManifest(paths.cache);
+      const written = await writing.finish([...outputs.filter((output) => !output.items), ...more], (rows) =>
+        accept({ names: rows.names, sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]! }),
+      );
+      if (!written) return undefined;
+      writeOutputManifest(paths.cache, fingerprint, written.manifest);
+      writeListTables(paths.cache, fingerprint, written.lists);
+      writeOutputReads(paths.cache, fingerprint, reads.outputs);
+      return written;
+    },
+    abandon: () => writing.abandon(),
+  };
+}
+
+/** What the previous build's outputs and list items read, from the build cache. */
+function previousReads(paths: ProjectPaths, fingerprint: string, lists: ReadonlyMap<string, ListTable>): RecordedReads {
+  const items = new Map<string, Map<string, string>>();
+  for (const [path, table] of lists) if (table.reads) items.set(path, new Map(table.reads));
+  return { outputs: readOutputReads(paths.cache, fingerprint), items };
+}
