@@ -16,33 +16,33 @@
  * in one (an unchanged manuscript that names an author just deleted) is located afterwards by reading
  * its file again (`locateProblems`), which costs one parse per file with a problem, and nothing otherwise.
  */
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { isJoined } from '../../../shared/joined-text.ts';
-import { readFrames, writeFrames, type RecordEntry } from './cache.ts';
+import { readFrames } from './cache.ts';
 import { keyOf, type CollectionFiles, type Discovery, type SourceFiles } from '../../stages/discover.ts';
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from '../load/load-all.ts';
 import { type Loaded } from '../../stages/load.ts';
-import { UNLOCATED, type AuthorRecord, type ManuscriptRecord, type Origin } from '../../model/records.ts';
+import { type AuthorRecord, type ManuscriptRecord, type Origin } from '../../model/records.ts';
 // A manuscript is restored without its long fields, which a build reads from the file when a
 // renderer asks (packed-manuscript.ts) and `check` never reads.
 import type { FileBacked, SlimManuscript } from '../load/packed-manuscript.ts';
-import { parseFile } from '../../stages/parse.ts';
+
 import type { Problem } from '../../model/problems.ts';
 import { COLLECTION_NAMES, type CollectionName, type MediaRef } from '../../model/schema.ts';
 
-const INDEX_FILE = 'check-index.bin';
+export const INDEX_FILE = 'check-index.bin';
 /** A SHA-1 in base64url (load-job.ts, contentHash) is always this long. */
-const HASH_LENGTH = 27;
+export const HASH_LENGTH = 27;
 
 /** A file kept whole in the index: its hash and what loading it gave. */
-interface KeptWhole {
+export interface KeptWhole {
   hash: string;
   loaded: Loaded;
 }
 
 /** One collection's files, in discovery order. */
-interface IndexFrame {
+export interface IndexFrame {
   collection: CollectionName;
   /** The folder the files are in, as the start of their paths (`content/authors/`; '' for no files). */
   folder: string;
@@ -99,7 +99,7 @@ interface SharedColumn {
   rows: Uint32Array;
 }
 
-function sharedColumn(column: readonly string[]): SharedColumn {
+export function sharedColumn(column: readonly string[]): SharedColumn {
   const positions = new Map<string, number>();
   const texts: string[] = [];
   const rows = new Uint32Array(column.length);
@@ -376,160 +376,4 @@ function sameFiles(frame: IndexFrame, listed: string | undefined, files: Collect
   if (files.filePrefix !== frame.folder) return false;
   if (listed !== undefined) return listed === frame.fileNames;
   return isJoined(frame.fileNames, files.names.all(), '\0');
-}
-
-/** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
-export function writeCheckIndex(
-  dir: string,
-  fingerprint: string,
-  found: Discovery,
-  entries: readonly RecordEntry[],
-): void {
-  const frames: IndexFrame[] = [];
-  const sources = found.files;
-  const authors = sources.range('authors');
-  const authorRow = new Map<string, number>();
-  for (let i = authors.start; i < authors.end; i++) authorRow.set(sources.key(i), i - authors.start);
-  for (const collection of COLLECTION_NAMES) {
-    const { start, end, filePrefix, names } = sources.range(collection);
-    const fileNames = found.listed[collection] ?? names.joined;
-    frames.push({ ...indexFrame(collection, entries.slice(start, end), authorRow), folder: filePrefix, fileNames });
-  }
-  writeFrames(dir, INDEX_FILE, fingerprint, frames);
-}
-
-function indexFrame(
-  collection: CollectionName,
-  entries: readonly RecordEntry[],
-  authorRow: ReadonlyMap<string, number>,
-): Omit<IndexFrame, 'folder' | 'fileNames'> {
-  const hashes: string[] = [];
-  const stamps = new Float64Array(entries.length * 3).fill(Number.NaN);
-  const isManuscripts = collection === 'manuscripts';
-  const isAuthors = collection === 'authors';
-  const numbers = new Float64Array(isManuscripts ? entries.length * 2 : 0).fill(Number.NaN);
-  const orders = new Float64Array(entries.length).fill(Number.NaN);
-  // A collection's columns have a row per file, empty where the file's form has no such field (made
-  // at its length and filled in place: 250,000 rows at 100,000 manuscripts); another
-  // collection's columns have none (megabytes of the index that every check and build reads).
-  const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
-  const [sections, documents, authors, titles, dates] = [
-    column(isManuscripts),
-    column(isManuscripts),
-    column(isManuscripts),
-    column(isManuscripts),
-    column(isManuscripts),
-  ];
-  const [names, surnames, institutions] = [column(isAuthors), column(isAuthors), column(isAuthors)];
-  const whole: IndexFrame['whole'] = [];
-  const authorRows: number[] = [];
-  const authorStarts = new Uint32Array(isManuscripts ? entries.length + 1 : 0);
-  const noHash = ' '.repeat(HASH_LENGTH);
-  entries.forEach((entry, i) => {
-    const stamp = entry.stamp;
-    if (stamp) {
-      stamps[i * 3] = stamp.size;
-      stamps[i * 3 + 1] = stamp.mtimeMs;
-      stamps[i * 3 + 2] = stamp.ino;
-    }
-    const record = entry.loaded.record;
-    const inColumns =
-      entry.hash.length === HASH_LENGTH &&
-      record &&
-      entry.loaded.problems.length === 0 &&
-      !entry.loaded.invalid &&
-      ((collection === 'authors' && authorFitsColumns(record as AuthorRecord)) ||
-        (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));
-    hashes.push(inColumns ? entry.hash : noHash);
-    if (!inColumns) {
-      whole.push([i, entry.hash, entry.loaded]);
-    } else if (collection === 'manuscripts') {
-      const manuscript = record as ManuscriptRecord;
-      numbers[i * 2] = manuscript.id;
-      numbers[i * 2 + 1] = manuscript.citation_volume;
-      if (manuscript.order !== undefined) orders[i] = manuscript.order;
-      sections[i] = manuscript.section;
-      documents[i] = (manuscript.document as { path: string }).path;
-      // The authors as rows of the authors' frame; as text only when one has no row there (no author
-      // file had that key): the keys are the authors' frame's file names otherwise (megabytes less to read).
-      const rows = (manuscript.authors as string[]).map((key) => authorRow.get(key) ?? -1);
-      authorRows.push(...rows);
-      if (rows.includes(-1)) authors[i] = (manuscript.authors as string[]).join('\t');
-      titles[i] = manuscript.citation_title;
-      dates[i] = manuscript.citation_date;
-    } else {
-      const author = record as AuthorRecord;
-      if (author.order !== undefined) orders[i] = author.order;
-      names[i] = author.name;
-      surnames[i] = author.surname;
-      institutions[i] = author.institution;
-    }
-    if (isManuscripts) authorStarts[i + 1] = authorRows.length;
-  });
-  const joined = (column: string[]) => column.join('\n');
-  return {
-    collection,
-    stamps,
-    hashes: hashes.join(''),
-    numbers,
-    sections: sharedColumn(sections),
-    documents: joined(documents),
-    authors: joined(authors),
-    authorRows: Int32Array.from(authorRows),
-    authorStarts,
-    orders,
-    names: sharedColumn(names),
-    surnames: sharedColumn(surnames),
-    institutions: sharedColumn(institutions),
-    titles: joined(titles),
-    dates: sharedColumn(dates),
-    whole,
-  };
-}
-
-/** Whether the columns can hold a manuscript exactly: local PDF, author keys only, one-line texts. */
-function fitsColumns(manuscript: ManuscriptRecord): boolean {
-  return (
-    manuscript.document.kind === 'local' &&
-    !/[\n\t]/.test(manuscript.document.path) &&
-    !/\n/.test(manuscript.section) &&
-    !/\n/.test(manuscript.citation_title) &&
-    !/\n/.test(manuscript.citation_date) &&
-    manuscript.authors.every((key) => typeof key === 'string')
-  );
-}
-
-function authorFitsColumns(author: AuthorRecord): boolean {
-  return !/\n/.test(author.name) && !/\n/.test(author.surname) && !/\n/.test(author.institution);
-}
-
-/**
- * Gives each problem found in a record restored from the index the line and column it would have had
- * (`UNLOCATED` until then): the file is parsed again, once, and the field looked up as `load.ts` does.
- */
-export async function locateProblems(problems: Problem[], projectRoot: string): Promise<void> {
-  const unlocated = new Map<string, Problem[]>();
-  for (const problem of problems) {
-    if (problem.line !== UNLOCATED.line) continue;
-    const list = unlocated.get(problem.file);
-    if (list) list.push(problem);
-    else unlocated.set(problem.file, [problem]);
-  }
-  for (const [file, list] of unlocated) {
-    const bytes = await readFile(path.join(projectRoot, file)).catch(() => undefined);
-    const parsed = bytes ? parseFile(file, bytes).parsed : undefined;
-    for (const problem of list) {
-      const position = parsed ? parsed.locate(fieldPath(problem.field)) : { line: 0, column: 0 };
-      problem.line = position.line;
-      problem.column = position.column;
-    }
-  }
-}
-
-/** `authors[2]` → `['authors', 2]` (validate.ts, fieldName, the other way round). */
-function fieldPath(field: string): (string | number)[] {
-  const steps: (string | number)[] = [];
-  for (const match of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
-    steps.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
-  return steps;
 }
