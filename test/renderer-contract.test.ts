@@ -5,10 +5,13 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import type { Renderer } from '../scripts/generator/model/site.ts';
 import { RENDERERS } from '../scripts/generator/render/renderers.ts';
+import { trackReads } from '../scripts/generator/engine/reuse/read-tracking.ts';
+import { resolveAuthors } from '../scripts/generator/stages/resolve.ts';
+import { author, JOURNAL, manuscript, volume } from './helpers/synthetic-site.ts';
 import { age } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
@@ -97,5 +100,41 @@ describe('outputs are reused by what their renderer read', () => {
     const after = await readFile(path.join(ws.paths.out, 'last-author.txt'), 'utf8');
     expect(after).not.toBe(first);
     expect(after).toMatch(/ Renamed\n$/);
+  });
+});
+
+describe('what a body read is noted, and readied before it runs again', () => {
+  const ana = author('ana', 'Ana', 'Petrovska', 'Skopje');
+  const v = volume(1, 'Volume I', '2020-01-01');
+  const m = manuscript(7, { citation_volume: 1, authors: ['ana'] });
+  const resolved = {
+    journal: JOURNAL,
+    authors: [ana],
+    volumes: [v],
+    manuscripts: [m],
+    manuscriptAuthors: resolveAuthors([ana], [m]),
+  };
+
+  it('notes a record by any field read, a record reached through another, and a list read whole', () => {
+    const tracker = trackReads(resolved);
+    const [first] = tracker.site.manuscripts;
+    expect(tracker.track(() => first!.citation_title).reads).toBe('m:m-7');
+    expect(tracker.track(() => tracker.site.authorsOf(first!)[0]!.surname).reads).toBe('m:m-7\na:ana');
+    expect(tracker.track(() => tracker.site.manuscriptsIn(tracker.site.volume(1)!).length).reads).toBe(
+      'v:volume-1\nin:volume-1',
+    );
+    expect(tracker.track(() => tracker.site.authors.map((a) => a.name)).reads).toBe('each:authors');
+    // Outside a body nothing is noted: listing the outputs reads paths only.
+    expect(tracker.track(() => 1).reads).toBe('');
+  });
+
+  it('gives the records a body read last time to be read in before it runs again', () => {
+    const readIn = vi.fn();
+    const tracker = trackReads(resolved, { readIn });
+    const [first] = tracker.site.manuscripts;
+    const { reads } = tracker.track(() => tracker.site.authorsOf(first!).map((a) => a?.name));
+    tracker.prepare(reads);
+    expect(readIn).toHaveBeenCalledTimes(1);
+    expect(readIn).toHaveBeenCalledWith(m);
   });
 });

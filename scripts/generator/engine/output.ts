@@ -21,6 +21,8 @@ import {
   writeOutputReads,
 } from './cache/cache.ts';
 import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
+import { readLongFieldsIn } from './load/packed-manuscript.ts';
+import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
 import { emptyReads, keyOutputs, type RecordedReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
@@ -61,7 +63,9 @@ export async function startOutput(
   const useCache = options.cache !== false;
   const { fingerprint } = options;
   const previousLists = useCache ? readListTables(paths.cache, fingerprint) : undefined;
-  const tracker = trackReads(resolved);
+  // A record restored from the check index is read in before an output that read it is rendered
+  // again, so that no renderer waits on the disk.
+  const tracker = trackReads(resolved, { readIn: (record) => readLongFieldsIn(record, rereadManuscript) });
   const groups = renderers.map((renderer) => ({ source: renderer.name, outputs: renderer.render(tracker.site) }));
   const outputs = groups.flatMap((group) => group.outputs);
   const reads = emptyReads();

@@ -124,6 +124,16 @@ export function packedSourceOf(record: object): PackedSource | undefined {
   return record instanceof PackedManuscript ? PackedManuscript.sourceOf(record) : undefined;
 }
 
+/**
+ * Reads the long fields of a manuscript restored from the check index from its file, into memory,
+ * before it is rendered: the build does so for the records an output read when it was last
+ * rendered, so that rendering it again touches no disk. A plain record, or one whose fields are in
+ * memory already, is left as it is.
+ */
+export function readLongFieldsIn(record: object, reread: (backed: FileBacked) => PackedValues): void {
+  if (record instanceof PackedManuscript) PackedManuscript.readIn(record, reread);
+}
+
 type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedValues[F];
 
 class PackedManuscript {
@@ -131,7 +141,13 @@ class PackedManuscript {
     return record.#packed;
   }
 
-  readonly #packed: PackedSource;
+  static readIn(record: PackedManuscript, reread: (backed: FileBacked) => PackedValues): void {
+    const packed = record.#packed;
+    if (!(packed instanceof Uint8Array)) record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
+  }
+
+  /** In memory, or where to read it from: a record restored from the check index is read in when rendered. */
+  #packed: PackedSource;
   readonly #unpack: Unpack;
 
   constructor(slim: SlimManuscript, packed: PackedSource, unpack: Unpack) {

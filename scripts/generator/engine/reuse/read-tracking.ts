@@ -27,6 +27,13 @@ export interface ReadTracker {
   keyOf(reads: string): string | undefined;
   /** The token of a record of the site (as the site handed it out). */
   tokenOf(record: object): string | undefined;
+  /** Readies the records `reads` names for a body about to read them again (TrackingOptions.readIn). */
+  prepare(reads: string): void;
+}
+
+export interface TrackingOptions {
+  /** Called for a record before a body that read it last time runs again: what it holds on disk only is read in. */
+  readIn?: (record: object) => void;
 }
 
 type Collection = 'authors' | 'volumes' | 'manuscripts';
@@ -83,7 +90,7 @@ class RecordHandler implements ProxyHandler<object> {
   }
 }
 
-export function trackReads(resolved: ResolvedJournal): ReadTracker {
+export function trackReads(resolved: ResolvedJournal, options: TrackingOptions = {}): ReadTracker {
   const reading = new Reading();
   const handlers = new WeakMap<object, RecordHandler>();
   const proxies: Record<Collection, object[]> = { authors: [], volumes: [], manuscripts: [] };
@@ -158,6 +165,7 @@ export function trackReads(resolved: ResolvedJournal): ReadTracker {
     },
   };
   let authorPositions: Map<AuthorRecord, number> | undefined;
+  let manuscriptAt: Map<string, number> | undefined;
   const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
 
   return {
@@ -180,6 +188,15 @@ export function trackReads(resolved: ResolvedJournal): ReadTracker {
     },
     keyOf: keyMaker(resolved, membersOf),
     tokenOf: (record) => handlers.get(record)?.token,
+    prepare(reads) {
+      const readIn = options.readIn;
+      if (!readIn || !reads.includes(PREFIX.manuscripts)) return;
+      manuscriptAt ??= new Map(resolved.manuscripts.map((m, i) => [PREFIX.manuscripts + m.origin.key, i]));
+      for (const token of reads.split('\n')) {
+        const at = manuscriptAt.get(token);
+        if (at !== undefined) readIn(resolved.manuscripts[at]!);
+      }
+    },
   };
 }
 

@@ -53,6 +53,7 @@ function keyBody(
   output.key = before === undefined ? undefined : tracker.keyOf(before);
   if (before !== undefined) recorded.outputs.set(output.path, before);
   output.body = () => {
+    if (before !== undefined) tracker.prepare(before);
     const { value, reads } = tracker.track(() => [...render()]);
     recorded.outputs.set(output.path, reads);
     output.key = tracker.keyOf(reads);
@@ -83,6 +84,8 @@ function keyItems(
   items.keys = keys;
   items.reads = reads;
   items.render = (i) => {
+    const before = reads.get(tokens[i]!);
+    if (before !== undefined) tracker.prepare(before);
     const { value, reads: read } = tracker.track(() => render(i));
     reads.set(tokens[i]!, read);
     keys[i] = tracker.keyOf(read) ?? `new:${i}`;
