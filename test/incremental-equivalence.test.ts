@@ -360,8 +360,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 // ---------------------------------------------------------------------------------------------
 // Running a sequence
 
-/** Cold outputs by the digest of their content: shrinking replays many of the same states. */
-const coldOutputs = new Map<string, Map<string, Buffer>>();
+interface ColdBuild {
+  problems: BuildResult['problems'];
+  tree: Map<string, Buffer>;
+}
+/** Cold builds by the digest of their content: shrinking replays many of the same states. */
+const coldBuilds = new Map<string, ColdBuild>();
 /** What the fast path did: the test is worth something only if it reused things. */
 interface Usage {
   reused: number;
@@ -392,9 +396,10 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function coldTree(root: string, files: Map<string, Uint8Array>): Promise<Map<string, Buffer>> {
+/** A cold build of the project's content (no cache, no previous output, no threads), by digest. */
+async function coldBuild(root: string, files: Map<string, Uint8Array>): Promise<ColdBuild> {
   const digest = digestOf(files);
-  const known = coldOutputs.get(digest);
+  const known = coldBuilds.get(digest);
   if (known) return known;
   const n = colds++;
   const paths = projectPaths(root, {
@@ -402,12 +407,11 @@ async function coldTree(root: string, files: Map<string, Uint8Array>): Promise<M
     cache: path.join(scratch, `cold-cache-${n}`),
   });
   const result = await build(paths, 'build', { cache: false, threads: 0 });
-  expect(result.problems, 'the cold build of a valid journal').toEqual([]);
-  const tree = await readTree(paths.out);
+  const cold = { problems: result.problems, tree: await readTree(paths.out) };
   await rm(paths.out, { recursive: true, force: true });
   await rm(paths.cache, { recursive: true, force: true });
-  coldOutputs.set(digest, tree);
-  return tree;
+  coldBuilds.set(digest, cold);
+  return cold;
 }
 
 async function fastBuild(paths: ProjectPaths, options: How): Promise<BuildResult> {
@@ -432,7 +436,9 @@ async function expectSameAsColdBuild(
   usage.reused += result.written?.reused ?? 0;
   if (result.parsed === 0) usage.parsedNothing++;
   const fast = await readTree(paths.out);
-  expect(outputDifferences(fast, await coldTree(paths.root, files))).toEqual([]);
+  const cold = await coldBuild(paths.root, files);
+  expect(cold.problems, 'the cold build of a valid journal').toEqual([]);
+  expect(outputDifferences(fast, cold.tree)).toEqual([]);
   const published = JSON.parse(fast.get('api/manuscripts/index.json')!.toString('utf8')) as { id: number }[];
   expect(published.map((m) => m.id).sort((a, b) => a - b)).toEqual(
     [...model.manuscripts.values()].map((m) => Number(m.data['id'])).sort((a, b) => a - b),
@@ -472,6 +478,8 @@ async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
         );
         expect(result.ok, `the build with ${current.defect} fails`).toBe(false);
         expect(result.problems.length).toBeGreaterThan(0);
+        // The same problems, at the same places, as the plain path reports.
+        expect(result.problems).toEqual((await coldBuild(root, files)).problems);
         expect(outputDifferences(await readTree(paths.out), before), 'dist/ after a failed build').toEqual([]);
         expect((await readdir(root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
         continue;
