@@ -132,7 +132,7 @@ const key = fc
   .tuple(fc.constantFrom('ana', 'jane-doe', 'marko.nikolov', 'x_y', 'a1', 'Zoe'), fc.nat(99))
   .map(([stem, n]) => `${stem}-${n}`);
 const at = fc.nat(1000);
-const style = fc.constantFrom<RecordStyle>('yaml', 'yaml-wide', 'json');
+const style = fc.constantFrom<RecordStyle>('yaml', 'yaml-wide', 'yml', 'json');
 const collection = fc.constantFrom('authors' as const, 'volumes' as const, 'manuscripts' as const);
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
@@ -309,6 +309,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
       move: at,
     }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-volume' as const), at }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replace-volume-pdf' as const), at, title: line }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('journal-title' as const), value: line }) },
   {
@@ -343,17 +344,21 @@ interface How {
   aged: boolean;
   /** Saved beside and renamed into place (a new inode). */
   replace: boolean;
+  /** dist/ deleted before the build (the cache stays), or the build cache deleted (dist/ stays). */
+  remove: 'nothing' | 'output' | 'cache';
 }
 const how: fc.Arbitrary<How> = fc.record({
   check: fc.boolean(),
   threads: fc.constantFrom<How['threads']>(undefined, undefined, 0, 2),
   aged: fc.boolean(),
   replace: fc.boolean(),
+  remove: fc.constantFrom<How['remove']>('nothing', 'nothing', 'nothing', 'nothing', 'output', 'cache'),
 });
 
-type Step = { edit: Edit; how: How } | { defect: Defect; at: number; how: How };
+/** One or more edits saved before a build, or one mistake. */
+type Step = { edits: Edit[]; how: How } | { defect: Defect; at: number; how: How };
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ edit, how }) },
+  { weight: 5, arbitrary: fc.record({ edits: fc.array(edit, { minLength: 1, maxLength: 3 }), how }) },
   { weight: 1, arbitrary: fc.record({ defect: fc.constantFrom(...DEFECTS), at, how }) },
 );
 
@@ -415,6 +420,8 @@ async function coldBuild(root: string, files: Map<string, Uint8Array>): Promise<
 }
 
 async function fastBuild(paths: ProjectPaths, options: How): Promise<BuildResult> {
+  if (options.remove === 'output') await rm(paths.out, { recursive: true, force: true });
+  if (options.remove === 'cache') await rm(paths.cache, { recursive: true, force: true });
   const threads = options.threads === undefined ? {} : { threads: options.threads };
   if (options.check) {
     const checked = await build(paths, 'check', threads);
@@ -453,7 +460,7 @@ function saveOptions(options: How) {
   };
 }
 
-const FRESH: How = { check: false, threads: undefined, aged: false, replace: false };
+const FRESH: How = { check: false, threads: undefined, aged: false, replace: false, remove: 'nothing' };
 
 async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
   const root = await mkdtemp(path.join(scratch, 'project-'));
@@ -484,17 +491,18 @@ async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
         expect((await readdir(root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
         continue;
       }
-      model = applyEdit(model, current.edit);
+      const touched: string[] = [];
+      for (const edit of current.edits) {
+        model = applyEdit(model, edit);
+        const file = edit.kind === 'touch' ? touchedFile(model, edit) : undefined;
+        if (file) touched.push(file);
+      }
       const files = journalFiles(model);
       const save = saveOptions(current.how);
       await syncFiles(root, onDisk, files, save);
-      if (current.edit.kind === 'touch') {
-        // The same bytes saved again: a new stamp (and with `replace`, a new inode), no new content.
-        const file = touchedFile(model, current.edit);
-        if (file) {
-          await syncFiles(root, new Map([[file, Buffer.from('x')]]), new Map([[file, files.get(file)!]]), save);
-        }
-      }
+      // Touched: the same bytes saved again, a new stamp (and with `replace`, a new inode).
+      for (const file of touched.filter((f) => files.has(f)))
+        await syncFiles(root, new Map([[file, Buffer.from('x')]]), new Map([[file, files.get(file)!]]), save);
       onDisk = files;
       broken = false;
       await expectSameAsColdBuild(paths, model, files, current.how, usage);

@@ -16,7 +16,7 @@ import YAML from 'yaml';
 import { minimalPdf } from '../../scripts/synthetic/minimal-pdf.ts';
 
 /** How a record's file is written: the file's extension, and for YAML how long text is laid out. */
-export type RecordStyle = 'yaml' | 'yaml-wide' | 'json';
+export type RecordStyle = 'yaml' | 'yaml-wide' | 'yml' | 'json';
 
 export interface RecordFile {
   style: RecordStyle;
@@ -94,7 +94,7 @@ function recordText(record: RecordFile): string {
   return YAML.stringify(record.data, record.style === 'yaml-wide' ? { lineWidth: 0 } : {});
 }
 
-const extension = (style: RecordStyle) => (style === 'json' ? 'json' : 'yaml');
+const extension = (style: RecordStyle) => (style === 'json' ? 'json' : style === 'yml' ? 'yml' : 'yaml');
 
 /** Every file of the journal: path relative to the project root → bytes. */
 export function journalFiles(model: JournalModel): Map<string, Uint8Array> {
@@ -313,6 +313,8 @@ export type Edit =
         | { field: 'citation_language'; value: string | undefined };
     }
   | { kind: 'add-volume'; id: number; label: number; date: string; move: number }
+  /** Its manuscripts move to the next volume first; its PDF goes with it. */
+  | { kind: 'delete-volume'; at: number }
   | { kind: 'replace-volume-pdf'; at: number; title: string }
   | { kind: 'journal-title'; value: string }
   | { kind: 'journal-publisher'; value: string | undefined }
@@ -465,6 +467,18 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
       // One manuscript moves into the new volume, so it is not empty.
       const moved = nth(model.manuscripts, edit.move);
       if (moved) model.manuscripts.set(moved[0], edited(moved[1], { citation_volume: id }));
+      return model;
+    }
+    case 'delete-volume': {
+      const found = nth(model.volumes, edit.at);
+      if (!found || model.volumes.size === 1) return model;
+      const [name, record] = found;
+      model.volumes.delete(name);
+      model.media.delete(String(record.data['pdf']));
+      const heir = nth(model.volumes, edit.at)![1].data['id'];
+      for (const [file, manuscript] of model.manuscripts)
+        if (manuscript.data['citation_volume'] === record.data['id'])
+          model.manuscripts.set(file, edited(manuscript, { citation_volume: heir }));
       return model;
     }
     case 'replace-volume-pdf': {
