@@ -5,8 +5,10 @@
  * cold build of the same content (no cache, no previous output, no threads): the reference of
  * STYLE.md ("the plain path is the reference the fast path is tested against").
  *
- * Invalid edits are made too: the build fails, dist/ stays as it was, and the next valid build is
- * again equal to cold.
+ * Invalid edits are made too: the build fails with exactly the problems a cold build reports,
+ * dist/ stays as it was, and the next valid build is again equal to cold.
+ *
+ * Two journals: a small one for many sequences, and one past the write stage's sizes for a few.
  *
  * Seeded and bounded, for CI. A failure prints fast-check's seed and path and the shrunk sequence
  * of edits; EQUIVALENCE_SEED and EQUIVALENCE_PATH replay it. More runs explore more:
@@ -238,6 +240,15 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     }),
   },
   {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('manuscript' as const),
+      at,
+      field: fc.constant('document' as const),
+      remote: fc.boolean(),
+    }),
+  },
+  {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('add-manuscript' as const),
@@ -385,6 +396,9 @@ let clock = 0;
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'journal-equivalence-'));
 });
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
 
 /** A synthetic journal of that many manuscripts (three volumes), as the model of its files. */
 async function syntheticModel(manuscripts: number, authors?: number): Promise<JournalModel> {
@@ -397,9 +411,6 @@ async function syntheticModel(manuscripts: number, authors?: number): Promise<Jo
   });
   return readJournal(template);
 }
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
 
 /** A cold build of the project's content (no cache, no previous output, no threads), by digest. */
 async function coldBuild(root: string, files: Map<string, Uint8Array>): Promise<ColdBuild> {

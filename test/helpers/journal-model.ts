@@ -276,7 +276,9 @@ export type ManuscriptField =
   | { field: 'section'; pick: number }
   | { field: 'authors'; picks: number[]; asPublished: string | undefined }
   | { field: 'id'; value: number }
-  | { field: 'citation_volume'; pick: number };
+  | { field: 'citation_volume'; pick: number }
+  /** An absolute URL (published as it is, nothing copied), or back to a local PDF (written if missing). */
+  | { field: 'document'; remote: boolean };
 
 /**
  * The edits a property test draws from. Numbers that pick a record, an author, a volume or a
@@ -334,6 +336,8 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
       if (!found) return model;
       const [name, record] = found;
       model.manuscripts.set(name, edited(record, manuscriptFields(model, record, edit)));
+      if (edit.field === 'document' && !edit.remote && !model.media.has(`pdfs/${name}.pdf`))
+        model.media.set(`pdfs/${name}.pdf`, pdf(name));
       return model;
     }
     case 'add-manuscript': {
@@ -552,6 +556,10 @@ function manuscriptFields(model: JournalModel, record: RecordFile, edit: Manuscr
     }
     case 'id':
       return { id: freeNumber(edit.value, numbers(model.manuscripts, 'id')) };
+    case 'document': {
+      const name = [...model.manuscripts].find(([, r]) => r === record)![0];
+      return { document: edit.remote ? `https://cdn.example.org/media/pdfs/${name}.pdf` : `pdfs/${name}.pdf` };
+    }
     case 'citation_volume': {
       const ids = [...model.volumes.values()].map((v) => Number(v.data['id'])).sort((a, b) => a - b);
       return { citation_volume: ids[edit.pick % ids.length] ?? record.data['citation_volume'] };
@@ -616,11 +624,17 @@ export function brokenFiles(model: JournalModel, defect: Defect, at: number): Ma
       editManuscript({ citation_volume: 9999 });
       break;
     case 'missing-pdf':
-      if (manuscript) broken.media.delete(String(manuscript[1].data['document']));
+    case 'not-a-pdf': {
+      const local = [...broken.manuscripts.values()]
+        .map((m) => String(m.data['document']))
+        .filter((document) => broken.media.has(document))
+        .sort();
+      const document = local[at % Math.max(1, local.length)];
+      if (document === undefined) editManuscript({ citation_date: '2023-02-30' });
+      else if (defect === 'missing-pdf') broken.media.delete(document);
+      else broken.media.set(document, Buffer.from('<html>not a PDF</html>'));
       break;
-    case 'not-a-pdf':
-      if (manuscript) broken.media.set(String(manuscript[1].data['document']), Buffer.from('<html>not a PDF</html>'));
-      break;
+    }
     case 'unknown-section':
       editManuscript({ section: 'A section the journal does not have' });
       break;
