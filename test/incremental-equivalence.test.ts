@@ -39,7 +39,7 @@ import {
 } from './helpers/journal-model.ts';
 
 const SEED = Number(process.env['EQUIVALENCE_SEED'] ?? 20240229);
-const RUNS = Number(process.env['EQUIVALENCE_RUNS'] ?? 15);
+const RUNS = Number(process.env['EQUIVALENCE_RUNS'] ?? 12);
 const REPLAY_PATH = process.env['EQUIVALENCE_PATH'];
 /**
  * The larger journal: 200 manuscripts give 300 authors (two of the lists' chunks of 256 records,
@@ -342,6 +342,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restyle' as const), collection, at, style }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('restyle-all' as const), collection, style }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('touch' as const), collection, at }) },
 );
 
@@ -547,9 +548,24 @@ describe('an incremental build publishes what a cold build publishes', () => {
   it(`in a journal of ${LARGE} manuscripts (seed ${SEED}, ${LARGE_RUNS} runs)`, { timeout: 600_000 }, async () => {
     const initial = await syntheticModel(LARGE);
     const usage: Usage = { reused: 0, parsedNothing: 0 };
+    const aged: How = { ...FRESH, aged: true };
+    // First, always: every manuscript file rewritten at once, more than the build cache lets wait
+    // before it rewrites its index (build.ts); then edits and a mistake on top of the new index.
+    const bulk: Step[] = [
+      { edits: [{ kind: 'restyle-all', collection: 'manuscripts', style: 'yaml-wide' }], how: aged },
+      {
+        edits: [
+          { kind: 'rename-author', at: 3, key: 'jane-doe-1' },
+          { kind: 'manuscript', at: 5, field: 'citation_title', value: 'İstanbul 𝔘nicode' },
+        ],
+        how: { ...aged, check: true },
+      },
+      { defect: 'unknown-author', at: 7, how: aged },
+      { edits: [{ kind: 'delete-manuscript', at: 9, keepPdf: false }], how: aged },
+    ];
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 3 }), (steps) => runSequence(initial, steps, usage)),
-      { ...replay, numRuns: LARGE_RUNS },
+      { ...replay, numRuns: LARGE_RUNS, examples: [[bulk]] },
     );
     expect(usage.reused).toBeGreaterThan(LARGE);
   });

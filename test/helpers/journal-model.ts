@@ -325,6 +325,8 @@ export type Edit =
   | { kind: 'reorder-sections'; seed: number }
   | { kind: 'public-file'; file: string; text: string | null }
   | { kind: 'restyle'; collection: 'authors' | 'volumes' | 'manuscripts'; at: number; style: RecordStyle }
+  /** Every file of a collection rewritten (same records): more changed files than the cache lets wait. */
+  | { kind: 'restyle-all'; collection: 'authors' | 'volumes' | 'manuscripts'; style: RecordStyle }
   | { kind: 'touch'; collection: 'authors' | 'volumes' | 'manuscripts'; at: number };
 
 /** The journal after one edit (the model given is left as it was). */
@@ -530,6 +532,13 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
       const records = model[edit.collection];
       const found = nth(records, edit.at);
       if (found) records.set(found[0], { style: edit.style, data: found[1].data });
+      return model;
+    }
+    case 'restyle-all': {
+      const records = model[edit.collection];
+      for (const [name, record] of records)
+        if (record.raw !== undefined || record.style !== edit.style)
+          records.set(name, { style: edit.style, data: record.data });
       return model;
     }
     case 'touch':
