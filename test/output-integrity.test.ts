@@ -2,12 +2,24 @@
  * What a deploy relies on: the same content gives the same bytes, and a failed build never
  * damages the output that is already there.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { generateSyntheticJournal } from '../scripts/bench/synthetic-journal.ts';
+import { outputDifferences, readTree } from './helpers/incremental.ts';
 import { snapshot } from './helpers/snapshot.ts';
-import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { createWorkspace, REPO_ROOT, runCli, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
+
+/** Every folder under `dir`, relative, sorted. */
+async function foldersUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -16,14 +28,73 @@ afterEach(async () => {
 });
 
 describe('determinism', () => {
-  it('two builds of the same content give byte-identical output, compressed files included', async () => {
-    workspace = await createWorkspace();
-    expect((await workspace.build()).ok).toBe(true);
-    const first = await snapshot(workspace.paths.out);
-    expect((await workspace.build()).ok).toBe(true);
-    expect(await snapshot(workspace.paths.out)).toEqual(first);
-    expect(Object.keys(first)).toContain('api/manuscripts/index.json.gz');
+  /**
+   * Two checkouts of one journal at paths of different lengths, each built cold by the real command
+   * line (`--no-cache` into an empty out folder: nothing reused) in a process of its own, with a
+   * different time zone, locale and umask. Compared: the same files and folders, and every file's
+   * bytes. Not compared: modes and times, which the umask and the clock decide.
+   */
+  const environments = [
+    { umask: '022', env: { TZ: 'UTC', LANG: 'C', LC_ALL: 'C', LANGUAGE: '' } },
+    {
+      umask: '077',
+      env: { TZ: 'Pacific/Kiritimati', LANG: 'tr_TR.UTF-8', LC_ALL: 'tr_TR.UTF-8', LANGUAGE: 'tr' },
+    },
+  ];
+
+  async function coldBuildsAgree(content: string, publicDir: string) {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'journal-determinism-'));
+    try {
+      const checkouts = [
+        path.join(base, 'a'),
+        path.join(base, 'a-checkout-with-a-much-longer-name', 'of', 'the-journal'),
+      ];
+      const outputs = await Promise.all(
+        checkouts.map(async (checkout, i) => {
+          await cp(content, path.join(checkout, 'content'), { recursive: true });
+          await cp(publicDir, path.join(checkout, 'public'), { recursive: true });
+          const out = path.join(checkout, 'site');
+          const { code, stderr } = await runCli(
+            checkout,
+            ['build', '--content', path.join(checkout, 'content'), '--out', out, '--no-cache'],
+            environments[i],
+          );
+          expect(stderr).toBe('');
+          expect(code).toBe(0);
+          return { files: await readTree(out), folders: await foldersUnder(out) };
+        }),
+      );
+      const [first, second] = outputs as [(typeof outputs)[0], (typeof outputs)[0]];
+      expect(second.folders).toEqual(first.folders);
+      expect(outputDifferences(second.files, first.files)).toEqual([]);
+      return first.files;
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  }
+
+  it('two cold builds in other checkouts, time zones, locales and umasks give byte-identical output', async () => {
+    const files = await coldBuildsAgree(VALID_JOURNAL, path.join(REPO_ROOT, 'public'));
+    expect([...files.keys()]).toContain('api/manuscripts/index.json.gz');
+    expect([...files.keys()]).toContain('api/manuscripts/index.json.br');
   });
+
+  it(
+    'and so do two of a journal large enough for load threads and lists of several chunks',
+    { timeout: 180_000 },
+    async () => {
+      const generated = await mkdtemp(path.join(os.tmpdir(), 'journal-determinism-source-'));
+      try {
+        // 1,500 content files and more are loaded on worker threads (engine/load/workers.ts); the
+        // lists are rendered 256 records a chunk (render/api.ts).
+        await generateSyntheticJournal(generated, { manuscripts: 620, seed: 1729 });
+        const files = await coldBuildsAgree(path.join(generated, 'content'), path.join(generated, 'public'));
+        expect(files.size).toBeGreaterThan(1250);
+      } finally {
+        await rm(generated, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('the precompressed twins decode to exactly the JSON', async () => {
     workspace = await createWorkspace();

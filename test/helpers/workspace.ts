@@ -56,11 +56,28 @@ export async function createWorkspace(
 
 const run = promisify(execFile);
 
-export async function runCli(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface CliOptions {
+  /** Variables set for the command, over the test's own environment (which it otherwise inherits). */
+  env?: Record<string, string>;
+  /** The file mode creation mask the command runs under, e.g. `077`. */
+  umask?: string;
+}
+
+export async function runCli(
+  cwd: string,
+  args: string[],
+  options: CliOptions = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const command = [process.execPath, path.join(REPO_ROOT, 'scripts/cli.mjs'), ...args];
+  // A umask is set by a shell that then becomes the command: Node cannot give one to a child.
+  const [file, argv] =
+    options.umask === undefined
+      ? [command[0]!, command.slice(1)]
+      : ['/bin/sh', ['-c', `umask ${options.umask} && exec "$@"`, 'sh', ...command]];
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), ...args], {
+    const { stdout, stderr } = await run(file, argv, {
       cwd,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
