@@ -1,47 +1,43 @@
 /**
- * Manuscripts: author strings matched to records (SPEC-NOTES decision 2), kept as published otherwise.
+ * Manuscripts: the author strings as matched (plan-author-strings.ts), the journal's ISSN and
+ * language left out where they are the journal's, `order` only where the source differs from the
+ * default order.
  */
 import { DOCUMENT_PATH } from '../generator/model/formats.ts';
-import { manuscriptSchema, type AuthorRef } from '../generator/model/schema.ts';
+import { manuscriptSchema } from '../generator/model/schema.ts';
 import type { Dump } from './dump.ts';
 import { keyMaker, slug } from './keys.ts';
-import { compareManuscriptsByDefault, planOrder, type OrderPlan } from './order.ts';
+import { planManuscriptOrder, type OrderInference } from './order.ts';
+import type { AuthorStrings } from './plan-author-strings.ts';
 import type { ToMedia } from './plan-media.ts';
 import type { Check, Report } from './plan-problems.ts';
-import type { AuthorMatch, Inferences, PlannedFile } from './plan-types.ts';
+import type { PlannedFile } from './plan-types.ts';
 import type { VolumeIdResult } from './volume-ids.ts';
 
-/** What the manuscripts are planned against: the volumes' ids, the authors' names, the journal's defaults. */
+/** What the manuscripts are planned against: the volumes' ids, the matched authors, the journal's defaults. */
 export interface ManuscriptContext {
   volumeIds: VolumeIdResult;
   ids: readonly number[];
-  byFullName: ReadonlyMap<string, string[]>;
+  authorStrings: Pick<AuthorStrings, 'refs' | 'comments'>;
   language: string;
   issn: string | undefined;
 }
 
 export function planManuscripts(
   manuscripts: Dump['manuscripts'],
-  { volumeIds, ids, byFullName, language, issn }: ManuscriptContext,
+  { volumeIds, ids, authorStrings, language, issn }: ManuscriptContext,
   toMedia: ToMedia,
   report: Report,
   check: Check,
-): { files: PlannedFile[]; keys: string[]; order: OrderPlan; authorStrings: Inferences['authorStrings'] } {
+): { files: PlannedFile[]; order: OrderInference } {
   const knownIds = new Set(ids);
-  const ambiguous = new Map<string, AuthorMatch>();
-  const unmatched = new Map<string, AuthorMatch>();
-  let authorStrings = 0;
-  let matched = 0;
   const idsSeen = new Map<number, number>();
   const manuscriptKey = keyMaker();
-  const manuscriptKeys = manuscripts.map((m) =>
+  const keys = manuscripts.map((m) =>
     manuscriptKey(`${m.id}-${slug(m.citation_title, 'manuscript').slice(0, 40).replace(/-+$/, '')}`),
   );
-  const manuscriptOrder = planOrder(
-    manuscripts.map((m, i) => ({ citation_volume: m.citation_volume, id: m.id, key: manuscriptKeys[i]! })),
-    compareManuscriptsByDefault,
-  );
-  const manuscriptFiles = manuscripts.map((m, i): PlannedFile => {
+  const order = planManuscriptOrder(manuscripts, keys);
+  const files = manuscripts.map((m, i): PlannedFile => {
     const at = `manuscripts[${i}]`;
     const first = idsSeen.get(m.id);
     if (first !== undefined)
@@ -62,23 +58,7 @@ export function planManuscripts(
         'the id of one of the volumes in the list, or --volume-ids naming it',
       );
     }
-    const comments: Record<number, string> = {};
-    const authors = m.authors.map((text, j): AuthorRef => {
-      authorStrings++;
-      const keys = byFullName.get(text) ?? [];
-      if (keys.length === 1) {
-        matched++;
-        return keys[0]!;
-      }
-      const table = keys.length ? ambiguous : unmatched;
-      const entry = table.get(text) ?? { text, candidates: keys, at: [] };
-      entry.at.push(`${at}.authors[${j}]`);
-      table.set(text, entry);
-      comments[j] = keys.length
-        ? `several authors have this name: ${keys.join(', ')}`
-        : 'no author record has this name';
-      return { as_published: text };
-    });
+    const comments = authorStrings.comments[i];
     const data: Record<string, unknown> = {
       id: m.id,
       citation_volume: m.citation_volume,
@@ -87,29 +67,15 @@ export function planManuscripts(
       ...(m.citation_language === language ? {} : { citation_language: m.citation_language }),
       ...(m.udc === '' ? {} : { udc: m.udc }),
       ...(m.citation_issn === issn ? {} : { citation_issn: m.citation_issn }),
-      authors,
+      authors: authorStrings.refs[i],
       section: m.section,
       keywords: m.keywords,
       document: toMedia('manuscripts', `${at}.document`, m.document, DOCUMENT_PATH),
-      ...(i < manuscriptOrder.count ? { order: i + 1 } : {}),
+      ...(i < order.count ? { order: i + 1 } : {}),
       abstract: m.abstract,
     };
     check('manuscripts', at, manuscriptSchema, data);
-    return {
-      path: `manuscripts/${manuscriptKeys[i]}.yaml`,
-      data,
-      ...(Object.keys(comments).length ? { authorComments: comments } : {}),
-    };
+    return { path: `manuscripts/${keys[i]}.yaml`, data, ...(comments ? { authorComments: comments } : {}) };
   });
-  return {
-    files: manuscriptFiles,
-    keys: manuscriptKeys,
-    order: manuscriptOrder,
-    authorStrings: {
-      total: authorStrings,
-      matched,
-      ambiguous: [...ambiguous.values()],
-      unmatched: [...unmatched.values()],
-    },
-  };
+  return { files, order };
 }

@@ -14,8 +14,9 @@ export function mediaPlanner(
   localMedia: boolean,
   mediaUrl: string | undefined,
   report: Report,
-): { toMedia: ToMedia; media: Map<string, PlannedMedia> } {
-  const media = new Map<string, PlannedMedia>();
+): { toMedia: ToMedia; planned: PlannedMedia[] } {
+  const planned: PlannedMedia[] = [];
+  const byPath = new Map<string, PlannedMedia>();
   const toMedia: ToMedia = (list, at, url, shape) => {
     if (!localMedia) return url;
     const local = absoluteMediaPath(url);
@@ -34,12 +35,16 @@ export function mediaPlanner(
       );
       return url;
     }
-    const entry = media.get(local) ?? { url, path: local, usedBy: [] };
+    let entry = byPath.get(local);
+    if (entry === undefined) {
+      entry = { url, path: local, usedBy: [] };
+      byPath.set(local, entry);
+      planned.push(entry);
+    }
     entry.usedBy.push(at);
-    media.set(local, entry);
     return local;
   };
-  return { toMedia, media };
+  return { toMedia, planned };
 }
 
 export function originOf(url: string): string | undefined {

@@ -3,7 +3,7 @@
  * command and the summary read. A module of their own, so the steps and the plan import them
  * without importing each other.
  */
-import type { OrderPlan } from './order.ts';
+import type { OrderInference } from './order.ts';
 import type { VolumeIdRule } from './volume-ids.ts';
 
 export interface PlanOptions {
@@ -45,7 +45,7 @@ export interface AuthorMatch {
 export interface Inferences {
   volumeIds: { rule: VolumeIdRule; reasons: string[]; ids: { label: string; id: number }[] };
   authorStrings: { total: number; matched: number; ambiguous: AuthorMatch[]; unmatched: AuthorMatch[] };
-  order: Record<'authors' | 'manuscripts', OrderPlan & { total: number; rule: string; firstDifferenceKey?: string }>;
+  order: Record<'authors' | 'manuscripts', OrderInference>;
   journal: { field: string; value: string; from: string; placeholder?: boolean }[];
   /** Values the contract allows and the import keeps as they are. */
   kept: { label: string; count: number }[];

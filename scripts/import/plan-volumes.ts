@@ -8,23 +8,31 @@ import type { Dump } from './dump.ts';
 import { keyMaker, slug } from './keys.ts';
 import type { ToMedia } from './plan-media.ts';
 import type { Check, Report } from './plan-problems.ts';
-import type { PlannedFile } from './plan-types.ts';
+import type { Inferences, PlannedFile } from './plan-types.ts';
 import { inferVolumeIds, numeral, type VolumeIdResult } from './volume-ids.ts';
 
 export function planVolumeIds(
   dump: Dump,
   explicit: string | undefined,
   report: Report,
-): { volumeIds: VolumeIdResult; ids: number[] } {
-  const volumeIds = inferVolumeIds(
+): { result: VolumeIdResult; ids: number[]; inference: Inferences['volumeIds'] } {
+  const result = inferVolumeIds(
     dump.volumes.map((v) => ({ label: v.citation_journal_title, full_date: v.full_date })),
     dump.manuscripts.map((m, index) => ({ index, citation_volume: m.citation_volume, citation_date: m.citation_date })),
     explicit,
   );
-  if (!volumeIds.ok)
-    for (const e of volumeIds.errors) report('volumes', e.field, 'import/volume-ids', e.message, e.expected);
-  const ids = volumeIds.ok ? volumeIds.ids : dump.volumes.map((_, i) => i + 1);
-  return { volumeIds, ids };
+  if (!result.ok) for (const e of result.errors) report('volumes', e.field, 'import/volume-ids', e.message, e.expected);
+  // Positions stand in for ids that cannot be inferred, so every volume is still planned and checked.
+  const ids = result.ok ? result.ids : dump.volumes.map((_, i) => i + 1);
+  return {
+    result,
+    ids,
+    inference: {
+      rule: result.ok ? result.rule : 'position',
+      reasons: result.ok ? result.reasons : [],
+      ids: dump.volumes.map((v, i) => ({ label: v.citation_journal_title, id: ids[i]! })),
+    },
+  };
 }
 
 export function planVolumes(

@@ -9,13 +9,13 @@
 import type { Problem } from '../generator/model/problems.ts';
 import type { ApiList } from '../shared/contract.ts';
 import type { Dump } from './dump.ts';
-import type { OrderPlan } from './order.ts';
+import { matchAuthorStrings } from './plan-author-strings.ts';
 import { planAuthors } from './plan-authors.ts';
 import { planJournal } from './plan-journal.ts';
 import { planManuscripts } from './plan-manuscripts.ts';
 import { mediaPlanner } from './plan-media.ts';
 import { problemReporter } from './plan-problems.ts';
-import type { Plan, PlanOptions } from './plan-types.ts';
+import type { Inferences, Plan, PlanOptions } from './plan-types.ts';
 import { planVolumeIds, planVolumes } from './plan-volumes.ts';
 
 export type {
@@ -36,72 +36,62 @@ export function planImport(
   const problems: Problem[] = [];
   const { report, check } = problemReporter(problems, labels);
 
-  // journal.yaml: settings taken from what the lists show.
+  // Each step needs what an earlier one found (the journal's language, ISSN and media origin, the
+  // volume ids, the authors' keys), and the problems come in the order the steps run.
   const journal = planJournal(dump, options, report, check);
-  const { issn, language } = journal;
-  const { volumeIds, ids } = planVolumeIds(dump, options.volumeIds, report);
-  const { toMedia, media } = mediaPlanner(options.localMedia, journal.mediaUrl, report);
-  const volumeFiles = planVolumes(dump.volumes, ids, language, toMedia, report, check);
+  const volumeIds = planVolumeIds(dump, options.volumeIds, report);
+  const media = mediaPlanner(options.localMedia, journal.mediaUrl, report);
+  const volumes = planVolumes(dump.volumes, volumeIds.ids, journal.language, media.toMedia, report, check);
   const authors = planAuthors(dump.authors, check);
+  const authorStrings = matchAuthorStrings(dump.manuscripts, dump.authors, authors.keys);
   const manuscripts = planManuscripts(
     dump.manuscripts,
-    { volumeIds, ids, byFullName: authors.byFullName, language, issn },
-    toMedia,
+    { volumeIds: volumeIds.result, ids: volumeIds.ids, authorStrings, language: journal.language, issn: journal.issn },
+    media.toMedia,
     report,
     check,
   );
-
   if (problems.length > 0) return { problems };
+
   return {
     plan: {
       journal: { path: 'journal.yaml', data: journal.data },
-      files: { authors: authors.files, volumes: volumeFiles, manuscripts: manuscripts.files },
-      media: [...media.values()],
+      files: { authors: authors.files, volumes, manuscripts: manuscripts.files },
+      media: media.planned,
       inferences: {
-        volumeIds: {
-          rule: volumeIds.ok ? volumeIds.rule : 'position',
-          reasons: volumeIds.ok ? volumeIds.reasons : [],
-          ids: dump.volumes.map((v, i) => ({ label: v.citation_journal_title, id: ids[i]! })),
-        },
-        authorStrings: manuscripts.authorStrings,
-        order: {
-          authors: orderInfo(authors.order, dump.authors.length, 'institution, then key', authors.keys),
-          manuscripts: orderInfo(manuscripts.order, dump.manuscripts.length, 'volume id, then id', manuscripts.keys),
-        },
+        volumeIds: volumeIds.inference,
+        authorStrings: authorStrings.inference,
+        order: { authors: authors.order, manuscripts: manuscripts.order },
         journal: journal.inferences,
         kept: keptValues(dump),
-        omitted: [
-          {
-            label: "volume languages equal to the journal's",
-            count: dump.volumes.filter((v) => v.citation_language === language).length,
-          },
-          {
-            label: "manuscript languages equal to the journal's",
-            count: dump.manuscripts.filter((m) => m.citation_language === language).length,
-          },
-          {
-            label: "manuscript ISSNs equal to the journal's",
-            count: dump.manuscripts.filter((m) => m.citation_issn === issn).length,
-          },
-          { label: 'empty manuscript UDCs', count: dump.manuscripts.filter((m) => m.udc === '').length },
-        ].filter((o) => o.count > 0),
+        omitted: omittedValues(dump, journal.language, journal.issn),
       },
     },
     problems,
   };
 }
 
-function orderInfo<T>(plan: OrderPlan, total: number, rule: string, keys: readonly T[]) {
-  return {
-    ...plan,
-    total,
-    rule,
-    ...(plan.firstDifference !== undefined ? { firstDifferenceKey: String(keys[plan.firstDifference]) } : {}),
-  };
+/** Values the records leave out: the journal's own (the build fills them in) and empty UDCs. */
+function omittedValues(dump: Dump, language: string, issn: string | undefined): Inferences['omitted'] {
+  return [
+    {
+      label: "volume languages equal to the journal's",
+      count: dump.volumes.filter((v) => v.citation_language === language).length,
+    },
+    {
+      label: "manuscript languages equal to the journal's",
+      count: dump.manuscripts.filter((m) => m.citation_language === language).length,
+    },
+    {
+      label: "manuscript ISSNs equal to the journal's",
+      count: dump.manuscripts.filter((m) => m.citation_issn === issn).length,
+    },
+    { label: 'empty manuscript UDCs', count: dump.manuscripts.filter((m) => m.udc === '').length },
+  ].filter((o) => o.count > 0);
 }
 
 /** Values worth a line in the summary: allowed, unusual, and kept exactly. */
-function keptValues(dump: Dump): { label: string; count: number }[] {
+function keptValues(dump: Dump): Inferences['kept'] {
   const strings = (record: object) =>
     Object.values(record)
       .flatMap((v) => (Array.isArray(v) ? v : [v]))
