@@ -42,3 +42,41 @@ export function compareManuscriptsByDefault(
 ): number {
   return a.citation_volume - b.citation_volume || a.id - b.id || compareText(a.key, b.key);
 }
+
+/**
+ * An order plan as the summary tells it: the list's size, its default order in words, and the key
+ * of the first record where the source leaves that order.
+ */
+export interface OrderInference extends OrderPlan {
+  total: number;
+  rule: string;
+  firstDifferenceKey?: string;
+}
+
+export function planAuthorOrder(authors: readonly { institution: string }[], keys: readonly string[]): OrderInference {
+  const plan = planOrder(
+    authors.map((a, i) => ({ institution: a.institution, key: keys[i]! })),
+    compareAuthorsByDefault,
+  );
+  return describeOrder(plan, 'institution, then key', keys);
+}
+
+export function planManuscriptOrder(
+  manuscripts: readonly { citation_volume: number; id: number }[],
+  keys: readonly string[],
+): OrderInference {
+  const plan = planOrder(
+    manuscripts.map((m, i) => ({ citation_volume: m.citation_volume, id: m.id, key: keys[i]! })),
+    compareManuscriptsByDefault,
+  );
+  return describeOrder(plan, 'volume id, then id', keys);
+}
+
+function describeOrder(plan: OrderPlan, rule: string, keys: readonly string[]): OrderInference {
+  return {
+    ...plan,
+    total: keys.length,
+    rule,
+    ...(plan.firstDifference !== undefined ? { firstDifferenceKey: String(keys[plan.firstDifference]) } : {}),
+  };
+}
