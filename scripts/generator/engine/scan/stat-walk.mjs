@@ -1,4 +1,4 @@
-// Stamping and walking folders (issue 4, stat-many.ts), in plain JavaScript: the stat workers
+// Stamping and walking folders (stat-many.ts), in plain JavaScript: the stat workers
 // (stat-worker.mjs) start in milliseconds without the TypeScript loader, and a scan without
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
 import { createHash } from 'node:crypto';
@@ -16,7 +16,6 @@ import {
 } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { nodeBinding } from '../compress/node-binding.mjs';
 
 /**
  * A stamp younger than this is not trusted next time: timestamps are coarse (a few milliseconds on
@@ -57,8 +56,15 @@ export function stampInto(values, prefix, names, start = 0, end = names.length) 
   for (let i = start; i < end; i++) stampOne(values, i * STAT_FIELDS, prefix + names[i]);
 }
 
-/** What `lstat` says of `path`, as STAT_FIELDS numbers from `values[at]`; nothing when there is nothing there. */
-export function stampByLstat(values, at, path) {
+/**
+ * What `lstat` says of `path`, as STAT_FIELDS numbers from `values[at]`; nothing when there is
+ * nothing there. Node's public `lstatSync` is the one way: it makes a Stats object and four Dates
+ * per call, about 0.3 to 0.5 µs more than the numbers alone (Node's internal file system binding,
+ * which is not to be used); at 100,000 manuscripts that is 0.1 to 0.2 s of CPU spread over both
+ * cores of a check after an edit, and 40 MB of short-lived garbage that the workers' young
+ * generation collects.
+ */
+export function stampOne(values, at, path) {
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (!stat) return;
   values[at] = stat.isFile() ? 1 : stat.isSymbolicLink() ? 2 : stat.isDirectory() ? FOLDER : 3;
@@ -66,42 +72,6 @@ export function stampByLstat(values, at, path) {
   values[at + 2] = stat.mtimeMs;
   values[at + 3] = stat.ino;
 }
-
-/**
- * The same from Node's own file system binding, or nothing when it cannot be trusted here. Node
- * 20's lstatSync makes a Stats object and four Date objects per call: at 100,000 manuscripts, 0.2 s
- * of the CPU of a check after an edit and 40 MB of its garbage (issue 4). The binding answers with
- * the numbers alone (the layout lstatSync reads them in). It is internal: it is used only when it
- * says exactly what lstatSync says of a folder, a file and a missing path on this machine, and
- * not when Node is asked to warn of pending deprecations (node-binding.mjs).
- */
-export function stampByBinding() {
-  const binding = nodeBinding('fs');
-  if (!binding) return undefined;
-  try {
-    const stamp = (values, at, path) => {
-      const numbers = binding.lstat(path, false, undefined, false);
-      if (numbers === undefined) return;
-      const type = numbers[1] & 0o170000;
-      values[at] = type === 0o100000 ? 1 : type === 0o120000 ? 2 : type === 0o040000 ? FOLDER : 3;
-      values[at + 1] = numbers[8];
-      // As Node computes Stats.mtimeMs from seconds and nanoseconds: the same number to the last bit.
-      values[at + 2] = numbers[12] * 1e3 + numbers[13] / 1e6;
-      values[at + 3] = numbers[7];
-    };
-    for (const path of [process.cwd(), process.execPath, `${process.execPath}.${process.pid}.missing`]) {
-      const [byBinding, byLstat] = [new Float64Array(STAT_FIELDS), new Float64Array(STAT_FIELDS)];
-      stamp(byBinding, 0, path);
-      stampByLstat(byLstat, 0, path);
-      if (byBinding.some((value, f) => !Object.is(value, byLstat[f]))) return undefined;
-    }
-    return stamp;
-  } catch {
-    return undefined;
-  }
-}
-
-const stampOne = stampByBinding() ?? stampByLstat;
 
 /**
  * Where each of `names` starts once they are joined by NUL, and one more number where the next
