@@ -19,7 +19,7 @@ export interface LoadPoolOptions {
 }
 
 /** Below this many files the workers' start-up (about 150 ms each) outweighs the parallel parsing. */
-const MIN_FILES_FOR_WORKERS = 1500;
+const MIN_FILES_FOR_WORKERS = 6_000;
 const BATCH_SIZE = 250;
 /** Batches queued per worker, so a worker never waits for the main thread between two batches. */
 const IN_FLIGHT = 2;
