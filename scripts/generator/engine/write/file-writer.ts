@@ -1,6 +1,6 @@
 /**
  * Makes many small files (the landing pages and the PDFs: 100,000 each at 100,000 manuscripts) on
- * a thread of their own (issue 4). Through the thread pool each file was an open, a write and a
+ * a thread of their own. Through the thread pool each file was an open, a write and a
  * close, or a link, each a trip back to the main thread, and a CPU profile of the cold build showed
  * the main thread, which also renders the pages and the lists, spending seconds on them (2 s for
  * the links alone). Here the main thread hands over batches and goes on rendering; the writer
@@ -21,17 +21,28 @@
  *
  * The thread answers each batch with the stamps of the files it made, for the build cache
  * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
+ *
+ * A writer given few files (IN_THREAD_FILES) makes them on this thread once it is closed, with the
+ * thread's own code (batchWriter), and never starts the thread.
  */
 import { Worker } from 'node:worker_threads';
 import { ownsItsBuffer } from '../movable-bytes.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 import type { DeferredText } from '../../../shared/output-file.ts';
+import { batchWriter } from './file-writer-worker.ts';
 
 /** Files per message, and messages in flight before `write` waits. */
 const BATCH = 64;
 const IN_FLIGHT = 4;
 /** The buffer a batch's texts are encoded into (a text that cannot fit gets one of its own). */
 const BATCH_BYTES = 1 << 20;
+/**
+ * Files a writer holds before it starts its thread; a writer closed with no more than these makes
+ * them on this thread. A thread's start is about 0.1 s of CPU (Node's own start and the modules),
+ * and a file made here 30 to 40 µs of this thread's time: the sample journal's build (101 files
+ * over three writers) spent more on starting them than on everything it wrote.
+ */
+const IN_THREAD_FILES = 256;
 
 /**
  * How a PDF enters the output: `copy` makes a copy, so that an editor overwriting a PDF in place
@@ -77,6 +88,8 @@ export interface FileWriterOptions {
    * this thread instead (writeText); IN_FLIGHT by default, 0 for every one (the tests).
    */
   behindAt?: number;
+  /** Files held before the thread starts (IN_THREAD_FILES by default); 0 starts it with the first batch (the tests). */
+  inThreadFiles?: number;
 }
 
 export function createFileWriter(
@@ -88,6 +101,9 @@ export function createFileWriter(
   // memory is at its peak.
   let started: Worker | undefined;
   const thread = () => (started ??= start());
+  /** Batches held, not yet sent: no thread has been started (IN_THREAD_FILES). */
+  let held: { batch: FileBatch; transfer: ArrayBuffer[] }[] = [];
+  let heldFiles = 0;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; tags: number[] }>();
   const inFlight: Promise<void>[] = [];
   let failure: Error | undefined;
@@ -163,17 +179,22 @@ export function createFileWriter(
       ...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer)),
     ];
     // The texts' buffer comes back once the batch is written (the thread answers with it).
-    thread().postMessage(
-      {
-        batch,
-        paths,
-        bodies,
-        sources,
-        deferred,
-        texts: used > 0 ? (texts.buffer as ArrayBuffer) : null,
-      } satisfies FileBatch,
-      transfer,
-    );
+    const message: FileBatch = {
+      batch,
+      paths,
+      bodies,
+      sources,
+      deferred,
+      texts: used > 0 ? (texts.buffer as ArrayBuffer) : null,
+    };
+    if (!started && heldFiles + paths.length <= (options.inThreadFiles ?? IN_THREAD_FILES)) {
+      held.push({ batch: message, transfer });
+      heldFiles += paths.length;
+    } else {
+      for (const early of held) thread().postMessage(early.batch, early.transfer);
+      held = [];
+      thread().postMessage(message, transfer);
+    }
     paths = [];
     bodies = [];
     sources = [];
@@ -182,7 +203,32 @@ export function createFileWriter(
     if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
     used = 0;
     inFlight.push(done);
-    if (!options.unbounded && inFlight.length > IN_FLIGHT) await inFlight.shift();
+    if (!options.unbounded && started && inFlight.length > IN_FLIGHT) await inFlight.shift();
+  };
+  /** The batches held, made on this thread (the writer is closed with few files). */
+  const writeHeld = () => {
+    const writeBatch = batchWriter();
+    for (const { batch } of held) {
+      const settle = waiting.get(batch.batch)!;
+      waiting.delete(batch.batch);
+      if (failure) {
+        settle.reject(failure);
+        continue;
+      }
+      try {
+        const stamps = writeBatch(batch);
+        settle.tags.forEach((tag, i) => {
+          if (tag >= 0) stamped(tag, { size: stamps[i * 3]!, mtimeMs: stamps[i * 3 + 1]!, ino: stamps[i * 3 + 2]! });
+        });
+        settle.resolve();
+      } catch (error) {
+        const { message, code } = error as NodeJS.ErrnoException;
+        // As the thread reports a failure: the message and the code, never the stack of this thread.
+        failure ??= Object.assign(new Error(message), { code });
+        settle.reject(failure);
+      }
+    }
+    held = [];
   };
   const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null, tag = -1) => {
     if (failure) throw failure;
@@ -247,6 +293,7 @@ export function createFileWriter(
     async close() {
       try {
         await send();
+        if (!started) writeHeld();
         await Promise.all(inFlight);
         if (failure) throw failure;
       } finally {
@@ -255,6 +302,7 @@ export function createFileWriter(
     },
     async abort() {
       failure ??= new Error('writing the pages was stopped');
+      held = [];
       await started?.terminate();
       // Whatever waits for a batch learns that it will never be written, rather than waiting forever.
       for (const settle of waiting.values()) settle.reject(failure);
