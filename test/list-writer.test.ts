@@ -1,6 +1,6 @@
 /**
- * The list writer's thread: it writes a list from chunks of bytes and ranges of the previous
- * build's list, its gzip twin from segments compressed or taken from the previous twin, and its
+ * The list writer's thread (or, for small lists, the caller's): it writes a list from chunks of
+ * bytes and ranges of the previous build's list, its gzip twin from segments compressed or taken from the previous twin, and its
  * brotli twin as one stream. The files decode to the exact list; a previous file that changed
  * meanwhile is refused; a stop closes everything.
  */
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkPart } from '../scripts/generator/engine/write/list-items.ts';
 import {
   createListWriter,
+  type ListWriterOptions,
   type ListWriterSetup,
   type PreviousListFile,
   type WrittenList,
@@ -34,6 +35,9 @@ const texts = (edited = false) =>
   );
 const keys = (edited = false) => texts(edited).map((_, i) => `chunk ${i}${edited && i === 6 ? ' edited' : ''}`);
 
+/** Where the lists are written (set by each block below). */
+let mode: ListWriterOptions = {};
+
 async function write(
   name: string,
   chunks: ChunkPart[][],
@@ -41,7 +45,7 @@ async function write(
   setup: Partial<ListWriterSetup> = {},
   previous?: PreviousListFile,
 ): Promise<WrittenList & { file: string }> {
-  const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS, ...setup });
+  const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS, ...setup }, mode);
   try {
     const file = path.join(dir, name);
     const written = await writer.write(
@@ -78,7 +82,14 @@ async function expectDecoded(file: string, text: string) {
   expect(zlib.brotliDecompressSync(await readFile(`${file}.br`)).toString('utf8')).toBe(text);
 }
 
-describe('the list writer', () => {
+describe.each([
+  ['on its thread', { inThreadBytes: 0 }],
+  ["on the caller's thread (lists this small)", {}],
+] as const)('the list writer, %s,', (_, options) => {
+  beforeAll(() => {
+    mode = options;
+  });
+
   it('writes a list and its twins from chunks of bytes, gzip in segments and brotli as one stream', async () => {
     const chunks = texts().map((text) => [Buffer.from(text)]);
     const written = await write('a.json', chunks, keys());
@@ -135,9 +146,9 @@ describe('the list writer', () => {
   });
 
   it('stops where it is when the write is abandoned, and says so', async () => {
-    const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
+    const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS }, mode);
     try {
-      // Chunks that never end, sent as the thread takes them.
+      // Chunks that never end (too many for the caller's thread), sent as the thread takes them.
       function* endless(): Generator<ChunkPart[]> {
         for (let i = 0; ; i++) yield [Buffer.from(`${i === 0 ? '[' : ','}${'"x",'.repeat(250_000)}0`)];
       }
