@@ -210,8 +210,10 @@ async function compile(scripts, dir, cache) {
 }
 
 /**
- * Every package stays an import (as esbuild's `packages: 'external'`), but those in `bundled`. A
- * path is no package: it starts with `/`, `./` or `../` (esbuild's own test), or is absolute.
+ * Every package stays an import (as esbuild's `packages: 'external'`), but those in `bundled`, with
+ * the packages they import in turn (a package compiled in whose own packages were left out would
+ * still load them one CommonJS module at a time). A path is no package: it starts with `/`, `./`
+ * or `../` (esbuild's own test), or is absolute.
  */
 function packagesImportedBut(bundled) {
   return {
@@ -219,6 +221,7 @@ function packagesImportedBut(bundled) {
     setup(build) {
       build.onResolve({ filter: /^[^./]|^\.[^./]|^\.\.[^/]/ }, (args) => {
         if (path.isAbsolute(args.path)) return undefined; // an entry point, on Windows
+        if (args.importer.split(path.sep).includes('node_modules')) return undefined; // a bundled package's own
         const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
         return bundled.includes(name) ? undefined : { path: args.path, external: true };
       });
