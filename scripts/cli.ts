@@ -17,7 +17,7 @@ import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
 /*
- * Each command's modules are imported when that command runs (issue 4: `check` after one edit
+ * Each command's modules are imported when that command runs (`check` after one edit
  * is measured in tenths of a second, and importing the preview server, the import and export
  * commands and every host renderer cost about a tenth of its start).
  */
@@ -79,7 +79,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       if (values.format !== undefined && values.format !== 'text' && values.format !== 'github')
         throw new UsageError('--format is text or github');
       return runBuild(paths, command, values.format ?? 'text', {
-        // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
+        // Progress on a terminal (or when asked, as final lines only), never in logs otherwise.
         ...(process.stderr.isTTY || values.progress
           ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) }
           : {}),
@@ -114,7 +114,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
-      // is 200,000 files, and it peaked at 448 MiB (issue 4). removeTree keeps a few in flight.
+      // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
       await removeTree(paths.out);
       await removeTree(paths.cache);
       console.log(
@@ -166,7 +166,7 @@ async function runBuild(
   options: BuildOptions = {},
 ): Promise<number> {
   const loaded = mode === 'build' ? collectAfterLoading() : undefined;
-  // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
+  // The content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
   const scan = scanContent(paths.content, {
     ...(mode === 'build' ? { outDir: paths.out } : {}),
@@ -177,7 +177,7 @@ async function runBuild(
   const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
-    // Issue 5: one workflow command per problem, so a pull request shows each on its file and line.
+    // One workflow command per problem, so a pull request shows each on its file and line.
     const annotations = formatGithubAnnotations(result.problems, result.warnings);
     if (annotations) console.log(annotations);
   } else {

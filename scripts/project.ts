@@ -10,7 +10,7 @@ export interface ProjectPaths {
   content: string;
   public: string;
   out: string;
-  /** The build cache (issue 4): outside the output, safe to delete at any time. */
+  /** The build cache: outside the output, safe to delete at any time. */
   cache: string;
 }
 

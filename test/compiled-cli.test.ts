@@ -1,6 +1,6 @@
 /**
- * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.mjs,
- * issue 4: startup). What a developer relies on: an edit to any source reaches the next command,
+ * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.mjs:
+ * startup). What a developer relies on: an edit to any source reaches the next command,
  * each module still finds its neighbours (workers) next to its own source, and without esbuild
  * nothing is compiled, so cli.mjs runs the sources through the TypeScript loader.
  */

@@ -1,6 +1,6 @@
 /**
  * The listing and stamps of every folder the build reads files from, taken on worker threads from
- * the very start (issue 4: at 100,000 manuscripts, 350,000 stamps). One pass serves discovery
+ * the very start (at 100,000 manuscripts, 350,000 stamps). One pass serves discovery
  * (discover.ts), the load stage's cache comparison (load-all.ts) and the media checks (media.ts).
  * Deliberately light: the command line starts it before the rest of the build's modules load.
  */
@@ -33,7 +33,7 @@ export function scanContent(
 ): Scan {
   // Sorted, so that the workers claim the folders in the same order whatever the directory order,
   // with the media folder last: discovery waits for the collections' folders, and only the media
-  // checks, which come after the load stage, need the media folder (issue 4: at 100,000
+  // checks, which come after the load stage, need the media folder (at 100,000
   // manuscripts, discovery waited for a worker that stamped 100,000 PDFs before the volumes).
   const names = foldersIn(contentDir);
   const ordered = [...names.filter((name) => name !== MEDIA_FOLDER), ...names.filter((name) => name === MEDIA_FOLDER)];

@@ -118,7 +118,7 @@ const KEPT_LISTING_FORMAT = 1;
  * entry changes the folder's times, so a folder with the stamp recorded still has the names recorded,
  * as git's untracked cache reasons. Only a stamp older than `trustedBefore` (the scan's start less
  * RACY_MS) is recorded. Listing the 350,000 files of a journal of 100,000 manuscripts took 0.27 s
- * of CPU in every `check` after an edit (issue 4); each entry is still stamped every time, so an
+ * of CPU in every `check` after an edit; each entry is still stamped every time, so an
  * edited file is found as before. Best effort: a listing that cannot be read or written is listed.
  */
 export function keptListings({ dir, trustedBefore }) {
@@ -174,7 +174,7 @@ export function keptListings({ dir, trustedBefore }) {
 
 /**
  * Stamps the names `joined` (by NUL; `starts`: startsOf) from `start` to `end`, under `prefix`, into
- * `values`. A folder's names are kept as the one string they are sent as (issue 4): 350,000 names
+ * `values`. A folder's names are kept as the one string they are sent as: 350,000 names
  * kept as strings while they were stamped were copied by each thread's garbage collector, and split
  * again on the main thread, which reads few of them.
  */
@@ -187,7 +187,7 @@ export function stampJoined(values, prefix, joined, starts, start, end) {
  * `control[0]`, until none is left; `control[1]` counts the chunks done, for the worker that listed
  * the folder to wait on, and `control[2]` is set when one failed. That worker, the main thread
  * while it waits for the scan, and in a `check` any worker with no folder left share the folder
- * (issue 4: at 100,000 manuscripts, the 150,000 authors on one worker were the end of the scan).
+ * (at 100,000 manuscripts, the 150,000 authors on one worker were the end of the scan).
  */
 export function stampShared(values, prefix, joined, starts, control) {
   const count = starts.length - 1;

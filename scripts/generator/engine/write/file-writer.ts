@@ -246,7 +246,7 @@ export function createFileWriter(
     async writeText(absolutePath, text, tag) {
       // When the thread is behind (as many batches waiting for it as may be in flight), this one
       // would soon wait for it: it makes the deferred parts itself instead, so the thread catches
-      // up sooner (issue 4: at 100,000 manuscripts on a disk, the pages' thread was the last one
+      // up sooner (at 100,000 manuscripts on a disk, the pages' thread was the last one
       // busy, for seconds, while this one waited).
       const behind = !options.unbounded && next - Atomics.load(batchesWritten, 0) >= (options.behindAt ?? IN_FLIGHT);
       const parts =
