@@ -5,8 +5,10 @@ export interface ChildProcessSettings {
   readonly env: Readonly<Record<string, string>>;
 }
 export declare const CHILD: ChildProcessSettings;
+export declare const CHILD_AFTER_EDIT: ChildProcessSettings;
 export declare function buildProcess(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   platform: string,
+  cwd?: string,
 ): ChildProcessSettings | undefined;

@@ -5,12 +5,12 @@
  * is built.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildProcess, CHILD, LARGE_JOURNAL } from '../scripts/build-process.mjs';
+import { buildProcess, CHILD, CHILD_AFTER_EDIT, LARGE_JOURNAL } from '../scripts/build-process.mjs';
 import { tree } from './helpers/incremental.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
 
@@ -38,6 +38,20 @@ describe('where a build runs', () => {
     expect(buildProcess(['build', '--content', large], env, 'darwin')).toBeUndefined();
     // The child itself (or a process given the settings) builds where it is.
     expect(buildProcess(['build', '--content', large], CHILD.env, 'linux')).toBeUndefined();
+    // A build cache newer than the journal's settings: a build after an edit, with V8's own heap growth.
+    const index = path.join(dir, '.cache', 'journal-build', 'check-index.bin');
+    await writeFile(path.join(large, 'journal.yaml'), 'title: T\n');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(path.join(large, 'journal.yaml'), past, past);
+    expect(buildProcess(['build', '--content', 'content'], env, 'linux', dir)).toBe(CHILD);
+    await mkdir(path.dirname(index), { recursive: true });
+    await writeFile(index, '');
+    expect(buildProcess(['build', '--content', 'content'], env, 'linux', dir)).toBe(CHILD_AFTER_EDIT);
+    expect(buildProcess(['build', '--no-cache'], env, 'linux', dir)).toBe(CHILD);
+    expect(buildProcess(['export', 'out.json'], env, 'linux', dir)).toBe(CHILD);
+    // The settings changed after the index was written: the cache is of no use, the build is cold.
+    await utimes(path.join(large, 'journal.yaml'), new Date(), new Date(Date.now() + 60_000));
+    expect(buildProcess(['build'], env, 'linux', dir)).toBe(CHILD);
   });
 
   it('writes the same output in the child with its settings as in the command line itself', async () => {
