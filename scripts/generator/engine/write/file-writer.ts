@@ -29,7 +29,9 @@ import { Worker } from 'node:worker_threads';
 import { ownsItsBuffer } from '../movable-bytes.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 import type { DeferredText } from '../../../shared/output-file.ts';
-import { batchWriter } from './file-writer-worker.ts';
+import { batchWriter, type CopyMode, type FileBatch } from './file-writer-worker.ts';
+
+export type { CopyMode, FileBatch };
 
 /** Files per message, and messages in flight before `write` waits. */
 const BATCH = 64;
@@ -43,17 +45,6 @@ const BATCH_BYTES = 1 << 20;
  * over three writers) spent more on starting them than on everything it wrote.
  */
 const IN_THREAD_FILES = 256;
-
-/**
- * How a PDF enters the output: `copy` makes a copy, so that an editor overwriting a PDF in place
- * cannot change the output before a build has checked it: a copy-on-write clone where the file
- * system can (Btrfs, XFS, APFS; each writer thread tries once), else the bytes read and written
- * (on ext4 twice as fast as the kernel's copy: 32 against 70 µs a PDF; files of 1 MiB or more are
- * copied by the kernel). `link` (a build whose output is deployed and thrown away, as in CI) makes
- * a hard link to the checked file instead, about 15 µs on ext4. Where a link cannot be made
- * (another file system, one without links) the PDF is copied.
- */
-export type CopyMode = 'copy' | 'link';
 
 /**
  * Each file's `tag` (the caller's number for it) is handed to `stamped` with the file's stamp once
@@ -309,18 +300,4 @@ export function createFileWriter(
       waiting.clear();
     },
   };
-}
-
-/** A batch as the writer's thread receives it (file-writer-worker.ts). */
-export interface FileBatch {
-  batch: number;
-  paths: string[];
-  /** Each file's bytes; for a copy, its CopyMode. */
-  bodies: (Uint8Array | CopyMode)[];
-  /** The file each copies; null for a file of bytes. */
-  sources: (string | null)[];
-  /** For each deferred part, in order: the file's index, its maker, and where its source starts and ends in the file's bytes. */
-  deferred: number[];
-  /** The buffer the texts were encoded into, to be sent back; null when the batch has none. */
-  texts: ArrayBuffer | null;
 }
