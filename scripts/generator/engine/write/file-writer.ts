@@ -42,7 +42,11 @@ const BATCH_BYTES = 1 << 20;
  * Files a writer holds before it starts its thread; a writer closed with no more than these makes
  * them on this thread. A thread's start is about 0.1 s of CPU (Node's own start and the modules),
  * and a file made here 30 to 40 µs of this thread's time: the sample journal's build (101 files
- * over three writers) spent more on starting them than on everything it wrote.
+ * over three writers) spent more on starting them than on everything it wrote (0.61 to 0.75 s of
+ * user CPU before, 0.29 to 0.42 s with the list writer's small lists also kept here). At 1,000
+ * manuscripts (1,000 pages, 1,005 PDFs over two writers) the threads still pay off in wall time:
+ * all on this thread, five alternating cold builds took 1.22 to 1.96 s against 0.89 to 1.84 s with
+ * the threads, for 0.15 s less CPU.
  */
 const IN_THREAD_FILES = 256;
 
