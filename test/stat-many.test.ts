@@ -17,6 +17,7 @@ import {
   statMany,
   type StatKind,
 } from '../scripts/generator/engine/scan/stat-many.ts';
+import { scanContent } from '../scripts/generator/engine/scan/content-scan.ts';
 import { SHARED_FOLDER, STAT_FIELDS, stampOne } from '../scripts/generator/engine/scan/stat-walk.mjs';
 
 const run = promisify(execFile);
@@ -299,5 +300,23 @@ describe('scanFolders', () => {
     // Under the root walked last, and a folder under no root: once the scan is done.
     expect((await scan.folder(path.join(big, 'sub')))!.names).toEqual([]);
     expect(await scan.folder(path.join(dir, 'flat'))).toBeUndefined();
+  });
+});
+
+describe('scanContent', () => {
+  it('scans a small journal on this thread, with the answers the workers give', async () => {
+    const content = path.join(import.meta.dirname, 'fixtures', 'valid-journal');
+    const folders = (await readdir(content, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(content, entry.name));
+    const describe = async (scan: ReturnType<typeof scanContent>) =>
+      Promise.all(
+        folders.map(async (folder) => {
+          const listing = await scan.folder(folder);
+          return listing && listing.names.map((name: string, i: number) => [name, listing.kind(i), listing.stamp(i)]);
+        }),
+      );
+    // As the command line starts it (small: on this thread), and on two workers.
+    expect(await describe(scanContent(content))).toEqual(await describe(scanContent(content, { threads: 2 })));
   });
 });
