@@ -143,13 +143,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
 /**
  * What a build that writes (`build`, and `export`, which builds into a folder of its own) calls once
- * its files are loaded: one full collection when most of them were parsed. A large journal's build
- * runs with V8's heap growing by a quarter of what it holds (`--heap-growing-percent=25`, given by
- * cli.mjs when the process starts, with `--expose-gc`): V8's own factor peaked at 1,230 MiB at
- * 100,000 manuscripts. Loading leaves the records and the garbage of parsing them; one collection
- * then sets the heap's next limit from what the build keeps, not from what loading left. A build
- * that took nearly every record from the index (after an edit) has little to collect. Without `gc`
- * (a small journal, run in this process), nothing is done.
+ * its files are loaded: one full collection when most of them were parsed. A large journal's cold
+ * build runs with V8's heap growing by a quarter of what it holds, and with `gc` exposed, both
+ * given when its process starts (build-process.mjs). Loading leaves the records and the garbage of
+ * parsing them; one collection then sets the heap's next limit from what the build keeps, not from
+ * what loading left. A build that took nearly every record from the index (after an edit) has
+ * little to collect. Without `gc` (a small journal, built in the command line's own process),
+ * nothing is done.
  */
 function collectAfterLoading(): BuildOptions['loaded'] {
   const collect = (globalThis as { gc?: () => void }).gc;
