@@ -8,7 +8,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import v8 from 'node:v8';
 import type { BuildMode, BuildOptions } from './generator/build.ts';
 import { scanContent } from './generator/engine/scan/content-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
@@ -18,7 +17,7 @@ import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
 /*
- * Each command's modules are imported when that command runs (issue 4: `check` after one edit
+ * Each command's modules are imported when that command runs (`check` after one edit
  * is measured in tenths of a second, and importing the preview server, the import and export
  * commands and every host renderer cost about a tenth of its start).
  */
@@ -80,7 +79,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       if (values.format !== undefined && values.format !== 'text' && values.format !== 'github')
         throw new UsageError('--format is text or github');
       return runBuild(paths, command, values.format ?? 'text', {
-        // Issue 4: progress on a terminal (or when asked, as final lines only), never in logs otherwise.
+        // Progress on a terminal (or when asked, as final lines only), never in logs otherwise.
         ...(process.stderr.isTTY || values.progress
           ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) }
           : {}),
@@ -115,7 +114,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
-      // is 200,000 files, and it peaked at 448 MiB (issue 4). removeTree keeps a few in flight.
+      // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
       await removeTree(paths.out);
       await removeTree(paths.cache);
       console.log(
@@ -133,45 +132,30 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         mediaFrom: values['media-from'],
         timeout: values.timeout,
       });
-    case 'export':
-      return (await import('./import/commands.ts')).runExport(paths, positionals, { loaded: heapForWriting() });
+    case 'export': {
+      const loaded = collectAfterLoading();
+      return (await import('./import/commands.ts')).runExport(paths, positionals, loaded ? { loaded } : {});
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
 /**
- * The heap's settings for a build that writes (`build`, and `export`, which builds into a folder of
- * its own), set on this process; returns what the build calls once its files are loaded.
+ * What a build that writes (`build`, and `export`, which builds into a folder of its own) calls once
+ * its files are loaded: one full collection when most of them were parsed. A large journal's cold
+ * build runs with V8's heap growing by a quarter of what it holds, and with `gc` exposed, both
+ * given when its process starts (build-process.mjs). Loading leaves the records and the garbage of
+ * parsing them; one collection then sets the heap's next limit from what the build keeps, not from
+ * what loading left. A build that took nearly every record from the index (after an edit) has
+ * little to collect. Without `gc` (a small journal, built in the command line's own process),
+ * nothing is done.
  */
-function heapForWriting(): NonNullable<BuildOptions['loaded']> {
-  // Issue 4: V8 grows a heap by a factor of what it holds, and a large journal's records are most
-  // of it. A smaller factor keeps the build under 1 GiB at 100,000 manuscripts: 30% (with two malloc
-  // arenas, set by cli.mjs) peaked at 899 to 983 MiB on a quiet disk but 990 to 1,064 MiB on a busy
-  // one, where the write stage lasts longer; 25% peaked at 970 to 996 MiB there, for 1 to 2 s more
-  // CPU; 15% for 11 s more; V8's default peaked at 1,230 MiB (docs/performance.md). Set here: it is
-  // a setting of the whole process. `check` holds a few fields per record (check-index.ts): there,
-  // the flag would only cost collections.
-  // While the files load, though, the old generation holds records and hardly any garbage: each
-  // collection at a quarter's growth marked everything loaded so far to free 1 to 3% of it (nine
-  // of them at 100,000 manuscripts). So the heap doubles between collections until loading is
-  // done, and one full collection then (`gc`, given by cli.mjs) sets the next limit from what the
-  // build keeps, at the factor it keeps it with (`loaded` below). Without `gc`, the factor holds
-  // from the start: a limit set while loading could let the heap double after it.
+function collectAfterLoading(): BuildOptions['loaded'] {
   const collect = (globalThis as { gc?: () => void }).gc;
-  // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
-  v8.setFlagsFromString(collect ? '--heap-growing-percent=100' : '--heap-growing-percent=25');
-  // A build that took nearly every record from the index (after an edit) holds them without their
-  // long fields and renders few pages: V8's own factor peaked at 985 MiB there, and saved 0.6 s
-  // of garbage collection (0 gives V8 its own factor back, which grows the heap by up to four
-  // times, so no collection is needed to end loading: one took 0.14 s there).
+  if (!collect) return undefined;
   return ({ total, parsed }) => {
-    // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
-    if (parsed <= total / 10) return v8.setFlagsFromString('--heap-growing-percent=0');
-    if (!collect) return;
-    // eslint-disable-next-line no-restricted-properties -- to be replaced by public APIs
-    v8.setFlagsFromString('--heap-growing-percent=25');
-    collect();
+    if (parsed > total / 10) collect();
   };
 }
 
@@ -181,8 +165,8 @@ async function runBuild(
   format: 'text' | 'github',
   options: BuildOptions = {},
 ): Promise<number> {
-  const loaded = mode === 'build' ? heapForWriting() : undefined;
-  // Issue 4: the content folders are listed and stamped on worker threads while the build's modules
+  const loaded = mode === 'build' ? collectAfterLoading() : undefined;
+  // The content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
   const scan = scanContent(paths.content, {
     ...(mode === 'build' ? { outDir: paths.out } : {}),
@@ -193,7 +177,7 @@ async function runBuild(
   const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
-    // Issue 5: one workflow command per problem, so a pull request shows each on its file and line.
+    // One workflow command per problem, so a pull request shows each on its file and line.
     const annotations = formatGithubAnnotations(result.problems, result.warnings);
     if (annotations) console.log(annotations);
   } else {

@@ -1,29 +1,54 @@
-// The command line compiled into plain JavaScript, once per change of the code (issue 4). Under
-// the TypeScript loader, each module is resolved and loaded through the loader's own thread: at
-// startup that was about 0.25 s of CPU of every command, a sixth of `check` after one edit at
-// 100,000 manuscripts, and it competed with the threads that stamp the content. esbuild (which the
-// loader itself uses to compile each file) bundles cli.ts and the modules it imports instead; the
-// packages in node_modules stay imports, but for zod, and each command's own modules stay separate
-// chunks. zod is bundled because importing it whole loads 99 modules, 64 of them its messages in
-// other languages: 47 ms of every command's start, and of each load worker's. Bundled, only what
-// the schemas use is kept (180 KB), which loads in 12 ms.
+// The command line compiled into plain JavaScript, once per change of the code. Under the
+// TypeScript loader, each module is resolved and loaded through the loader's own thread: at startup
+// that was about 0.25 s of CPU of every command, a sixth of `check` after one edit at 100,000
+// manuscripts, and it competed with the threads that stamp the content. esbuild (which the loader
+// itself uses to compile each file) bundles cli.ts and the modules it imports instead; the packages
+// in node_modules stay imports, but for those in BUNDLED, and each command's own modules stay
+// separate chunks. zod is bundled because importing it whole loads 99 modules, 64 of them its
+// messages in other languages: 47 ms of every command's start, and of each load worker's. Bundled,
+// only what the schemas use is kept (180 KB), which loads in 12 ms.
 //
 // The compiled copy lives in node_modules/.cache/, keyed by the content of every file under
-// scripts/, where they are, and the versions of esbuild and zod: an edit to any of them compiles
-// again (about 0.1 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild,
-// a read-only node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through
-// the loader as before.
+// scripts/, where they are, and the versions of esbuild and of the bundled packages (the key is
+// remembered under the files' stamps: stampedKey): an edit to any of them compiles again (about
+// 0.1 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
+// node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through the loader
+// as before.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STAGING = '.staging';
-/** The packages compiled into the command line rather than imported (see above). */
-const BUNDLED = ['zod'];
+/**
+ * The packages compiled into the command line rather than imported (see above). fast-glob (which
+ * lists public/) is about 30 CommonJS modules, each resolved, read and compiled on its own: 23 ms of
+ * every build's main thread; compiled in, 9 ms.
+ */
+const BUNDLED = ['zod', 'fast-glob'];
+/**
+ * A CommonJS package compiled into an ES module still calls `require` for Node's own modules:
+ * each chunk gets one of its own.
+ */
+const REQUIRE =
+  "import { createRequire as createRequireOfChunk } from 'node:module';\nconst require = createRequireOfChunk(import.meta.url);";
 /** Compiled copies kept: a command still running from an older one may yet load one of its chunks. */
 const KEPT = 3;
+/** Keys remembered under the files' stamps (stampedKey). */
+const KEPT_KEYS = 16;
+/** A stamp younger than this is not trusted: a file changed right after it was read could keep it. */
+const RACY_MS = 3000;
 
 /** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
 export const ENTRIES = {
@@ -50,7 +75,7 @@ export async function compiledEntry(name, { root = ROOT, compile: compileIfMissi
   try {
     const scripts = path.join(root, 'scripts');
     const cache = path.join(root, 'node_modules', '.cache', 'journal-cli');
-    const dir = path.join(cache, codeKey(root, scripts));
+    const dir = path.join(cache, stampedKey(root, scripts, cache));
     const entry = path.join(dir, `${name}.mjs`);
     if (!existsSync(entry)) {
       if (!compileIfMissing) return undefined;
@@ -63,11 +88,74 @@ export async function compiledEntry(name, { root = ROOT, compile: compileIfMissi
 }
 
 /**
- * Every file under scripts/ (sorted, so the key does not depend on directory order), the package
- * files of esbuild and of the packages bundled, and where the sources are: the compiled modules
- * find their workers there.
+ * The code's key (codeKey), remembered under the stamps (size, modification time, inode) of the
+ * files it reads: reading and hashing the 100 files under scripts/ (900 KB) took 15 to 20 ms of
+ * every command, and again of each worker thread it starts (worker-boot.mjs), where their stamps
+ * take about 1 ms. A key is remembered only when every stamp is older than RACY_MS, as git trusts
+ * its index: a file rewritten within the same clock tick keeps its stamp. Whatever goes wrong
+ * here, the key is computed from the contents.
  */
-function codeKey(root, scripts) {
+function stampedKey(root, scripts, cache) {
+  const files = codeFiles(root, scripts);
+  const stamps = createHash('sha256').update(`${scripts}\n`);
+  const now = Date.now();
+  let trusted = true;
+  for (const file of files) {
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (!stat) {
+      stamps.update(`\n${file}\n-`);
+      continue;
+    }
+    stamps.update(`\n${file}\n${stat.size} ${stat.mtimeMs} ${stat.ino} ${stat.ctimeMs}`);
+    if (now - stat.mtimeMs < RACY_MS || now - stat.ctimeMs < RACY_MS) trusted = false;
+  }
+  const keys = path.join(cache, KEYS);
+  const remembered = path.join(keys, stamps.digest('base64url').slice(0, 24));
+  try {
+    const key = readFileSync(remembered, 'utf8');
+    if (/^[\w-]{20}$/.test(key)) return key;
+  } catch {
+    // not remembered: computed below
+  }
+  const key = codeKey(root, scripts, files);
+  if (trusted) {
+    try {
+      mkdirSync(keys, { recursive: true });
+      const staging = `${remembered}.${randomUUID()}`;
+      writeFileSync(staging, key);
+      renameSync(staging, remembered);
+      pruneKeys(keys);
+    } catch {
+      // a read-only cache: the key is computed each time
+    }
+  }
+  return key;
+}
+
+/** Where the remembered keys are, in the cache folder (never taken for a compiled copy). */
+const KEYS = '.keys';
+
+/**
+ * The files the code's key reads: every file under scripts/ (sorted, so the key does not depend on
+ * directory order), the package file of esbuild and of the packages bundled.
+ */
+function codeFiles(root, scripts) {
+  const files = readdirSync(scripts, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  return [
+    path.join(root, 'node_modules', 'esbuild', 'package.json'),
+    ...BUNDLED.map((name) => path.join(root, 'node_modules', name, 'package.json')),
+    ...files,
+  ];
+}
+
+/**
+ * Every file under scripts/, the package files of esbuild and of the packages bundled, and where
+ * the sources are: the compiled modules find their workers there.
+ */
+function codeKey(root, scripts, files = codeFiles(root, scripts)) {
   const hash = createHash('sha256').update(`${scripts}\n`);
   hash.update(readFileSync(path.join(root, 'node_modules', 'esbuild', 'package.json')));
   // A bundled package that is not installed is imported by no module of this checkout.
@@ -75,12 +163,19 @@ function codeKey(root, scripts) {
     const manifest = path.join(root, 'node_modules', name, 'package.json');
     hash.update(`\n${name}\n`).update(existsSync(manifest) ? readFileSync(manifest) : '');
   }
-  const files = readdirSync(scripts, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files) hash.update(`\n${path.relative(scripts, file)}\n`).update(readFileSync(file));
+  for (const file of files.slice(1 + BUNDLED.length))
+    hash.update(`\n${path.relative(scripts, file)}\n`).update(readFileSync(file));
   return hash.digest('base64url').slice(0, 20);
+}
+
+/** Keeps the newest remembered keys only. */
+function pruneKeys(keys) {
+  const names = readdirSync(keys);
+  if (names.length <= KEPT_KEYS) return;
+  const known = names
+    .map((name) => ({ name, time: statSync(path.join(keys, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.time - a.time);
+  for (const old of known.slice(KEPT_KEYS)) rmSync(path.join(keys, old.name), { force: true });
 }
 
 async function compile(scripts, dir, cache) {
@@ -101,6 +196,7 @@ async function compile(scripts, dir, cache) {
       // The maps are read as each module loads (cli.mjs enables them): the sources are next to them.
       sourcesContent: false,
       logLevel: 'silent',
+      banner: { js: REQUIRE },
       plugins: [packagesImportedBut(BUNDLED), ownModuleUrls],
     });
     renameSync(staging, dir);
@@ -114,8 +210,10 @@ async function compile(scripts, dir, cache) {
 }
 
 /**
- * Every package stays an import (as esbuild's `packages: 'external'`), but those in `bundled`. A
- * path is no package: it starts with `/`, `./` or `../` (esbuild's own test), or is absolute.
+ * Every package stays an import (as esbuild's `packages: 'external'`), but those in `bundled`, with
+ * the packages they import in turn (a package compiled in whose own packages were left out would
+ * still load them one CommonJS module at a time). A path is no package: it starts with `/`, `./`
+ * or `../` (esbuild's own test), or is absolute.
  */
 function packagesImportedBut(bundled) {
   return {
@@ -123,6 +221,7 @@ function packagesImportedBut(bundled) {
     setup(build) {
       build.onResolve({ filter: /^[^./]|^\.[^./]|^\.\.[^/]/ }, (args) => {
         if (path.isAbsolute(args.path)) return undefined; // an entry point, on Windows
+        if (args.importer.split(path.sep).includes('node_modules')) return undefined; // a bundled package's own
         const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
         return bundled.includes(name) ? undefined : { path: args.path, external: true };
       });
@@ -151,7 +250,7 @@ const ownModuleUrls = {
 /** Keeps the newest compiled copies only (copies being written by other commands are theirs to finish). */
 function prune(cache) {
   const copies = readdirSync(cache)
-    .filter((name) => !name.endsWith(STAGING))
+    .filter((name) => !name.endsWith(STAGING) && name !== KEYS)
     .map((name) => ({ name, time: statSync(path.join(cache, name)).mtimeMs }))
     .sort((a, b) => b.time - a.time);
   for (const old of copies.slice(KEPT)) rmSync(path.join(cache, old.name), { recursive: true, force: true });

@@ -1,11 +1,11 @@
 /**
- * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.mjs,
- * issue 4: startup). What a developer relies on: an edit to any source reaches the next command,
+ * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.mjs:
+ * startup). What a developer relies on: an edit to any source reaches the next command,
  * each module still finds its neighbours (workers) next to its own source, and without esbuild
  * nothing is compiled, so cli.mjs runs the sources through the TypeScript loader.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -154,6 +154,26 @@ describe('the compiled command line', () => {
     const second = (await compiledCli(root))!;
     expect(second).not.toBe(first);
     expect((await runCompiled(second)).value).toBe('zod two, yaml one');
+  });
+
+  it('remembers no key under stamps changed in the last seconds, and a file rewritten with its time put back compiles again', async () => {
+    root = await checkout('old');
+    const value = path.join(root, 'scripts', 'generator', 'value.ts');
+    const past = new Date(Date.now() - 3600_000);
+    for (const entry of await readdir(path.join(root, 'scripts'), { recursive: true, withFileTypes: true }))
+      if (entry.isFile()) await utimes(path.join(entry.parentPath, entry.name), past, past);
+    const keys = path.join(root, 'node_modules', '.cache', 'journal-cli', '.keys');
+    // Every file's change time is new (utimes sets it): nothing is remembered yet.
+    const first = await compiledCli(root);
+    expect(await readdir(keys).catch(() => [])).toEqual([]);
+    expect((await runCompiled(first!)).value).toBe('old');
+    // Rewritten with the same size and its modification time put back: its change time tells.
+    const { mtime } = await stat(value);
+    await writeFile(value, (await readFile(value, 'utf8')).replace("'old'", "'new'"));
+    await utimes(value, mtime, mtime);
+    const second = await compiledCli(root);
+    expect(second).not.toBe(first);
+    expect((await runCompiled(second!)).value).toBe('new');
   });
 
   it('compiles nothing without esbuild: the command line then runs the sources through the loader', async () => {

@@ -1,7 +1,8 @@
 /**
- * The file writer (issue 4) writes the pages and copies or links the PDFs on a thread of its own:
- * every file arrives with its exact bytes, including bytes that were views on a shared buffer, and
- * a file that cannot be written fails the build instead of going missing.
+ * The file writer writes the pages and copies or links the PDFs on a thread of its own, or, given
+ * few files, on the caller's thread with the same code: either way every file arrives with its
+ * exact bytes, including bytes that were views on a shared buffer, and a file that cannot be
+ * written fails the build instead of going missing.
  */
 import { lstat, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,15 +11,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileWriter } from '../scripts/generator/engine/write/file-writer.ts';
 import { stampOfStat, type FileStamp } from '../scripts/generator/engine/scan/stat-many.ts';
 
-let dir: string;
+let root: string;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'file-writer-'));
+  root = await mkdtemp(path.join(os.tmpdir(), 'file-writer-'));
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(() => rm(root, { recursive: true, force: true }));
 
-describe('the file writer', () => {
+describe.each([
+  ['on its thread', { inThreadFiles: 0 }],
+  ["on the caller's thread", { inThreadFiles: Infinity }],
+  ['as many files as it is given', {}],
+] as const)('the file writer, %s,', (name, mode) => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(root, `${name.replace(/\W+/g, '-')}-`));
+  });
+
   it('writes every file with its bytes, in batches, whether its buffer was its own or shared', async () => {
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     for (let i = 0; i < 300; i++) {
       const text = `<p>page ${i} “Пакошево” 𝔘</p>`;
       await writer.write(path.join(dir, `${i}.html`), i % 2 ? new TextEncoder().encode(text) : Buffer.from(text));
@@ -31,7 +41,7 @@ describe('the file writer', () => {
   it('copies a file as a file of its own, and links it when asked', async () => {
     const source = path.join(dir, 'source.pdf');
     await writeFile(source, '%PDF-1.4 source');
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     await writer.copy(source, path.join(dir, 'copied.pdf'), 'copy');
     await writer.copy(source, path.join(dir, 'linked.pdf'), 'link');
     await writer.close();
@@ -43,7 +53,7 @@ describe('the file writer', () => {
 
   it('copies empty, small and large files byte for byte (a small file is read and written, a large one copied by the kernel)', async () => {
     const sizes = [0, 1, 5_000, (1 << 20) - 1, 1 << 20, (3 << 20) + 17];
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     for (const size of sizes) {
       const bytes = Buffer.alloc(size);
       for (let i = 0; i < size; i++) bytes[i] = (i * 31 + size) & 0xff;
@@ -66,7 +76,7 @@ describe('the file writer', () => {
     await writeFile(source, '%PDF-1.4 stamped');
     await writeFile(path.join(dir, 'big-source.pdf'), Buffer.alloc((1 << 20) + 5, 7));
     const stamps = new Map<number, FileStamp>();
-    const writer = createFileWriter((tag, stamp) => stamps.set(tag, stamp));
+    const writer = createFileWriter((tag, stamp) => stamps.set(tag, stamp), mode);
     const files: string[] = [];
     for (let i = 0; i < 150; i++) {
       const file = path.join(dir, `stamped-${i}`);
@@ -85,13 +95,13 @@ describe('the file writer', () => {
   });
 
   it('reports a file it cannot copy', async () => {
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     await writer.copy(path.join(dir, 'missing.pdf'), path.join(dir, 'copy-of-missing.pdf'), 'link');
     await expect(writer.close()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('writes texts as UTF-8, many to a batch, and one larger than a batch', async () => {
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     const texts = Array.from({ length: 200 }, (_, i) => `<p>page ${i} “Пакошево” 𝔘 ${'µ'.repeat(i * 40)}</p>`);
     texts.push(`<p>${'Пакошево '.repeat(60_000)}</p>`);
     for (const [i, text] of texts.entries()) await writer.writeText(path.join(dir, `text-${i}.html`), text);
@@ -116,13 +126,13 @@ describe('the file writer', () => {
   });
 
   it('reports a file it cannot write', async () => {
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     await writer.write(path.join(dir, 'no-such-folder', 'page.html'), new TextEncoder().encode('x'));
     await expect(writer.close()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('once stopped, fails what still waits for it and anything written after, rather than leaving it waiting', async () => {
-    const writer = createFileWriter();
+    const writer = createFileWriter(undefined, mode);
     // Twenty batches handed over at once: some are still waiting for the thread when it is stopped.
     const writes = Array.from({ length: 64 * 20 }, (_, i) =>
       writer.write(path.join(dir, `stopped-${i}.html`), new TextEncoder().encode(`<p>${i}</p>`)),

@@ -1,8 +1,8 @@
 /**
- * The list writer's thread (issue 4): it writes a list from chunks of bytes and ranges of the
- * previous build's list, and its twins from segments compressed or taken from the previous twins.
- * The files decode to the exact list, with brotli in segments or (as on a runtime that cannot join
- * them) as one stream; a previous file that changed meanwhile is refused; a stop closes everything.
+ * The list writer's thread (or, for small lists, the caller's): it writes a list from chunks of
+ * bytes and ranges of the previous build's list, its gzip twin from segments compressed or taken from the previous twin, and its
+ * brotli twin as one stream. The files decode to the exact list; a previous file that changed
+ * meanwhile is refused; a stop closes everything.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChunkPart } from '../scripts/generator/engine/write/list-items.ts';
 import {
   createListWriter,
+  type ListWriterOptions,
   type ListWriterSetup,
   type PreviousListFile,
   type WrittenList,
@@ -34,6 +35,9 @@ const texts = (edited = false) =>
   );
 const keys = (edited = false) => texts(edited).map((_, i) => `chunk ${i}${edited && i === 6 ? ' edited' : ''}`);
 
+/** Where the lists are written (set by each block below). */
+let mode: ListWriterOptions = {};
+
 async function write(
   name: string,
   chunks: ChunkPart[][],
@@ -41,7 +45,7 @@ async function write(
   setup: Partial<ListWriterSetup> = {},
   previous?: PreviousListFile,
 ): Promise<WrittenList & { file: string }> {
-  const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS, ...setup });
+  const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS, ...setup }, mode);
   try {
     const file = path.join(dir, name);
     const written = await writer.write(
@@ -78,31 +82,30 @@ async function expectDecoded(file: string, text: string) {
   expect(zlib.brotliDecompressSync(await readFile(`${file}.br`)).toString('utf8')).toBe(text);
 }
 
-describe('the list writer', () => {
-  it('writes a list and its twins from chunks of bytes, with brotli in segments or as one stream', async () => {
-    const chunks = texts().map((text) => [Buffer.from(text)]);
-    const segmented = await write('a.json', chunks, keys());
-    const whole = await write(
-      'b.json',
-      texts().map((text) => [Buffer.from(text)]),
-      keys(),
-      { stitchBrotli: false },
-    );
-    for (const file of [segmented.file, whole.file]) await expectDecoded(file, texts().join(''));
-    expect(Object.keys(segmented.twins).sort()).toEqual(['.br', '.gz']);
-    expect(Object.keys(whole.twins)).toEqual(['.gz']);
-    expect(segmented.compressed).toBe(6);
-    expect(segmented.sizes['']).toBe(Buffer.byteLength(texts().join('')));
+describe.each([
+  ['on its thread', { inThreadBytes: 0 }],
+  ["on the caller's thread (lists this small)", {}],
+] as const)('the list writer, %s,', (_, options) => {
+  beforeAll(() => {
+    mode = options;
   });
 
-  it('reads ranges of the previous list and takes the segments the edit left alone from the previous twins', async () => {
-    // Brotli with a 64 KB window: the last segment starts past it, so the edit that moves it leaves its key alone.
-    const smallWindow = { brotli: { params: { ...BROTLI_OPTIONS.params, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 } } };
+  it('writes a list and its twins from chunks of bytes, gzip in segments and brotli as one stream', async () => {
+    const chunks = texts().map((text) => [Buffer.from(text)]);
+    const written = await write('a.json', chunks, keys());
+    await expectDecoded(written.file, texts().join(''));
+    expect(Object.keys(written.twins)).toEqual(['.gz']);
+    expect(written.compressed).toBe(3);
+    expect(written.sizes['']).toBe(Buffer.byteLength(texts().join('')));
+    // Brotli as one stream: what zlib makes of the whole list at the same settings.
+    expect(await readFile(`${written.file}.br`)).toEqual(zlib.brotliCompressSync(texts().join(''), BROTLI_OPTIONS));
+  });
+
+  it('reads ranges of the previous list and takes the gzip segments the edit left alone from the previous twin', async () => {
     const first = await write(
       'c.json',
       texts().map((text) => [Buffer.from(text)]),
       keys(),
-      smallWindow,
     );
     const bytes = await readFile(first.file);
     // Every chunk but the edited one named as its range of the previous list.
@@ -114,15 +117,14 @@ describe('the list writer', () => {
       return i === 6 ? [Buffer.from(text)] : [range];
     });
     expect(position).toBe(bytes.length);
-    const second = await write('d.json', chunks, keys(true), smallWindow, await previousOf(first));
+    const second = await write('d.json', chunks, keys(true), {}, await previousOf(first));
     await expectDecoded(second.file, texts(true).join(''));
-    // The edited chunk's segment, once per twin; the other two segments are taken.
-    expect(second.compressed).toBe(2);
+    // The edited chunk's segment; the other two segments are taken.
+    expect(second.compressed).toBe(1);
     const cold = await write(
       'e.json',
       texts(true).map((text) => [Buffer.from(text)]),
       keys(true),
-      smallWindow,
     );
     for (const suffix of ['.gz', '.br'])
       expect((await readFile(`${second.file}${suffix}`)).equals(await readFile(`${cold.file}${suffix}`)), suffix).toBe(
@@ -144,9 +146,9 @@ describe('the list writer', () => {
   });
 
   it('stops where it is when the write is abandoned, and says so', async () => {
-    const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
+    const writer = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS }, mode);
     try {
-      // Chunks that never end, sent as the thread takes them.
+      // Chunks that never end (too many for the caller's thread), sent as the thread takes them.
       function* endless(): Generator<ChunkPart[]> {
         for (let i = 0; ; i++) yield [Buffer.from(`${i === 0 ? '[' : ','}${'"x",'.repeat(250_000)}0`)];
       }

@@ -1,5 +1,5 @@
 /**
- * Progress of long builds (issue 4): count and rate per stage on a terminal, final lines only
+ * Progress of long builds: count and rate per stage on a terminal, final lines only
  * when asked for in a log, and nothing at all otherwise.
  */
 import { describe, expect, it } from 'vitest';

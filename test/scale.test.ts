@@ -1,5 +1,5 @@
 /**
- * Issue 4 at test size: the report for ten thousand broken files, and the synthetic journal that
+ * At test size: the report for ten thousand broken files, and the synthetic journal that
  * the benchmark (and later load tests) build on. Timings are the benchmark's business, never asserted here.
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * statMany (issue 4) answers for each path what `lstat` says, whether the path was taken by this
+ * statMany answers for each path what `lstat` says, whether the path was taken by this
  * thread or by a worker: a regular file's stamp, a link as a link (never followed), a folder, nothing.
  */
 import { execFile } from 'node:child_process';
@@ -17,12 +17,8 @@ import {
   statMany,
   type StatKind,
 } from '../scripts/generator/engine/scan/stat-many.ts';
-import {
-  SHARED_FOLDER,
-  STAT_FIELDS,
-  stampByBinding,
-  stampByLstat,
-} from '../scripts/generator/engine/scan/stat-walk.mjs';
+import { scanContent } from '../scripts/generator/engine/scan/content-scan.ts';
+import { SHARED_FOLDER, STAT_FIELDS, stampOne } from '../scripts/generator/engine/scan/stat-walk.mjs';
 
 const run = promisify(execFile);
 let dir: string;
@@ -82,25 +78,26 @@ describe('startsWithMany', () => {
 });
 
 describe('the stamp of one path', () => {
-  it("from Node's binding, where it is trusted, is the stamp lstatSync gives", () => {
-    const byBinding = stampByBinding();
-    // Node 20 on Linux, macOS or Windows has the binding; without it, lstatSync alone stamps.
-    expect(byBinding).toBeDefined();
+  it("is what Node's public lstatSync says of a file, a link, a folder and a missing path", () => {
     for (const file of [...paths, dir, path.join(dir, 'absent')]) {
-      const [fast, slow] = [new Float64Array(STAT_FIELDS), new Float64Array(STAT_FIELDS)];
-      byBinding!(fast, 0, file);
-      stampByLstat(slow, 0, file);
-      expect([...fast], file).toEqual([...slow]);
+      const stamp = new Float64Array(STAT_FIELDS);
+      stampOne(stamp, 0, file);
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      const kind = !stat ? 0 : stat.isFile() ? 1 : stat.isSymbolicLink() ? 2 : stat.isDirectory() ? 4 : 3;
+      expect([...stamp], file).toEqual(stat ? [kind, stat.size, stat.mtimeMs, stat.ino] : [0, 0, 0, 0]);
     }
   });
 
-  it('is not used when Node is asked to warn of pending deprecations (it would print one)', async () => {
+  it('prints no warning when Node is asked to warn of pending deprecations (no internal is used)', async () => {
     const walk = pathToFileURL(path.join(import.meta.dirname, '../scripts/generator/engine/scan/stat-walk.mjs')).href;
-    const script = `import('${walk}').then((walk) => console.log(typeof walk.stampByBinding()))`;
-    const { stdout, stderr } = await run(process.execPath, ['-e', script], {
-      env: { ...process.env, NODE_OPTIONS: '--pending-deprecation' },
-    });
-    expect(stdout.trim()).toBe('undefined');
+    const script = `import('${walk}').then((walk) => { walk.stampOne(new Float64Array(4), 0, '.'); console.log('stamped'); })`;
+    const { stdout, stderr } = await run(process.execPath, [
+      '--pending-deprecation',
+      '--throw-deprecation',
+      '-e',
+      script,
+    ]);
+    expect(stdout.trim()).toBe('stamped');
     expect(stderr).toBe('');
   });
 });
@@ -303,5 +300,23 @@ describe('scanFolders', () => {
     // Under the root walked last, and a folder under no root: once the scan is done.
     expect((await scan.folder(path.join(big, 'sub')))!.names).toEqual([]);
     expect(await scan.folder(path.join(dir, 'flat'))).toBeUndefined();
+  });
+});
+
+describe('scanContent', () => {
+  it('scans a small journal on this thread, with the answers the workers give', async () => {
+    const content = path.join(import.meta.dirname, 'fixtures', 'valid-journal');
+    const folders = (await readdir(content, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(content, entry.name));
+    const describe = async (scan: ReturnType<typeof scanContent>) =>
+      Promise.all(
+        folders.map(async (folder) => {
+          const listing = await scan.folder(folder);
+          return listing && listing.names.map((name: string, i: number) => [name, listing.kind(i), listing.stamp(i)]);
+        }),
+      );
+    // As the command line starts it (small: on this thread), and on two workers.
+    expect(await describe(scanContent(content))).toEqual(await describe(scanContent(content, { threads: 2 })));
   });
 });

@@ -1,5 +1,5 @@
 /**
- * How the precompression levels were chosen (issue 4, docs/performance.md): bytes saved against
+ * How the precompression levels were chosen (docs/performance.md): bytes saved against
  * seconds spent, for gzip and brotli at several levels, on one built list.
  *
  *   tsx scripts/bench/compression-levels.ts <dist>/api/manuscripts/index.json

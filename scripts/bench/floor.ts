@@ -1,5 +1,5 @@
 /**
- * The floor of issue 4, defined so that it cannot drift: one thread, `readFileSync` and
+ * The benchmark's floor, defined so that it cannot drift: one thread, `readFileSync` and
  * `yaml.parse` of every content file, then `JSON.stringify` of the three arrays to disk. No
  * validation, no PDFs, no compression, no cache. The cold build is measured against it in the same run.
  *

@@ -1,5 +1,5 @@
 /**
- * Where the load stage spends its time, per file, on one thread (issue 4): decoding, the plain
+ * Where the load stage spends its time, per file, on one thread: decoding, the plain
  * YAML reader, the yaml package, and the whole `loadRecordFrom` (parse, validate, positions).
  * Files are read into memory first, so the disk is not measured; each stage runs a few passes
  * over every author and manuscript and the fastest pass is reported.

@@ -1,18 +1,24 @@
 /**
- * `npm run bench [-- --size 1000|10000|100000] [--dir DIR]` (issue 4).
+ * `npm run bench [-- --size 1000|10000|100000] [--dir DIR]`.
  *
  * Generates (or reuses) a deterministic synthetic journal of the chosen size outside the project,
  * then runs, each as a child process of this one and measured by GNU time (wall, CPU, peak RSS):
  *
  *   floor           one thread: readFileSync + yaml.parse of every content file, JSON.stringify
  *                   of the three arrays to disk (scripts/bench/floor.ts)
+ *   hugo            where `hugo` is installed: Hugo doing the bare JSON job on the same content
+ *                   files (scripts/bench/hugo-site.ts, written next to the journal)
  *   cold build      no dist/, no cache
  *   cold, linked    the same with --link-media, as the published workflows build (PDFs hard-linked)
  *   no-change       the same build again
- *   check (edit)    `check` after one manuscript was edited
+ *   node+find       after one manuscript was edited: a bare `node` start and one `find -newer`
+ *                   over content/, the least a check that finds the edit can do
+ *   check (edit)    `check` after that edit
  *   build (edit)    `build` after that edit
  *
- * and prints one table. The edited manuscript is restored afterwards, so the journal on disk can
+ * and prints one table, then each step against its target. `--steps floor,hugo,cold,linked,no-change,edit`
+ * (the default: all) runs some of them: `edit` is node+find, check (edit) and build (edit), and
+ * needs a build before it (cold). The edited manuscript is restored afterwards, so the journal on disk can
  * be reused by the next run. Timings are reported, never asserted: targets live here, not in tests.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -22,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeHugoSite } from './hugo-site.ts';
 import { generateSyntheticJournal } from './synthetic-journal.ts';
 import { removeTree } from '../shared/remove-tree.ts';
 
@@ -44,6 +51,7 @@ async function main(): Promise<void> {
     options: { size: { type: 'string', default: '10000' }, dir: { type: 'string' }, steps: { type: 'string' } },
   });
   const size = Number(values.size);
+  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit').split(','));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const root = path.resolve(values.dir ?? path.join(os.tmpdir(), `journal-bench-${size}`));
   const hasTime = existsSync(GNU_TIME);
@@ -65,12 +73,12 @@ async function main(): Promise<void> {
 
   const cli = (...args: string[]) => [path.join(REPO, 'scripts/cli.mjs'), ...args, '--progress'];
   const results: Measured[] = [];
-  const run = async (step: string, args: string[]) => {
+  const run = async (step: string, args: string[], command = process.execPath) => {
     // Each step starts with nothing of the step before still being written back to the disk:
     // a cold build leaves about 1.5 GB to write at 100,000 manuscripts, which the next step
     // would otherwise pay for in part.
     if (process.platform !== 'win32') execFileSync('sync');
-    const measured = await measure(step, args, root, hasTime);
+    const measured = await measure(step, command, args, root, hasTime);
     results.push(measured);
     console.log(
       `  ${step.padEnd(14)} ${measured.wall.toFixed(2)} s wall, ${measured.cpu.toFixed(2)} s CPU, ${measured.rss === undefined ? '?' : mib(measured.rss)} peak RSS`,
@@ -99,13 +107,29 @@ async function main(): Promise<void> {
     }
   };
   await putAside(path.basename(floorOut));
-  await run('floor', ['--import', TSX, path.join(REPO, 'scripts/bench/floor.ts'), journal.content, floorOut]);
-  await putAside('dist', '.cache');
-  await run('cold build', cli('build'));
+  // The command line is compiled once per change of the code (compiled-cli.mjs): not by a step.
+  execFileSync(process.execPath, [path.join(REPO, 'scripts/cli.mjs'), '--help'], { stdio: 'ignore' });
+  if (steps.has('floor'))
+    await run('floor', ['--import', TSX, path.join(REPO, 'scripts/bench/floor.ts'), journal.content, floorOut]);
+  const hugo = steps.has('hugo') ? onPath('hugo') : undefined;
+  if (hugo) {
+    await putAside('hugo-output');
+    const args = await writeHugoSite(path.join(root, 'hugo-site'), journal.content, path.join(root, 'hugo-output'));
+    await run('hugo', args, hugo);
+  } else if (steps.has('hugo')) {
+    console.log('  hugo is not installed (Debian: apt-get install -y hugo): its bare JSON job is not measured.');
+  }
+  if (steps.has('cold')) {
+    await putAside('dist', '.cache');
+    await run('cold build', cli('build'));
+  }
   // The same cold build as the published workflows run it (CI, a fresh checkout): PDFs hard-linked.
-  await putAside('dist', '.cache');
-  await run('cold, linked', cli('build', '--link-media'));
-  await run('no-change', cli('build'));
+  if (steps.has('linked')) {
+    await putAside('dist', '.cache');
+    await run('cold, linked', cli('build', '--link-media'));
+  }
+  if (steps.has('no-change')) await run('no-change', cli('build'));
+  if (!steps.has('edit')) return report();
 
   const edited = path.join(journal.content, 'manuscripts', 'm000001.yaml');
   const original = await readFile(edited, 'utf8');
@@ -117,78 +141,107 @@ async function main(): Promise<void> {
     ),
   );
   try {
+    // The file edited is the reference: every other content file is older, so `find` prints nothing.
+    await run(
+      'node+find',
+      ['-c', `"$0" -e 0 && find "$1" -newer "$2" >/dev/null`, process.execPath, journal.content, edited],
+      '/bin/sh',
+    );
     await run('check (edit)', cli('check'));
     await run('build (edit)', cli('build'));
   } finally {
     await writeFile(edited, original);
   }
+  return report();
 
-  const dist = path.join(root, 'dist');
-  const sizes: Record<string, number> = {};
-  for (const list of ['authors', 'volumes', 'manuscripts']) {
-    for (const suffix of ['', '.gz', '.br']) {
-      sizes[suffix || 'json'] =
-        (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
+  async function report() {
+    const dist = path.join(root, 'dist');
+    const sizes: Record<string, number> = {};
+    for (const list of ['authors', 'volumes', 'manuscripts']) {
+      for (const suffix of ['', '.gz', '.br']) {
+        sizes[suffix || 'json'] =
+          (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
+      }
     }
-  }
-  let floorBytes = 0;
-  for (const list of ['authors', 'volumes', 'manuscripts'])
-    floorBytes += (await stat(path.join(floorOut, `${list}.json`))).size;
-  await rm(floorOut, { recursive: true, force: true });
-  // With what earlier runs that stopped halfway left there.
-  await removeTree(setAside);
+    let floorBytes = 0;
+    if (steps.has('floor'))
+      for (const list of ['authors', 'volumes', 'manuscripts'])
+        floorBytes += (await stat(path.join(floorOut, `${list}.json`))).size;
+    await rm(floorOut, { recursive: true, force: true });
+    await putAside('hugo-output');
+    // With what earlier runs that stopped halfway left there.
+    await removeTree(setAside);
 
-  const records = journal.authors + journal.volumes + journal.manuscripts;
-  const floor = results[0]!;
-  const cold = results[1]!;
-  console.log('');
-  const table = [
-    ['step', 'records', 'files', 'wall s', 'CPU s', 'peak RSS', 'output (identity / gz / br)', 'vs floor', 'vs cold'],
-    ...results.map((r) => [
-      r.step,
-      records.toLocaleString('en-US'),
-      journal.files.toLocaleString('en-US'),
-      r.wall.toFixed(2),
-      r.cpu.toFixed(2),
-      r.rss === undefined ? '?' : mib(r.rss),
-      r.step === 'floor'
-        ? `${mb(floorBytes)} / - / -`
-        : r.step.startsWith('check')
-          ? '-'
-          : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
-      `${(r.wall / floor.wall).toFixed(2)}x`,
-      r.step === 'floor' || r.step.startsWith('cold') ? '' : `${(r.wall / cold.wall).toFixed(2)}x`,
-    ]),
-  ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  for (const [i, row] of table.entries()) {
-    console.log(`| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`);
-    if (i === 0) console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    const records = journal.authors + journal.volumes + journal.manuscripts;
+    const floor = results.find((r) => r.step === 'floor');
+    const cold = results.find((r) => r.step === 'cold build');
+    console.log('');
+    const table = [
+      ['step', 'records', 'files', 'wall s', 'CPU s', 'peak RSS', 'output (identity / gz / br)', 'vs floor', 'vs cold'],
+      ...results.map((r) => [
+        r.step,
+        records.toLocaleString('en-US'),
+        journal.files.toLocaleString('en-US'),
+        r.wall.toFixed(2),
+        r.cpu.toFixed(2),
+        r.rss === undefined ? '?' : mib(r.rss),
+        r.step === 'floor'
+          ? `${mb(floorBytes)} / - / -`
+          : r.step.startsWith('check') || r.step === 'node+find' || r.step === 'hugo'
+            ? '-'
+            : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
+        floor ? `${(r.wall / floor.wall).toFixed(2)}x` : '',
+        !cold || ['floor', 'hugo', 'node+find'].includes(r.step) || r.step.startsWith('cold')
+          ? ''
+          : `${(r.wall / cold.wall).toFixed(2)}x`,
+      ]),
+    ];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+    for (const [i, row] of table.entries()) {
+      console.log(`| ${row.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`);
+      if (i === 0) console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    }
+    const step = (name: string) => results.find((r) => r.step === name);
+    const against = (name: string, base: string, target: string) => {
+      const [r, b] = [step(name), step(base)];
+      if (r && b) console.log(`${name} / ${base}: ${(r.wall / b.wall).toFixed(2)}x (target: ${target})`);
+    };
+    console.log('');
+    against('cold build', 'hugo', 'at most 1.0x at 1,000 manuscripts');
+    against('check (edit)', 'node+find', 'at most 1.5x');
+    against('build (edit)', 'cold build', 'at most 0.2x');
+    await mkdir(root, { recursive: true });
+    await writeFile(
+      path.join(root, `bench-${size}.json`),
+      JSON.stringify(
+        {
+          size,
+          records,
+          files: journal.files,
+          loadavg: os.loadavg(),
+          results: results.map(({ stderr, ...r }) => r),
+          sizes,
+          floorBytes,
+        },
+        null,
+        2,
+      ),
+    );
   }
-  await mkdir(root, { recursive: true });
-  await writeFile(
-    path.join(root, `bench-${size}.json`),
-    JSON.stringify(
-      {
-        size,
-        records,
-        files: journal.files,
-        loadavg: os.loadavg(),
-        results: results.map(({ stderr, ...r }) => r),
-        sizes,
-        floorBytes,
-      },
-      null,
-      2,
-    ),
-  );
 }
 
-function measure(step: string, args: string[], cwd: string, hasTime: boolean): Promise<Measured> {
+/** The program's path where it is on PATH. */
+function onPath(program: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+    const file = path.join(dir, program);
+    if (dir && existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+function measure(step: string, program: string, args: string[], cwd: string, hasTime: boolean): Promise<Measured> {
   const started = performance.now();
-  const [command, commandArgs] = hasTime
-    ? [GNU_TIME, ['-f', '@@time %e %U %S %M', process.execPath, ...args]]
-    : [process.execPath, args];
+  const [command, commandArgs] = hasTime ? [GNU_TIME, ['-f', '@@time %e %U %S %M', program, ...args]] : [program, args];
   return new Promise((resolve, reject) => {
     execFile(command, commandArgs, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const wall = (performance.now() - started) / 1000;

@@ -1,5 +1,5 @@
 /**
- * A deterministic synthetic journal of any size (issue 4): realistic names in Cyrillic and Latin
+ * A deterministic synthetic journal of any size: realistic names in Cyrillic and Latin
  * scripts, institutions with postal addresses, abstracts of 600 to 2,500 characters with markup,
  * Latin species names and varied Unicode, one YAML file per record, and a small PDF per manuscript
  * and per volume. The same size and seed always give the same bytes, so benchmarks (and the load

@@ -1,5 +1,5 @@
 /**
- * A load worker (issue 4): runs batches of load jobs off the main thread, so both cores parse
+ * A load worker: runs batches of load jobs off the main thread, so both cores parse
  * YAML (the build's hot spot) while the main thread receives, resolves and writes.
  */
 import { parentPort } from 'node:worker_threads';

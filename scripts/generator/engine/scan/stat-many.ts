@@ -1,5 +1,5 @@
 /**
- * `lstat` of many paths at once (issue 4). A check after one edit at 100,000 manuscripts does
+ * `lstat` of many paths at once. A check after one edit at 100,000 manuscripts does
  * little else: 350,000 stamps (content files and PDFs) to compare with the build cache's, at about
  * 2.5 µs each on one thread, plus four `Date` objects per call for the garbage collector (Node 20).
  * Large lists are split between the main thread and one plain-JavaScript worker per other core;
@@ -155,7 +155,7 @@ export function statsOf(values: Float64Array): Stats {
 
 /**
  * A folder's names in order, kept as the one NUL-joined string a stat worker sends: a name, or
- * every name as a string, is made when asked (issue 4: a check after one edit at 100,000
+ * every name as a string, is made when asked (a check after one edit at 100,000
  * manuscripts reads a handful of 350,000 names, and splitting them all, then collecting them, cost
  * its main thread a tenth of its second).
  */
@@ -277,7 +277,7 @@ export interface ScanOptions {
 
 /**
  * Lists and stamps whole folders on `threads` workers, which claim the folders one at a time; a
- * folder's listing can be awaited as soon as its worker is done with it (issue 4: at 100,000
+ * folder's listing can be awaited as soon as its worker is done with it (at 100,000
  * manuscripts, 350,000 files stamped while the main thread reads the build cache). With no
  * threads, it all happens on this thread, at once.
  */
@@ -307,7 +307,7 @@ export function scanFolders(
   }
 
   // Each root's listing can be awaited on its own; a folder found under a recursive root, once every
-  // folder under that root is done (issue 4: the media checks waited for the previous output's
+  // folder under that root is done (the media checks waited for the previous output's
   // 200,000 stamps, listed after the content, with the main thread idle).
   const waiting = new Map<string, (() => void)[]>();
   const walked = roots.map(() => {

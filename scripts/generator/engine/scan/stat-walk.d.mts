@@ -17,8 +17,7 @@ export declare function stampInto(
   end?: number,
 ): void;
 export type Stamp = (values: Float64Array, at: number, path: string) => void;
-export declare const stampByLstat: Stamp;
-export declare function stampByBinding(): Stamp | undefined;
+export declare const stampOne: Stamp;
 export declare function startsOf(names: readonly string[], starts?: Int32Array): Int32Array;
 export declare function nameAt(joined: string, starts: Int32Array, i: number): string;
 export declare function startsInJoined(joined: string, count: number, starts?: Int32Array): Int32Array | undefined;

@@ -1,4 +1,4 @@
-// Stamping and walking folders (issue 4, stat-many.ts), in plain JavaScript: the stat workers
+// Stamping and walking folders (stat-many.ts), in plain JavaScript: the stat workers
 // (stat-worker.mjs) start in milliseconds without the TypeScript loader, and a scan without
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
 import { createHash } from 'node:crypto';
@@ -16,7 +16,6 @@ import {
 } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { nodeBinding } from '../compress/node-binding.mjs';
 
 /**
  * A stamp younger than this is not trusted next time: timestamps are coarse (a few milliseconds on
@@ -57,8 +56,14 @@ export function stampInto(values, prefix, names, start = 0, end = names.length) 
   for (let i = start; i < end; i++) stampOne(values, i * STAT_FIELDS, prefix + names[i]);
 }
 
-/** What `lstat` says of `path`, as STAT_FIELDS numbers from `values[at]`; nothing when there is nothing there. */
-export function stampByLstat(values, at, path) {
+/**
+ * What `lstat` says of `path`, as STAT_FIELDS numbers from `values[at]`; nothing when there is
+ * nothing there. Node's public `lstatSync` is the one way: it makes a Stats object and four Dates
+ * per call, about 0.3 to 0.5 µs more than the numbers alone (Node's internal file system binding,
+ * which is not to be used). At 100,000 manuscripts a check after an edit took 0.76 to 1.03 s of
+ * user CPU against 0.66 s with the binding, in three alternating pairs, on both cores.
+ */
+export function stampOne(values, at, path) {
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (!stat) return;
   values[at] = stat.isFile() ? 1 : stat.isSymbolicLink() ? 2 : stat.isDirectory() ? FOLDER : 3;
@@ -66,42 +71,6 @@ export function stampByLstat(values, at, path) {
   values[at + 2] = stat.mtimeMs;
   values[at + 3] = stat.ino;
 }
-
-/**
- * The same from Node's own file system binding, or nothing when it cannot be trusted here. Node
- * 20's lstatSync makes a Stats object and four Date objects per call: at 100,000 manuscripts, 0.2 s
- * of the CPU of a check after an edit and 40 MB of its garbage (issue 4). The binding answers with
- * the numbers alone (the layout lstatSync reads them in). It is internal: it is used only when it
- * says exactly what lstatSync says of a folder, a file and a missing path on this machine, and
- * not when Node is asked to warn of pending deprecations (node-binding.mjs).
- */
-export function stampByBinding() {
-  const binding = nodeBinding('fs');
-  if (!binding) return undefined;
-  try {
-    const stamp = (values, at, path) => {
-      const numbers = binding.lstat(path, false, undefined, false);
-      if (numbers === undefined) return;
-      const type = numbers[1] & 0o170000;
-      values[at] = type === 0o100000 ? 1 : type === 0o120000 ? 2 : type === 0o040000 ? FOLDER : 3;
-      values[at + 1] = numbers[8];
-      // As Node computes Stats.mtimeMs from seconds and nanoseconds: the same number to the last bit.
-      values[at + 2] = numbers[12] * 1e3 + numbers[13] / 1e6;
-      values[at + 3] = numbers[7];
-    };
-    for (const path of [process.cwd(), process.execPath, `${process.execPath}.${process.pid}.missing`]) {
-      const [byBinding, byLstat] = [new Float64Array(STAT_FIELDS), new Float64Array(STAT_FIELDS)];
-      stamp(byBinding, 0, path);
-      stampByLstat(byLstat, 0, path);
-      if (byBinding.some((value, f) => !Object.is(value, byLstat[f]))) return undefined;
-    }
-    return stamp;
-  } catch {
-    return undefined;
-  }
-}
-
-const stampOne = stampByBinding() ?? stampByLstat;
 
 /**
  * Where each of `names` starts once they are joined by NUL, and one more number where the next
@@ -148,7 +117,7 @@ const KEPT_LISTING_FORMAT = 1;
  * entry changes the folder's times, so a folder with the stamp recorded still has the names recorded,
  * as git's untracked cache reasons. Only a stamp older than `trustedBefore` (the scan's start less
  * RACY_MS) is recorded. Listing the 350,000 files of a journal of 100,000 manuscripts took 0.27 s
- * of CPU in every `check` after an edit (issue 4); each entry is still stamped every time, so an
+ * of CPU in every `check` after an edit; each entry is still stamped every time, so an
  * edited file is found as before. Best effort: a listing that cannot be read or written is listed.
  */
 export function keptListings({ dir, trustedBefore }) {
@@ -204,7 +173,7 @@ export function keptListings({ dir, trustedBefore }) {
 
 /**
  * Stamps the names `joined` (by NUL; `starts`: startsOf) from `start` to `end`, under `prefix`, into
- * `values`. A folder's names are kept as the one string they are sent as (issue 4): 350,000 names
+ * `values`. A folder's names are kept as the one string they are sent as: 350,000 names
  * kept as strings while they were stamped were copied by each thread's garbage collector, and split
  * again on the main thread, which reads few of them.
  */
@@ -217,7 +186,7 @@ export function stampJoined(values, prefix, joined, starts, start, end) {
  * `control[0]`, until none is left; `control[1]` counts the chunks done, for the worker that listed
  * the folder to wait on, and `control[2]` is set when one failed. That worker, the main thread
  * while it waits for the scan, and in a `check` any worker with no folder left share the folder
- * (issue 4: at 100,000 manuscripts, the 150,000 authors on one worker were the end of the scan).
+ * (at 100,000 manuscripts, the 150,000 authors on one worker were the end of the scan).
  */
 export function stampShared(values, prefix, joined, starts, control) {
   const count = starts.length - 1;

@@ -1,4 +1,4 @@
-// A stat worker (issue 4, stat-many.ts): `lstat` of many files, answered as numbers in transferable
+// A stat worker (stat-many.ts): `lstat` of many files, answered as numbers in transferable
 // arrays. Plain JavaScript, so that it starts in milliseconds without the TypeScript loader; the
 // layout of the answers is documented (and typed) in stat-many.ts. Three kinds of work:
 // - `paths`: a slice of paths (statMany), answered in one array;

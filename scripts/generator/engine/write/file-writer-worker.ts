@@ -1,10 +1,11 @@
 /**
- * The file writer's thread (issue 4, file-writer.ts): makes batches of small files one after the
- * other with plain system calls, off the main thread, and answers with each file's stamp (size,
- * mtimeMs, ino), taken from the file it just made: the build records them for the next build
- * instead of stamping 200,000 files again once all are written. It makes a page's deferred parts
- * (abstract-text.ts) as it writes the page, and counts the batches it has written where the main
- * thread can read them at once (file-writer.ts: how far behind it is).
+ * The file writer's thread (file-writer.ts): makes batches of small files one after the other with
+ * plain system calls, off the main thread, and answers with each file's stamp (size, mtimeMs, ino),
+ * taken from the file it just made: the build records them for the next build instead of stamping
+ * 200,000 files again once all are written. It makes a page's deferred parts (abstract-text.ts) as
+ * it writes the page, and counts the batches it has written where the main thread can read them at
+ * once (file-writer.ts: how far behind it is). A writer given few files makes them on its own
+ * thread with the same code (batchWriter), without starting this one.
  */
 import {
   closeSync,
@@ -18,9 +19,8 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { makeDeferredText } from '../../render/abstract-text.ts';
-import type { CopyMode, FileBatch } from './file-writer.ts';
 
 /** Why a hard link can be refused where a copy would work: then the PDF is copied (CopyMode). */
 const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'EACCES']);
@@ -29,106 +29,135 @@ const CLONE_REFUSED = new Set(['ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EINVAL', 'ENOS
 
 /** Files smaller than this are copied through it; larger ones by the kernel's copy. */
 const SMALL_FILE = 1 << 20;
-const bytes = Buffer.allocUnsafe(SMALL_FILE);
-/** Whether the files given here can be cloned: unknown until the first copy tries (all come from one folder to another). */
-let clones: boolean | undefined;
-/** Batches written, for the thread that hands them over to see how far behind this one is (file-writer.ts). */
-const written = new Int32Array((workerData as { written: SharedArrayBuffer }).written);
-/** Where a page with deferred parts is put together; grown when a page needs more. */
-let page = Buffer.allocUnsafe(SMALL_FILE);
+
+/**
+ * How a PDF enters the output: `copy` makes a copy, so that an editor overwriting a PDF in place
+ * cannot change the output before a build has checked it: a copy-on-write clone where the file
+ * system can (Btrfs, XFS, APFS; each writer thread tries once), else the bytes read and written
+ * (on ext4 twice as fast as the kernel's copy: 32 against 70 µs a PDF; files of 1 MiB or more are
+ * copied by the kernel). `link` (a build whose output is deployed and thrown away, as in CI) makes
+ * a hard link to the checked file instead, about 15 µs on ext4. Where a link cannot be made
+ * (another file system, one without links) the PDF is copied.
+ */
+export type CopyMode = 'copy' | 'link';
+
+/** A batch as the writer's thread receives it (file-writer-worker.ts). */
+export interface FileBatch {
+  batch: number;
+  paths: string[];
+  /** Each file's bytes; for a copy, its CopyMode. */
+  bodies: (Uint8Array | CopyMode)[];
+  /** The file each copies; null for a file of bytes. */
+  sources: (string | null)[];
+  /** For each deferred part, in order: the file's index, its maker, and where its source starts and ends in the file's bytes. */
+  deferred: number[];
+  /** The buffer the texts were encoded into, to be sent back; null when the batch has none. */
+  texts: ArrayBuffer | null;
+}
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? '';
 
-/** A copy (see CopyMode in file-writer.ts) of `from` at `to`; returns what `lstat` says of `to`. */
-function copy(from: string, to: string, mode: CopyMode): Stats {
-  if (mode === 'link') {
-    try {
-      linkSync(from, to);
-      return lstatSync(to);
-    } catch (error) {
-      if (!LINK_REFUSED.has(codeOf(error))) throw error;
-    }
-  }
-  if (clones !== false) {
-    try {
-      copyFileSync(from, to, constants.COPYFILE_FICLONE_FORCE);
-      clones = true;
-      return lstatSync(to);
-    } catch (error) {
-      if (clones === true || !CLONE_REFUSED.has(codeOf(error))) throw error;
-      clones = false;
-    }
-  }
-  return copyBytes(from, to);
-}
-
 /**
- * A small file read and written: on ext4 twice as fast as the kernel's copy (32 against 70 µs for a
- * PDF of a few KB), which also opens, stats and sets the mode of both files and tries a clone first.
+ * Writes batches (FileBatch) one after the other, returning each file's stamp as size, mtimeMs and
+ * ino, three numbers per file; throws on the first failure. Its buffers and what it learned of the
+ * file system (whether clones work) are its own.
  */
-function copyBytes(from: string, to: string): Stats {
-  const fd = openSync(from, 'r');
-  let length = 0;
-  try {
-    for (let read = 1; read > 0 && length < SMALL_FILE; length += read)
-      read = readSync(fd, bytes, length, SMALL_FILE - length, length);
-  } finally {
-    closeSync(fd);
-  }
-  if (length < SMALL_FILE) return writeFile(to, bytes.subarray(0, length));
-  copyFileSync(from, to);
-  return lstatSync(to);
-}
+export function batchWriter(): (batch: FileBatch) => Float64Array {
+  const bytes = Buffer.allocUnsafe(SMALL_FILE);
+  /** Whether the files given here can be cloned: unknown until the first copy tries (all come from one folder to another). */
+  let clones: boolean | undefined;
+  /** Where a page with deferred parts is put together; grown when a page needs more. */
+  let page = Buffer.allocUnsafe(SMALL_FILE);
 
-/** A file of these bytes (created, or emptied first); returns what `fstat` says of it once written. */
-function writeFile(to: string, data: Uint8Array): Stats {
-  const fd = openSync(to, 'w');
-  try {
-    for (let done = 0; done < data.byteLength;) done += writeSync(fd, data, done, data.byteLength - done);
-    return fstatSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * A page's bytes with its deferred parts made: `parts` holds, for each, its maker and where its
- * source starts and ends in `body` (file-writer.ts, FileBatch).
- */
-function withPartsMade(body: Uint8Array, parts: readonly number[]): Uint8Array {
-  let at = 0;
-  let from = 0;
-  const append = (length: number) => {
-    if (at + length <= page.length) return;
-    const larger = Buffer.allocUnsafe(Math.max(page.length * 2, at + length));
-    page.copy(larger, 0, 0, at);
-    page = larger;
-  };
-  const copyOf = (end: number) => {
-    append(end - from);
-    page.set(body.subarray(from, end), at);
-    at += end - from;
-  };
-  for (let k = 0; k < parts.length; k += 3) {
-    copyOf(parts[k + 1]!);
-    const made = makeDeferredText(parts[k]!, body.subarray(parts[k + 1]!, parts[k + 2]!));
-    if (typeof made === 'string') {
-      // UTF-8 takes at most three bytes per UTF-16 code unit.
-      append(made.length * 3);
-      at += page.write(made, at);
-    } else {
-      append(made.byteLength);
-      page.set(made, at);
-      at += made.byteLength;
+  /** A copy (see CopyMode) of `from` at `to`; returns what `lstat` says of `to`. */
+  function copy(from: string, to: string, mode: CopyMode): Stats {
+    if (mode === 'link') {
+      try {
+        linkSync(from, to);
+        return lstatSync(to);
+      } catch (error) {
+        if (!LINK_REFUSED.has(codeOf(error))) throw error;
+      }
     }
-    from = parts[k + 2]!;
+    if (clones !== false) {
+      try {
+        copyFileSync(from, to, constants.COPYFILE_FICLONE_FORCE);
+        clones = true;
+        return lstatSync(to);
+      } catch (error) {
+        if (clones === true || !CLONE_REFUSED.has(codeOf(error))) throw error;
+        clones = false;
+      }
+    }
+    return copyBytes(from, to);
   }
-  copyOf(body.byteLength);
-  return page.subarray(0, at);
-}
 
-parentPort!.on('message', ({ batch, paths, bodies, sources, deferred, texts }: FileBatch) => {
-  try {
+  /**
+   * A small file read and written: on ext4 twice as fast as the kernel's copy (32 against 70 µs for a
+   * PDF of a few KB), which also opens, stats and sets the mode of both files and tries a clone first.
+   */
+  function copyBytes(from: string, to: string): Stats {
+    const fd = openSync(from, 'r');
+    let length = 0;
+    try {
+      for (let read = 1; read > 0 && length < SMALL_FILE; length += read)
+        read = readSync(fd, bytes, length, SMALL_FILE - length, length);
+    } finally {
+      closeSync(fd);
+    }
+    if (length < SMALL_FILE) return writeFile(to, bytes.subarray(0, length));
+    copyFileSync(from, to);
+    return lstatSync(to);
+  }
+
+  /** A file of these bytes (created, or emptied first); returns what `fstat` says of it once written. */
+  function writeFile(to: string, data: Uint8Array): Stats {
+    const fd = openSync(to, 'w');
+    try {
+      for (let done = 0; done < data.byteLength;) done += writeSync(fd, data, done, data.byteLength - done);
+      return fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * A page's bytes with its deferred parts made: `parts` holds, for each, its maker and where its
+   * source starts and ends in `body` (file-writer.ts, FileBatch).
+   */
+  function withPartsMade(body: Uint8Array, parts: readonly number[]): Uint8Array {
+    let at = 0;
+    let from = 0;
+    const append = (length: number) => {
+      if (at + length <= page.length) return;
+      const larger = Buffer.allocUnsafe(Math.max(page.length * 2, at + length));
+      page.copy(larger, 0, 0, at);
+      page = larger;
+    };
+    const copyOf = (end: number) => {
+      append(end - from);
+      page.set(body.subarray(from, end), at);
+      at += end - from;
+    };
+    for (let k = 0; k < parts.length; k += 3) {
+      copyOf(parts[k + 1]!);
+      const made = makeDeferredText(parts[k]!, body.subarray(parts[k + 1]!, parts[k + 2]!));
+      if (typeof made === 'string') {
+        // UTF-8 takes at most three bytes per UTF-16 code unit.
+        append(made.length * 3);
+        at += page.write(made, at);
+      } else {
+        append(made.byteLength);
+        page.set(made, at);
+        at += made.byteLength;
+      }
+      from = parts[k + 2]!;
+    }
+    copyOf(body.byteLength);
+    return page.subarray(0, at);
+  }
+
+  return ({ paths, bodies, sources, deferred }) => {
     const stamps = new Float64Array(paths.length * 3);
     let next = 0;
     for (let i = 0; i < paths.length; i++) {
@@ -147,10 +176,29 @@ parentPort!.on('message', ({ batch, paths, bodies, sources, deferred, texts }: F
       stamps[i * 3 + 1] = stat.mtimeMs;
       stamps[i * 3 + 2] = stat.ino;
     }
-    // The buffer the batch's texts were encoded into goes back, to be filled again (file-writer.ts).
-    parentPort!.postMessage({ batch, stamps, texts }, texts ? [stamps.buffer, texts] : [stamps.buffer]);
-  } catch (error) {
-    parentPort!.postMessage({ batch, error: { message: (error as Error).message, code: codeOf(error) || undefined } });
-  }
-  Atomics.add(written, 0, 1);
-});
+    return stamps;
+  };
+}
+
+if (!isMainThread && (workerData as { written?: SharedArrayBuffer } | null)?.written) {
+  /** Batches written, for the thread that hands them over to see how far behind this one is (file-writer.ts). */
+  const written = new Int32Array((workerData as { written: SharedArrayBuffer }).written);
+  const writeBatch = batchWriter();
+  parentPort!.on('message', (batch: FileBatch) => {
+    try {
+      const stamps = writeBatch(batch);
+      const { texts } = batch;
+      // The buffer the batch's texts were encoded into goes back, to be filled again (file-writer.ts).
+      parentPort!.postMessage(
+        { batch: batch.batch, stamps, texts },
+        texts ? [stamps.buffer as ArrayBuffer, texts] : [stamps.buffer as ArrayBuffer],
+      );
+    } catch (error) {
+      parentPort!.postMessage({
+        batch: batch.batch,
+        error: { message: (error as Error).message, code: codeOf(error) || undefined },
+      });
+    }
+    Atomics.add(written, 0, 1);
+  });
+}

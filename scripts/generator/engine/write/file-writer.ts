@@ -1,6 +1,6 @@
 /**
  * Makes many small files (the landing pages and the PDFs: 100,000 each at 100,000 manuscripts) on
- * a thread of their own (issue 4). Through the thread pool each file was an open, a write and a
+ * a thread of their own. Through the thread pool each file was an open, a write and a
  * close, or a link, each a trip back to the main thread, and a CPU profile of the cold build showed
  * the main thread, which also renders the pages and the lists, spending seconds on them (2 s for
  * the links alone). Here the main thread hands over batches and goes on rendering; the writer
@@ -21,28 +21,34 @@
  *
  * The thread answers each batch with the stamps of the files it made, for the build cache
  * (`stamped`): taken from each file as it is made, not by stamping 200,000 files once all are.
+ *
+ * A writer given few files (IN_THREAD_FILES) makes them on this thread once it is closed, with the
+ * thread's own code (batchWriter), and never starts the thread.
  */
 import { Worker } from 'node:worker_threads';
 import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 import type { DeferredText } from '../../../shared/output-file.ts';
+import { batchWriter, type CopyMode, type FileBatch } from './file-writer-worker.ts';
+
+export type { CopyMode, FileBatch };
 
 /** Files per message, and messages in flight before `write` waits. */
 const BATCH = 64;
 const IN_FLIGHT = 4;
 /** The buffer a batch's texts are encoded into (a text that cannot fit gets one of its own). */
 const BATCH_BYTES = 1 << 20;
-
 /**
- * How a PDF enters the output: `copy` makes a copy, so that an editor overwriting a PDF in place
- * cannot change the output before a build has checked it: a copy-on-write clone where the file
- * system can (Btrfs, XFS, APFS; each writer thread tries once), else the bytes read and written
- * (on ext4 twice as fast as the kernel's copy: 32 against 70 µs a PDF; files of 1 MiB or more are
- * copied by the kernel). `link` (a build whose output is deployed and thrown away, as in CI) makes
- * a hard link to the checked file instead, about 15 µs on ext4. Where a link cannot be made
- * (another file system, one without links) the PDF is copied.
+ * Files a writer holds before it starts its thread; a writer closed with no more than these makes
+ * them on this thread. A thread's start is about 0.1 s of CPU (Node's own start and the modules),
+ * and a file made here 30 to 40 µs of this thread's time: the sample journal's build (101 files
+ * over three writers) spent more on starting them than on everything it wrote (0.61 to 0.75 s of
+ * user CPU before, 0.29 to 0.42 s with the list writer's small lists also kept here). At 1,000
+ * manuscripts (1,000 pages, 1,005 PDFs over two writers) the threads still pay off in wall time:
+ * all on this thread, five alternating cold builds took 1.22 to 1.96 s against 0.89 to 1.84 s with
+ * the threads, for 0.15 s less CPU.
  */
-export type CopyMode = 'copy' | 'link';
+const IN_THREAD_FILES = 256;
 
 /**
  * Each file's `tag` (the caller's number for it) is handed to `stamped` with the file's stamp once
@@ -77,6 +83,8 @@ export interface FileWriterOptions {
    * this thread instead (writeText); IN_FLIGHT by default, 0 for every one (the tests).
    */
   behindAt?: number;
+  /** Files held before the thread starts (IN_THREAD_FILES by default); 0 starts it with the first batch (the tests). */
+  inThreadFiles?: number;
 }
 
 export function createFileWriter(
@@ -88,6 +96,9 @@ export function createFileWriter(
   // memory is at its peak.
   let started: Worker | undefined;
   const thread = () => (started ??= start());
+  /** Batches held, not yet sent: no thread has been started (IN_THREAD_FILES). */
+  let held: { batch: FileBatch; transfer: ArrayBuffer[] }[] = [];
+  let heldFiles = 0;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; tags: number[] }>();
   const inFlight: Promise<void>[] = [];
   let failure: Error | undefined;
@@ -163,17 +174,22 @@ export function createFileWriter(
       ...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer)),
     ];
     // The texts' buffer comes back once the batch is written (the thread answers with it).
-    thread().postMessage(
-      {
-        batch,
-        paths,
-        bodies,
-        sources,
-        deferred,
-        texts: used > 0 ? (texts.buffer as ArrayBuffer) : null,
-      } satisfies FileBatch,
-      transfer,
-    );
+    const message: FileBatch = {
+      batch,
+      paths,
+      bodies,
+      sources,
+      deferred,
+      texts: used > 0 ? (texts.buffer as ArrayBuffer) : null,
+    };
+    if (!started && heldFiles + paths.length <= (options.inThreadFiles ?? IN_THREAD_FILES)) {
+      held.push({ batch: message, transfer });
+      heldFiles += paths.length;
+    } else {
+      for (const early of held) thread().postMessage(early.batch, early.transfer);
+      held = [];
+      thread().postMessage(message, transfer);
+    }
     paths = [];
     bodies = [];
     sources = [];
@@ -182,7 +198,32 @@ export function createFileWriter(
     if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
     used = 0;
     inFlight.push(done);
-    if (!options.unbounded && inFlight.length > IN_FLIGHT) await inFlight.shift();
+    if (!options.unbounded && started && inFlight.length > IN_FLIGHT) await inFlight.shift();
+  };
+  /** The batches held, made on this thread (the writer is closed with few files). */
+  const writeHeld = () => {
+    const writeBatch = batchWriter();
+    for (const { batch } of held) {
+      const settle = waiting.get(batch.batch)!;
+      waiting.delete(batch.batch);
+      if (failure) {
+        settle.reject(failure);
+        continue;
+      }
+      try {
+        const stamps = writeBatch(batch);
+        settle.tags.forEach((tag, i) => {
+          if (tag >= 0) stamped(tag, { size: stamps[i * 3]!, mtimeMs: stamps[i * 3 + 1]!, ino: stamps[i * 3 + 2]! });
+        });
+        settle.resolve();
+      } catch (error) {
+        const { message, code } = error as NodeJS.ErrnoException;
+        // As the thread reports a failure: the message and the code, never the stack of this thread.
+        failure ??= Object.assign(new Error(message), { code });
+        settle.reject(failure);
+      }
+    }
+    held = [];
   };
   const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null, tag = -1) => {
     if (failure) throw failure;
@@ -200,7 +241,7 @@ export function createFileWriter(
     async writeText(absolutePath, text, tag) {
       // When the thread is behind (as many batches waiting for it as may be in flight), this one
       // would soon wait for it: it makes the deferred parts itself instead, so the thread catches
-      // up sooner (issue 4: at 100,000 manuscripts on a disk, the pages' thread was the last one
+      // up sooner (at 100,000 manuscripts on a disk, the pages' thread was the last one
       // busy, for seconds, while this one waited).
       const behind = !options.unbounded && next - Atomics.load(batchesWritten, 0) >= (options.behindAt ?? IN_FLIGHT);
       const parts =
@@ -247,6 +288,7 @@ export function createFileWriter(
     async close() {
       try {
         await send();
+        if (!started) writeHeld();
         await Promise.all(inFlight);
         if (failure) throw failure;
       } finally {
@@ -255,24 +297,11 @@ export function createFileWriter(
     },
     async abort() {
       failure ??= new Error('writing the pages was stopped');
+      held = [];
       await started?.terminate();
       // Whatever waits for a batch learns that it will never be written, rather than waiting forever.
       for (const settle of waiting.values()) settle.reject(failure);
       waiting.clear();
     },
   };
-}
-
-/** A batch as the writer's thread receives it (file-writer-worker.ts). */
-export interface FileBatch {
-  batch: number;
-  paths: string[];
-  /** Each file's bytes; for a copy, its CopyMode. */
-  bodies: (Uint8Array | CopyMode)[];
-  /** The file each copies; null for a file of bytes. */
-  sources: (string | null)[];
-  /** For each deferred part, in order: the file's index, its maker, and where its source starts and ends in the file's bytes. */
-  deferred: number[];
-  /** The buffer the texts were encoded into, to be sent back; null when the batch has none. */
-  texts: ArrayBuffer | null;
 }
