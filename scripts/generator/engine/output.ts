@@ -24,7 +24,7 @@ import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
-import { emptyReads, keyOutputs, type RecordedReads } from './reuse/reuse.ts';
+import { emptyReads, keyOutputs, type PreviousReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
 import type { ListTable } from './write/list-items.ts';
 import { startSite, type WriteStats } from './write/site-writer.ts';
@@ -100,8 +100,8 @@ export async function startOutput(
 }
 
 /** What the previous build's outputs and list items read, from the build cache. */
-function previousReads(paths: ProjectPaths, fingerprint: string, lists: ReadonlyMap<string, ListTable>): RecordedReads {
-  const items = new Map<string, Map<string, string>>();
-  for (const [path, table] of lists) if (table.reads) items.set(path, new Map(table.reads));
+function previousReads(paths: ProjectPaths, fingerprint: string, lists: ReadonlyMap<string, ListTable>): PreviousReads {
+  const items = new Map<string, ReadonlyMap<string, string>>();
+  for (const [path, table] of lists) if (table.reads) items.set(path, table.reads);
   return { outputs: readOutputReads(paths.cache, fingerprint), items };
 }

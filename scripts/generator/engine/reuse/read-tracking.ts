@@ -39,6 +39,8 @@ export interface TrackingOptions {
 type Collection = 'authors' | 'volumes' | 'manuscripts';
 const PREFIX: Record<Collection, string> = { authors: 'a:', volumes: 'v:', manuscripts: 'm:' };
 const EACH = 'each:';
+/** Asked of a proxy, answers its handler (and notes nothing): a WeakMap of 250,000 proxies cost more memory. */
+const HANDLER = Symbol('record handler');
 
 /** The tokens read by the body that is running; records are noted by their handler (its token made once, when asked). */
 class Reading {
@@ -68,6 +70,7 @@ class RecordHandler implements ProxyHandler<object> {
   }
 
   get(target: object, property: PropertyKey): unknown {
+    if (property === HANDLER) return this;
     this.reading.note(this);
     // The record itself as the receiver: its getters and private fields work as they would unproxied.
     const value: unknown = Reflect.get(target, property, target);
@@ -92,7 +95,10 @@ class RecordHandler implements ProxyHandler<object> {
 
 export function trackReads(resolved: ResolvedJournal, options: TrackingOptions = {}): ReadTracker {
   const reading = new Reading();
-  const handlers = new WeakMap<object, RecordHandler>();
+  const handlerOfProxy = (record: object): RecordHandler | undefined => {
+    const handler = (record as { [HANDLER]?: unknown })[HANDLER];
+    return handler instanceof RecordHandler ? handler : undefined;
+  };
   const proxies: Record<Collection, object[]> = { authors: [], volumes: [], manuscripts: [] };
   const proxyOf = <T extends object>(collection: Collection, index: number): T => {
     const made = proxies[collection][index];
@@ -100,7 +106,6 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     const record = resolved[collection][index]!;
     const handler = new RecordHandler(collection, index, record, reading);
     const proxy = new Proxy(record, handler);
-    handlers.set(proxy, handler);
     proxies[collection][index] = proxy;
     return proxy as T;
   };
@@ -115,7 +120,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     return list as readonly T[];
   };
   const handlerOf = (record: object, collection: Collection): RecordHandler => {
-    const handler = handlers.get(record);
+    const handler = handlerOfProxy(record);
     if (!handler || handler.collection !== collection) throw new TypeError(`not one of the site's ${collection}`);
     return handler;
   };
@@ -187,7 +192,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
       }
     },
     keyOf: keyMaker(resolved, membersOf),
-    tokenOf: (record) => handlers.get(record)?.token,
+    tokenOf: (record) => handlerOfProxy(record)?.token,
     prepare(reads) {
       const readIn = options.readIn;
       if (!readIn || !reads.includes(PREFIX.manuscripts)) return;
@@ -218,15 +223,16 @@ function keyMaker(
   const all = [...resolved.authors, ...resolved.volumes, ...resolved.manuscripts];
   // Without every record's hash (a build that did not hash its files), nothing can be reused.
   if (all.some((record) => record.origin.hash === undefined)) return () => undefined;
-  let byToken: Map<string, string> | undefined;
-  const values = (): Map<string, string> => {
-    if (byToken) return byToken;
-    byToken = new Map();
-    for (const collection of ['authors', 'volumes', 'manuscripts'] as const) {
-      for (const record of resolved[collection])
-        byToken.set(PREFIX[collection] + record.origin.key, record.origin.hash!);
-    }
-    return byToken;
+  let byKey: Record<string, Map<string, string>> | undefined;
+  /** A record token's value: its file's hash (looked up by collection and key: no string per token is made). */
+  const recordValue = (token: string): string | undefined => {
+    byKey ??= Object.fromEntries(
+      (['authors', 'volumes', 'manuscripts'] as const).map((collection) => [
+        PREFIX[collection],
+        new Map(resolved[collection].map((record) => [record.origin.key, record.origin.hash!])),
+      ]),
+    );
+    return byKey[token.slice(0, 2)]?.get(token.slice(2));
   };
   const composite = new Map<string, string>();
   const compositeValue = (token: string): string | undefined => {
@@ -251,13 +257,15 @@ function keyMaker(
   };
   return (reads) => {
     if (reads === '') return digest('');
-    const known = values();
+    // One record alone (an author's or a volume's item, most of the keys): its bytes follow from its
+    // file's content, so its hash is the key, as it is the record's own.
+    if (!reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:')) return recordValue(reads);
     let text = reads;
     let start = 0;
     while (start <= reads.length) {
       const end = reads.indexOf('\n', start);
       const token = reads.slice(start, end < 0 ? reads.length : end);
-      const value = known.get(token) ?? compositeValue(token);
+      const value = recordValue(token) ?? compositeValue(token);
       if (value === undefined) return undefined;
       text += `\n${value}`;
       if (end < 0) break;

@@ -15,10 +15,20 @@ import { hash } from 'node:crypto';
 import type { ListItems, OutputFile } from '../../../shared/output-file.ts';
 import type { ReadTracker } from './read-tracking.ts';
 
-/** What each output (by path) and each list item (by its record's token, per list) read when it was last rendered. */
+/**
+ * What each output (by path) and each list item (by its record's token, per list) read when it was
+ * last rendered. An item that read its own record only is not listed: most items are (every author
+ * and volume), and at 250,000 items the entries were tens of MB of a build's peak of memory.
+ */
 export interface RecordedReads {
   outputs: Map<string, string>;
   items: Map<string, Map<string, string>>;
+}
+
+/** What the previous build recorded, as read from its cache. */
+export interface PreviousReads {
+  outputs: ReadonlyMap<string, string>;
+  items: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 export function emptyReads(): RecordedReads {
@@ -33,7 +43,7 @@ export function emptyReads(): RecordedReads {
 export function keyOutputs(
   outputs: readonly OutputFile[],
   tracker: ReadTracker,
-  previous: RecordedReads | undefined,
+  previous: PreviousReads | undefined,
   recorded: RecordedReads,
 ): void {
   for (const output of outputs) {
@@ -46,7 +56,7 @@ function keyBody(
   output: OutputFile,
   render: () => Iterable<unknown>,
   tracker: ReadTracker,
-  previous: RecordedReads | undefined,
+  previous: PreviousReads | undefined,
   recorded: RecordedReads,
 ): void {
   const before = previous?.outputs.get(output.path);
@@ -75,8 +85,8 @@ function keyItems(
   for (let i = 0; i < items.count; i++) {
     const token = (items.subject && tracker.tokenOf(items.subject(i))) || `item:${i}`;
     tokens[i] = token;
-    const before = previous?.get(token);
-    if (before !== undefined) reads.set(token, before);
+    const before = previous && (previous.get(token) ?? token);
+    if (before !== undefined && before !== token) reads.set(token, before);
     // A key no previous item has (keys are hashes): the item is rendered, and keyed then.
     keys[i] = (before !== undefined && tracker.keyOf(before)) || `new:${i}`;
   }
@@ -84,10 +94,11 @@ function keyItems(
   items.keys = keys;
   items.reads = reads;
   items.render = (i) => {
-    const before = reads.get(tokens[i]!);
-    if (before !== undefined) tracker.prepare(before);
+    const token = tokens[i]!;
+    tracker.prepare(reads.get(token) ?? token);
     const { value, reads: read } = tracker.track(() => render(i));
-    reads.set(tokens[i]!, read);
+    if (read === token) reads.delete(token);
+    else reads.set(token, read);
     keys[i] = tracker.keyOf(read) ?? `new:${i}`;
     return value;
   };
