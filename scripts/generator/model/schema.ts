@@ -312,7 +312,7 @@ const abstract = field(
   {
     type: 'string',
     minLength: 1,
-    description: 'the abstract; simple HTML (p, em, strong, sup, sub, br, a) is allowed',
+    description: 'the abstract; simple HTML (p, em, i, strong, b, sup, sub, br, and a with an http(s) href) is allowed',
   },
   (value) => {
     const text = asString(value, 'the abstract as text');
@@ -320,13 +320,9 @@ const abstract = field(
     if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
     if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value))
       return bad('contains a control character', 'printable text');
+    // The position inside the abstract: the problem's line and column are those of the field.
     const unsafe = findUnsafeMarkup(text.value);
-    if (unsafe)
-      return bad(
-        `${unsafe.message} (at character ${unsafe.offset + 1})`,
-        'simple formatting markup only',
-        'schema/markup',
-      );
+    if (unsafe) return bad(`${unsafe.message}, at character ${unsafe.offset + 1}`, unsafe.expected, 'schema/markup');
     return ok(text.value);
   },
 );
