@@ -224,7 +224,7 @@ describe('abstract markup: DOMPurify with the same allow-list is the reference',
   });
 });
 
-describe('abstract markup: the build refuses it in one report', () => {
+describe('abstract markup and plain author strings: the build refuses them in one report', () => {
   let workspace: Workspace | undefined;
   afterEach(async () => {
     await workspace?.dispose();
@@ -246,7 +246,7 @@ section: Botany
 
   const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
 
-  it('refuses a raw-text element and a style attribute, leaving dist/ as it was', async () => {
+  it('refuses a raw-text element, a style attribute and markup in an as_published author, leaving dist/ as it was', async () => {
     workspace = await createWorkspace();
     expect((await workspace.build()).ok).toBe(true);
     const before = await snapshot(workspace.paths.out);
@@ -258,13 +258,22 @@ section: Botany
       'manuscripts/overlay.yaml',
       MANUSCRIPT.replace('id: 40', 'id: 41').replace('<p>Text.</p>', '\'<p style="position:fixed;inset:0">Click</p>\''),
     );
+    await workspace.write(
+      'manuscripts/author.yaml',
+      MANUSCRIPT.replace('id: 40', 'id: 42').replace(
+        'as_published: Jane Doe',
+        'as_published: <img src=x onerror=alert(1)>',
+      ),
+    );
     const result = await workspace.build();
     expect(result.ok).toBe(false);
     expect(result.problems.map(where)).toEqual([
+      'schema/markup content/manuscripts/author.yaml:10:5 authors[1]',
       'schema/markup content/manuscripts/overlay.yaml:5:11 abstract',
       'schema/markup content/manuscripts/xmp.yaml:5:11 abstract',
     ]);
-    const [overlay, xmp] = result.problems;
+    const [author, overlay, xmp] = result.problems;
+    expect(author!.message).toContain('as_published');
     expect(overlay!.message).toContain('the style attribute of <p> is not allowed');
     expect(xmp!.message).toContain('the <xmp> element is not allowed');
     expect(xmp!.message).toContain('character 13');

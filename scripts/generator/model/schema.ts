@@ -343,7 +343,7 @@ const AS_PUBLISHED_JSON_SCHEMA = {
     as_published: {
       type: 'string',
       minLength: 1,
-      description: 'the author exactly as published, e.g. "Ana Petrovska"',
+      description: 'the author exactly as published, without HTML markup, e.g. "Ana Petrovska"',
     },
   },
   required: ['as_published'],
@@ -386,7 +386,17 @@ export const manuscriptSchema = z.strictObject({
     (value) => {
       if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
       for (const [i, key] of value.entries()) {
-        if (isAsPublished(key)) continue;
+        if (isAsPublished(key)) {
+          // Published verbatim in the authors list, like any plain field: no markup.
+          if (looksLikeMarkup(key.as_published))
+            return bad(
+              'as_published contains markup',
+              'the author as plain text without HTML tags',
+              'schema/markup',
+              i,
+            );
+          continue;
+        }
         if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
           return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
         }
