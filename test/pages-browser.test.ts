@@ -25,11 +25,11 @@ const skip = !haveChromium && !process.env['CI'];
 if (skip) console.warn(`${CHROMIUM} is not installed (Debian chromium): the landing page browser test is skipped`);
 
 /**
- * An abstract that the content validation lets through (it refuses only what can run script) but
- * that would hijack a page when inserted as it is: a link styled to cover the whole window and
- * catch every click, and a table that breaks the layout. The landing page renders the link as a
- * plain link and the rest as text. What can run script (a `javascript&colon;` link, a tag left
- * open) never reaches a page: the build refuses it, which the last test here checks.
+ * An abstract that would hijack a page when inserted as it is: a link styled to cover the whole
+ * window and catch every click, and a table that breaks the layout. The build refuses it (the JSON
+ * publishes only the pages' allow-list), and so it refuses what can run script (a
+ * `javascript&colon;` link, a tag left open): the last test here checks both. The landing page's
+ * sanitizer does not rely on that, and renders the link as a plain link and the rest as text.
  */
 const HOSTILE_ABSTRACT =
   '<p>Beetles of <em>Carabus</em>.</p><a href="https://phish.example.org/" style="position:fixed;top:0;left:0;width:100%;height:100%;z-index:9">more</a> <table><tr><td>cell</td></tr></table>';
@@ -44,20 +44,7 @@ describe.skipIf(skip)('landing page in a browser', () => {
 
   beforeAll(async () => {
     if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (.ci/run)`);
-    workspace = await createWorkspace({
-      'manuscripts/beetles.json': JSON.stringify({
-        id: 12,
-        citation_volume: 2,
-        citation_title: 'Ground beetles (Carabidae) of Skopje',
-        citation_date: '2021-07-15',
-        udc: '',
-        abstract: HOSTILE_ABSTRACT,
-        keywords: ['Carabidae', 'urban ecology'],
-        document: 'pdfs/beetles.pdf',
-        authors: ['marko-nikolov', 'ana-petrovska'],
-        section: 'Zoology',
-      }),
-    });
+    workspace = await createWorkspace();
     const result = await workspace.build();
     expect(result.problems).toEqual([]);
     server = createPreviewServer({ root: workspace.paths.out });
@@ -144,7 +131,12 @@ describe.skipIf(skip)('landing page in a browser', () => {
     expect(await naive.locator('a').evaluate((node) => getComputedStyle(node).position)).toBe('fixed');
     await naive.close();
 
-    const page = await open('/manuscripts/12');
+    // The build refuses this abstract, so the sanitizer's output is put in the page's place here.
+    const page = await browser.newPage();
+    await page.setContent(
+      `<div class="abstract">${sanitizeAbstractHtml(HOSTILE_ABSTRACT)}</div><a class="pdf" href="/x.pdf">PDF</a>`,
+      { waitUntil: 'networkidle' },
+    );
     const abstract = page.locator('.abstract');
     expect(await abstract.locator('table, [style]').count()).toBe(0);
     expect(await abstract.locator('a').evaluate((node) => getComputedStyle(node).position)).toBe('static');
@@ -157,29 +149,35 @@ describe.skipIf(skip)('landing page in a browser', () => {
     await page.close();
   });
 
-  it('never publishes an abstract that can run script: the build refuses it', async () => {
+  it('never publishes an abstract that can run script or cover the page: the build refuses both', async () => {
     // Control: inserted as it is, this abstract does run script.
     const naive = await browser.newPage();
     await naive.setContent(`<div>${SCRIPT_ABSTRACT}</div><p>after</p>`, { waitUntil: 'networkidle' });
     await naive.waitForFunction(() => window.__pwned !== undefined);
     await naive.close();
 
-    const other = await createWorkspace({
-      'manuscripts/beetles.json': JSON.stringify({
-        id: 12,
+    const manuscript = (id: number, abstract: string) =>
+      JSON.stringify({
+        id,
         citation_volume: 2,
         citation_title: 'Ground beetles',
         citation_date: '2021-07-15',
-        abstract: SCRIPT_ABSTRACT,
+        abstract,
         keywords: ['Carabidae'],
         document: 'pdfs/beetles.pdf',
         authors: ['marko-nikolov'],
         section: 'Zoology',
-      }),
+      });
+    const other = await createWorkspace({
+      'manuscripts/beetles.json': manuscript(12, SCRIPT_ABSTRACT),
+      'manuscripts/overlay.json': manuscript(13, HOSTILE_ABSTRACT),
     });
     try {
       const result = await other.build();
-      expect(result.problems.map((p) => `${p.code} ${p.field}`)).toEqual(['schema/markup abstract']);
+      expect(result.problems.map((p) => `${p.code} ${p.file} ${p.field}`)).toEqual([
+        'schema/markup content/manuscripts/beetles.json abstract',
+        'schema/markup content/manuscripts/overlay.json abstract',
+      ]);
     } finally {
       await other.dispose();
     }

@@ -53,28 +53,26 @@ describe('rich text', () => {
     ).toBeUndefined();
     expect(findUnsafeMarkup('Temperatures < 5 °C and a > b')).toBeUndefined();
     expect(
-      findUnsafeMarkup(
-        '<a href="/relative?a=1&amp;b=2">x</a> <a href="mailto:x@example.org">m</a> <span title="note: javascript:">t</span>',
-      ),
+      findUnsafeMarkup('<a href="https://example.org/a?b=1&amp;c=2">x</a> <A HREF=http://example.org/>y</A>'),
     ).toBeUndefined();
   });
 
   it.each([
     ['<script>alert(1)</script>', 'script'],
     ['<p onmouseover="x()">a</p>', 'onmouseover'],
-    ['<a href="JaVaScRiPt:alert(1)">a</a>', 'URL'],
-    ['<a href="java&#x09;script:alert(1)">a</a>', 'URL'],
-    ['<a href="&#106;avascript:alert(1)">a</a>', 'URL'],
+    ['<a href="JaVaScRiPt:alert(1)">a</a>', 'link address'],
+    ['<a href="java&#x09;script:alert(1)">a</a>', 'link address'],
+    ['<a href="&#106;avascript:alert(1)">a</a>', 'link address'],
     ['<img src=x onerror=alert(1)>', 'img'],
     ['<iframe src="https://x"></iframe>', 'iframe'],
     ['<!-- hidden -->', 'comments'],
     ['<svg><script>1</script></svg>', 'svg'],
-    ['<a href="javascript&colon;alert(1)">a</a>', 'javascript: URL'],
-    ['<a href="java&Tab;script:alert(1)">a</a>', 'javascript: URL'],
-    ['<a href="javascrip&#116:alert(1)">a</a>', 'character reference'],
-    ['<span title="x" data-x="javascript&colon;alert(1)">a</span>', 'script or data URL'],
-    ['<area href="vbscript:x">', 'vbscript: URL'],
-    ['<a href="ftp://x">a</a>', 'ftp: URL'],
+    ['<a href="javascript&colon;alert(1)">a</a>', 'link address'],
+    ['<a href="java&Tab;script:alert(1)">a</a>', 'link address'],
+    ['<a href="javascrip&#116:alert(1)">a</a>', 'link address'],
+    ['<span title="x" data-x="javascript&colon;alert(1)">a</span>', '<span>'],
+    ['<area href="vbscript:x">', '<area>'],
+    ['<a href="ftp://x">a</a>', 'link address'],
     ['<p>a</p><img src=x onerror=alert(1)', 'not closed'],
     ['<p title="x">a</p><b', 'not closed'],
   ])('refuses %s', (html, word) => {
@@ -82,17 +80,17 @@ describe('rich text', () => {
   });
 
   it('reports a tag left open before an earlier refused tag, and reads a quoted attribute as text', () => {
-    expect(findUnsafeMarkup('<script>x</script><p>a</p><b')).toEqual({
+    expect(findUnsafeMarkup('<script>x</script><p>a</p><b')).toMatchObject({
       offset: 26,
       message: 'a tag is not closed with ">"',
     });
-    expect(findUnsafeMarkup('<p>a</p><iframe src="https://x"></iframe> <img src=x>')).toEqual({
+    expect(findUnsafeMarkup('<p>a</p><iframe src="https://x"></iframe> <img src=x>')).toMatchObject({
       offset: 8,
       message: 'the <iframe> element is not allowed',
     });
-    // The <script> inside the quotes is part of the span's attribute, not a tag of its own.
-    expect(findUnsafeMarkup('<span title="<script>">t</span>')).toBeUndefined();
-    expect(findUnsafeMarkup('<span title="<b">t</span>')?.message).toContain('not closed');
+    // The <script> and <b inside the quotes are part of the link's address, not tags of their own.
+    expect(findUnsafeMarkup('<a href="https://x.org/<script>">t</a>')).toBeUndefined();
+    expect(findUnsafeMarkup('<a href="https://x.org/<b">t</a>')).toBeUndefined();
   });
 
   it('turns rich text into plain text for meta tags', () => {

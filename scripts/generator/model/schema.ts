@@ -312,7 +312,7 @@ const abstract = field(
   {
     type: 'string',
     minLength: 1,
-    description: 'the abstract; simple HTML (p, em, strong, sup, sub, br, a) is allowed',
+    description: 'the abstract; simple HTML (p, em, i, strong, b, sup, sub, br, and a with an http(s) href) is allowed',
   },
   (value) => {
     const text = asString(value, 'the abstract as text');
@@ -320,13 +320,9 @@ const abstract = field(
     if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
     if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value))
       return bad('contains a control character', 'printable text');
+    // The position inside the abstract: the problem's line and column are those of the field.
     const unsafe = findUnsafeMarkup(text.value);
-    if (unsafe)
-      return bad(
-        `${unsafe.message} (at character ${unsafe.offset + 1})`,
-        'simple formatting markup only',
-        'schema/markup',
-      );
+    if (unsafe) return bad(`${unsafe.message}, at character ${unsafe.offset + 1}`, unsafe.expected, 'schema/markup');
     return ok(text.value);
   },
 );
@@ -347,7 +343,7 @@ const AS_PUBLISHED_JSON_SCHEMA = {
     as_published: {
       type: 'string',
       minLength: 1,
-      description: 'the author exactly as published, e.g. "Ana Petrovska"',
+      description: 'the author exactly as published, without HTML markup, e.g. "Ana Petrovska"',
     },
   },
   required: ['as_published'],
@@ -390,7 +386,17 @@ export const manuscriptSchema = z.strictObject({
     (value) => {
       if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
       for (const [i, key] of value.entries()) {
-        if (isAsPublished(key)) continue;
+        if (isAsPublished(key)) {
+          // Published verbatim in the authors list, like any plain field: no markup.
+          if (looksLikeMarkup(key.as_published))
+            return bad(
+              'as_published contains markup',
+              'the author as plain text without HTML tags',
+              'schema/markup',
+              i,
+            );
+          continue;
+        }
         if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
           return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
         }

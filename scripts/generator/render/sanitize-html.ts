@@ -15,10 +15,12 @@
  * It does not rely on the content validation (rich-text.ts) having run: the renderer must be safe
  * on its own, whatever a record holds.
  */
-import { decodeNumeric, decodeReferences, escapeHtml, REFERENCE_SOURCE } from '../model/html-references.ts';
+import { decodeNumeric, escapeHtml, REFERENCE_SOURCE } from '../model/html-references.ts';
+import { ABSTRACT_ELEMENTS, abstractLinkTarget } from '../model/rich-text.ts';
 import { bufferView } from '../../shared/movable-bytes.ts';
 
-const ALLOWED = new Set(['p', 'em', 'i', 'strong', 'b', 'sup', 'sub', 'br', 'a']);
+/** The content validation accepts exactly these (rich-text.ts): one list, so a page and the JSON agree. */
+const ALLOWED = ABSTRACT_ELEMENTS;
 const VOID = new Set(['br']);
 
 /**
@@ -138,15 +140,7 @@ function normalizeReference(reference: string): string {
 function safeHref(attributes: string): string | undefined {
   for (const attribute of attributes.matchAll(ATTRIBUTE)) {
     if (attribute[1]!.toLowerCase() !== 'href') continue;
-    // A reference the parser would refuse makes the whole URL refused (NUL fails the check below).
-    const value = decodeReferences(attribute[2] ?? attribute[3] ?? attribute[4] ?? '', '\u0000').trim();
-    if (!/^https?:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/i.test(value)) return undefined;
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
-    } catch {
-      return undefined;
-    }
+    return abstractLinkTarget(attribute[2] ?? attribute[3] ?? attribute[4] ?? '');
   }
   return undefined;
 }
