@@ -28,16 +28,16 @@ describe('where a build runs', () => {
     await mkdir(path.join(content, 'manuscripts'), { recursive: true });
     for (let i = 1; i < LARGE_JOURNAL; i++) await writeFile(path.join(content, 'manuscripts', `m${i}.yaml`), '');
     const env = {};
-    expect(buildProcess(['build', '--content', content], env, 'linux')).toBeUndefined();
+    expect(buildProcess(['build', '--content', content], env, 'linux', dir)).toBeUndefined();
     await writeFile(path.join(content, 'manuscripts', 'm0.yaml'), '');
     const large = content;
-    expect(buildProcess(['build', '--content', large], env, 'linux')).toBe(CHILD);
-    expect(buildProcess(['export', 'out.json', `--content=${large}`], env, 'linux')).toBe(CHILD);
-    expect(buildProcess(['build', '--content', path.join(dir, 'absent')], env, 'linux')).toBeUndefined();
-    expect(buildProcess(['check', '--content', large], env, 'linux')).toBeUndefined();
-    expect(buildProcess(['build', '--content', large], env, 'darwin')).toBeUndefined();
+    expect(buildProcess(['build', '--content', large], env, 'linux', dir)).toBe(CHILD);
+    expect(buildProcess(['export', 'out.json', `--content=${large}`], env, 'linux', dir)).toBe(CHILD);
+    expect(buildProcess(['build', '--content', path.join(dir, 'absent')], env, 'linux', dir)).toBeUndefined();
+    expect(buildProcess(['check', '--content', large], env, 'linux', dir)).toBeUndefined();
+    expect(buildProcess(['build', '--content', large], env, 'darwin', dir)).toBeUndefined();
     // The child itself (or a process given the settings) builds where it is.
-    expect(buildProcess(['build', '--content', large], CHILD.env, 'linux')).toBeUndefined();
+    expect(buildProcess(['build', '--content', large], CHILD.env, 'linux', dir)).toBeUndefined();
     // A build cache newer than the journal's settings: a build after an edit, with V8's own heap growth.
     const index = path.join(dir, '.cache', 'journal-build', 'check-index.bin');
     await writeFile(path.join(large, 'journal.yaml'), 'title: T\n');
