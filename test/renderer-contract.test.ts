@@ -128,6 +128,41 @@ describe('what a body read is noted, and readied before it runs again', () => {
     expect(tracker.track(() => 1).reads).toBe('');
   });
 
+  it('keys what a body read as the content is now, the same whether just read or recorded', () => {
+    const hashed = <T extends { origin: object }>(record: T, hash: string): T => ({
+      ...record,
+      origin: { ...record.origin, hash },
+    });
+    const [a, vol, ms] = [hashed(ana, 'A1'), hashed(v, 'V1'), hashed(m, 'M1')];
+    const journalOf = (author: typeof a) => ({
+      ...resolved,
+      authors: [author],
+      volumes: [vol],
+      manuscripts: [ms],
+      manuscriptAuthors: resolveAuthors([author], [ms]),
+    });
+    const tracker = trackReads(journalOf(a));
+    const [first] = tracker.site.manuscripts;
+    const bodies: (() => unknown)[] = [
+      () => first!.citation_title,
+      () => tracker.site.authorsOf(first!)[0]!.surname,
+      () => tracker.site.manuscriptsIn(tracker.site.volume(1)!).map((x) => x.id),
+      () => tracker.site.authors.map((x) => x.name),
+    ];
+    const keys = bodies.map((body) => {
+      const { reads, key } = tracker.track(body);
+      expect(key).toBeDefined();
+      expect(tracker.keyOf(reads)).toBe(key);
+      return key;
+    });
+    expect(new Set(keys).size).toBe(keys.length);
+    // One record alone is keyed by its file's hash.
+    expect(keys[0]).toBe('M1');
+    // The same reads, with the author's file changed: another key.
+    const changed = trackReads(journalOf(hashed(ana, 'A2')));
+    expect(changed.keyOf(tracker.track(bodies[1]!).reads)).not.toBe(keys[1]);
+  });
+
   it('gives the records a body read last time to be read in before it runs again', () => {
     const readIn = vi.fn();
     const tracker = trackReads(resolved, { readIn });

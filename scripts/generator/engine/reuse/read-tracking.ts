@@ -22,7 +22,7 @@ export interface ReadTracker {
   /** The site to render from: reads made while `track` runs are noted. */
   readonly site: Site;
   /** Runs `render` and returns what it returned, with the tokens of what it read (newline-joined, in first-read order). */
-  track<T>(render: () => T): { value: T; reads: string };
+  track<T>(render: () => T): { value: T; reads: string; key: string | undefined };
   /** The key of `reads` as the content is now; undefined when a token names nothing now, or the hashes are not known. */
   keyOf(reads: string): string | undefined;
   /** The token of a record of the site (as the site handed it out). */
@@ -169,6 +169,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
       return membersOf(resolved.volumes[handler.index]!.id).map((i) => proxyOf<ManuscriptRecord>('manuscripts', i));
     },
   };
+  const keys = keyMaker(resolved, membersOf);
   let authorPositions: Map<AuthorRecord, number> | undefined;
   let manuscriptAt: Map<string, number> | undefined;
   const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
@@ -183,7 +184,8 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
       reading.last = undefined;
       try {
         const value = render();
-        return { value, reads: tokensOf(reads) };
+        const read = readsOf(reads);
+        return { value, reads: read.tokens, key: keys.keyOfValues(read.tokens, read.values) };
       } finally {
         reading.current = outer;
         reading.last = outerLast;
@@ -191,7 +193,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
         if (outer) for (const read of reads) outer.add(read);
       }
     },
-    keyOf: keyMaker(resolved, membersOf),
+    keyOf: keys.keyOf,
     tokenOf: (record) => handlerOfProxy(record)?.token,
     prepare(reads) {
       const readIn = options.readIn;
@@ -205,24 +207,37 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
   };
 }
 
-/** The tokens of a body's reads: a record of a list read whole is covered by the list's token. */
-function tokensOf(reads: ReadonlySet<RecordHandler | string>): string {
+/**
+ * The tokens of a body's reads (a record of a list read whole is covered by the list's token), and
+ * for each a record's hash, or the token itself for the key maker to value.
+ */
+function readsOf(reads: ReadonlySet<RecordHandler | string>): { tokens: string; values: (string | undefined)[] } {
   const tokens: string[] = [];
+  const values: (string | undefined)[] = [];
   for (const read of reads) {
-    if (typeof read === 'string') tokens.push(read);
-    else if (!reads.has(EACH + read.collection)) tokens.push(read.token);
+    if (typeof read === 'string') {
+      tokens.push(read);
+      values.push(undefined);
+    } else if (!reads.has(EACH + read.collection)) {
+      tokens.push(read.token);
+      values.push((read.record as { origin: { hash?: string } }).origin.hash);
+    }
   }
-  return tokens.join('\n');
+  return { tokens: tokens.join('\n'), values };
 }
 
 /** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
 function keyMaker(
   resolved: ResolvedJournal,
   membersOf: (volumeId: number) => readonly number[],
-): (reads: string) => string | undefined {
+): {
+  keyOf: (reads: string) => string | undefined;
+  keyOfValues: (tokens: string, values: readonly (string | undefined)[]) => string | undefined;
+} {
   const all = [...resolved.authors, ...resolved.volumes, ...resolved.manuscripts];
   // Without every record's hash (a build that did not hash its files), nothing can be reused.
-  if (all.some((record) => record.origin.hash === undefined)) return () => undefined;
+  if (all.some((record) => record.origin.hash === undefined))
+    return { keyOf: () => undefined, keyOfValues: () => undefined };
   let byKey: Record<string, Map<string, string>> | undefined;
   /** A record token's value: its file's hash (looked up by collection and key: no string per token is made). */
   const recordValue = (token: string): string | undefined => {
@@ -255,23 +270,42 @@ function keyMaker(
     composite.set(token, value);
     return value;
   };
-  return (reads) => {
-    if (reads === '') return digest('');
-    // One record alone (an author's or a volume's item, most of the keys): its bytes follow from its
-    // file's content, so its hash is the key, as it is the record's own.
-    if (!reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:')) return recordValue(reads);
-    let text = reads;
-    let start = 0;
-    while (start <= reads.length) {
-      const end = reads.indexOf('\n', start);
-      const token = reads.slice(start, end < 0 ? reads.length : end);
-      const value = recordValue(token) ?? compositeValue(token);
-      if (value === undefined) return undefined;
-      text += `\n${value}`;
-      if (end < 0) break;
-      start = end + 1;
-    }
-    return digest(text);
+  /** One record alone (an author's or a volume's item, most keys): its bytes follow from its file's content, so its hash is the key. */
+  const alone = (reads: string) => !reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:');
+  return {
+    // What an earlier build recorded: each token valued as the content is now.
+    keyOf(reads) {
+      if (reads === '') return digest('');
+      if (alone(reads)) return recordValue(reads);
+      let text = reads;
+      let start = 0;
+      while (start <= reads.length) {
+        const end = reads.indexOf('\n', start);
+        const token = reads.slice(start, end < 0 ? reads.length : end);
+        const value = recordValue(token) ?? compositeValue(token);
+        if (value === undefined) return undefined;
+        text += `\n${value}`;
+        if (end < 0) break;
+        start = end + 1;
+      }
+      return digest(text);
+    },
+    // What a body read just now: the records' hashes came with it, so no lookup by key is made
+    // (the tables of every record's hash by key cost a cold build tens of MB).
+    keyOfValues(tokens, values) {
+      if (tokens === '') return digest('');
+      if (alone(tokens)) return values[0];
+      let text = tokens;
+      let start = 0;
+      for (const known of values) {
+        const end = tokens.indexOf('\n', start);
+        const value = known ?? compositeValue(tokens.slice(start, end < 0 ? tokens.length : end));
+        if (value === undefined) return undefined;
+        text += `\n${value}`;
+        start = end + 1;
+      }
+      return digest(text);
+    },
   };
 }
 

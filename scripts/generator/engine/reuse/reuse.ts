@@ -64,9 +64,9 @@ function keyBody(
   if (before !== undefined) recorded.outputs.set(output.path, before);
   output.body = () => {
     if (before !== undefined) tracker.prepare(before);
-    const { value, reads } = tracker.track(() => [...render()]);
+    const { value, reads, key } = tracker.track(() => [...render()]);
     recorded.outputs.set(output.path, reads);
-    output.key = tracker.keyOf(reads);
+    output.key = key;
     return value as ReturnType<Extract<OutputFile['body'], () => unknown>>;
   };
 }
@@ -96,10 +96,10 @@ function keyItems(
   items.render = (i) => {
     const token = tokens[i]!;
     tracker.prepare(reads.get(token) ?? token);
-    const { value, reads: read } = tracker.track(() => render(i));
+    const { value, reads: read, key } = tracker.track(() => render(i));
     if (read === token) reads.delete(token);
     else reads.set(token, read);
-    keys[i] = tracker.keyOf(read) ?? `new:${i}`;
+    keys[i] = key ?? `new:${i}`;
     return value;
   };
   // The list is its items in order: its key is theirs, as they are when it is asked for.
