@@ -12,6 +12,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { minimalPdf, toAscii } from '../synthetic/minimal-pdf.ts';
 import { seededRandom } from '../synthetic/seeded-random.ts';
+import { numberToRoman as roman } from '../generator/model/formats.ts';
 
 export interface SyntheticOptions {
   manuscripts: number;
@@ -347,27 +348,6 @@ export function syntheticAuthor(seed: number, i: number) {
   const key = `${slug(surname)}-${String(i + 1).padStart(6, '0')}`;
   const text = `name: ${scalar(name)}\nsurname: ${scalar(surname)}\ninstitution: ${scalar(institution)}\n`;
   return { key, text };
-}
-
-const ROMAN: [number, string][] = [
-  [1000, 'M'],
-  [900, 'CM'],
-  [500, 'D'],
-  [400, 'CD'],
-  [100, 'C'],
-  [90, 'XC'],
-  [50, 'L'],
-  [40, 'XL'],
-  [10, 'X'],
-  [9, 'IX'],
-  [5, 'V'],
-  [4, 'IV'],
-  [1, 'I'],
-];
-function roman(n: number): string {
-  let out = '';
-  for (const [value, numeral] of ROMAN) for (; n >= value; n -= value) out += numeral;
-  return out;
 }
 
 function syntheticVolume(v: number) {

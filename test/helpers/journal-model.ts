@@ -14,6 +14,7 @@ import { mkdir, readFile, readdir, rename, rm, utimes, writeFile } from 'node:fs
 import path from 'node:path';
 import YAML from 'yaml';
 import { minimalPdf } from '../../scripts/synthetic/minimal-pdf.ts';
+import { numberToRoman as roman } from '../../scripts/generator/model/formats.ts';
 
 /** How a record's file is written: the file's extension, and for YAML how long text is laid out. */
 export type RecordStyle = 'yaml' | 'yaml-wide' | 'yml' | 'json';
@@ -218,27 +219,6 @@ function freeNumber(wanted: number, taken: Set<number>): number {
 
 const numbers = (records: Map<string, RecordFile>, field: string) =>
   new Set([...records.values()].map((record) => Number(record.data[field])));
-
-const ROMAN: [number, string][] = [
-  [1000, 'M'],
-  [900, 'CM'],
-  [500, 'D'],
-  [400, 'CD'],
-  [100, 'C'],
-  [90, 'XC'],
-  [50, 'L'],
-  [40, 'XL'],
-  [10, 'X'],
-  [9, 'IX'],
-  [5, 'V'],
-  [4, 'IV'],
-  [1, 'I'],
-];
-function roman(n: number): string {
-  let out = '';
-  for (const [value, numeral] of ROMAN) for (; n >= value; n -= value) out += numeral;
-  return out;
-}
 
 function freeVolumeLabel(model: JournalModel, wanted: number): string {
   const taken = new Set([...model.volumes.values()].map((v) => String(v.data['citation_journal_title'])));

@@ -36,6 +36,29 @@ export function romanToNumber(numeral: string): number {
   return total;
 }
 
+const ROMAN_VALUES: readonly [number, string][] = [
+  [1000, 'M'],
+  [900, 'CM'],
+  [500, 'D'],
+  [400, 'CD'],
+  [100, 'C'],
+  [90, 'XC'],
+  [50, 'L'],
+  [40, 'XL'],
+  [10, 'X'],
+  [9, 'IX'],
+  [5, 'V'],
+  [4, 'IV'],
+  [1, 'I'],
+];
+
+/** 4 → `IV`: the numeral a volume's label takes (romanToNumber, the other way round). */
+export function numberToRoman(n: number): string {
+  let out = '';
+  for (const [value, numeral] of ROMAN_VALUES) for (; n >= value; n -= value) out += numeral;
+  return out;
+}
+
 export function isCalendarDate(value: string): boolean {
   if (!ISO_DATE.test(value)) return false;
   const [y, m, d] = value.split('-').map(Number) as [number, number, number];
