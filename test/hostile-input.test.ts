@@ -1,0 +1,125 @@
+/**
+ * Content a hostile or careless editor can write: each case is refused with a located problem
+ * of its own code, in one run, never a hang, a crash or a silently different value.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseFile } from '../scripts/generator/stages/parse.ts';
+import { parsePlainYaml } from '../scripts/generator/stages/plain-yaml.ts';
+import type { Problem } from '../scripts/generator/model/problems.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
+const parse = (name: string, text: string) => parseFile(`content/authors/${name}`, Buffer.from(text));
+
+describe('YAML tags are refused where they stand', () => {
+  const cases: [string, string, string][] = [
+    ['function.yaml', 'name: !!js/function "function () {}"\nsurname: B\ninstitution: C\n', '1:7'],
+    ['custom.yaml', 'name: Ana\nsurname: !custom B\ninstitution: C\n', '2:10'],
+    ['binary.yaml', 'name: !!binary aGVsbG8=\nsurname: B\ninstitution: C\n', '1:7'],
+    ['str.yaml', 'name: Ana\nsurname: B\ninstitution: !!str C\n', '3:14'],
+    ['document.yaml', '!!map\nname: Ana\nsurname: B\ninstitution: C\n', '1:1'],
+    ['in-list.yaml', 'name: Ana\nsurname: B\ninstitution: C\nkeywords:\n  - !!str a\n', '5:5'],
+    ['tag.json', '{"name": !!str "Ana", "surname": "B", "institution": "C"}', '1:10'],
+  ];
+  for (const [name, text, at] of cases) {
+    it(name, () => {
+      expect(parsePlainYaml(text)).toBeUndefined();
+      const { parsed, problems } = parse(name, text);
+      expect(parsed).toBeUndefined();
+      expect(problems.map(where)).toEqual([`parse/tag content/authors/${name}:${at} `]);
+    });
+  }
+
+  it('in a build: exit code 1 and the tag named', async () => {
+    workspace = await createWorkspace({ 'authors/tagged.yaml': 'name: !custom Ana\nsurname: B\ninstitution: C\n' });
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual(['parse/tag content/authors/tagged.yaml:1:7 ']);
+    expect(result.problems[0]!.message).toContain('!custom');
+  });
+});
+
+describe('escapes that make a lone surrogate are refused', () => {
+  const cases: [string, string, string, string][] = [
+    ['lone.json', '{\n  "name": "A\\ud800",\n  "surname": "B",\n  "institution": "C"\n}\n', '2:11', 'name'],
+    ['low.json', '{"name": "A", "surname": "\\udc00", "institution": "C"}', '1:26', 'surname'],
+    ['lone.yaml', 'name: "\\ud800"\nsurname: B\ninstitution: C\n', '1:7', 'name'],
+    ['long.yaml', 'name: A\nsurname: "x\\U0000DFFFy"\ninstitution: C\n', '2:10', 'surname'],
+    ['key.json', '{"name": "A", "surname": "B", "institution": "C", "\\ud800": 1}', '1:1', ''],
+  ];
+  for (const [name, text, at, field] of cases) {
+    it(name, () => {
+      const { parsed, problems } = parse(name, text);
+      expect(parsed).toBeUndefined();
+      expect(problems.map(where)).toEqual([`parse/escape content/authors/${name}:${at} ${field}`]);
+    });
+  }
+
+  it('a surrogate pair written as two escapes is one character, and kept', () => {
+    for (const text of [
+      '{"name": "\\ud83d\\ude00", "surname": "B", "institution": "C"}',
+      'name: "\\ud83d\\ude00"\nsurname: B\ninstitution: C\n',
+    ]) {
+      const { parsed, problems } = parse(text.startsWith('{') ? 'pair.json' : 'pair.yaml', text);
+      expect(problems).toEqual([]);
+      expect((parsed!.data as { name: string }).name).toBe('😀');
+    }
+  });
+});
+
+describe('nesting deeper than any record is refused at the line where it goes too deep', () => {
+  const blockMapping = (levels: number) =>
+    `name: A\nsurname: B\ninstitution: C\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}a:\n`).join('')}${' '.repeat(levels)}b: c\n`;
+  const cases: [string, string, number][] = [
+    ['block.yaml', blockMapping(2000), 12],
+    [
+      'sequences.yaml',
+      `name: A\nkeywords:\n${Array.from({ length: 2000 }, (_, i) => `${' '.repeat(2 * i)}- x:`).join('\n')}\n`,
+      6,
+    ],
+    ['flow.yaml', `name: ${'['.repeat(2000)}${']'.repeat(2000)}\nsurname: B\n`, 1],
+    ['deep.json', `{"name":\n${'['.repeat(5000)}${']'.repeat(5000)}}`, 2],
+    ['objects.json', `{"name": 1,\n"x": ${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`, 2],
+  ];
+  for (const [name, text, line] of cases) {
+    it(name, () => {
+      const { parsed, problems } = parse(name, text);
+      expect(parsed).toBeUndefined();
+      expect(problems.map((p) => `${p.code} ${p.line}`)).toEqual([`parse/too-deep ${line}`]);
+    });
+  }
+
+  it('nesting as deep as the content model has is read as before', () => {
+    const text = 'name: A\nsurname: B\ninstitution: C\nx:\n  y:\n    - z: [[1, {a: [b]}]]\n';
+    expect(parse('fine.yaml', text).problems).toEqual([]);
+  });
+
+  it('in a build: exit code 1 from the command line, no stack trace', async () => {
+    workspace = await createWorkspace({ 'authors/deep.yaml': blockMapping(2000) });
+    const run = await workspace.cli('check');
+    expect(run.code).toBe(1);
+    expect(run.stderr + run.stdout).toContain('content/authors/deep.yaml:12:');
+    expect(run.stderr + run.stdout).not.toMatch(/Maximum call stack|\n\s+at /);
+  });
+});
+
+describe('line endings', () => {
+  it('a file with old Mac-style CR line endings is one plain problem', () => {
+    const { parsed, problems } = parse('mac.yaml', 'name: A\rsurname: B\rinstitution: C\r');
+    expect(parsed).toBeUndefined();
+    expect(problems.map(where)).toEqual(['parse/line-endings content/authors/mac.yaml:0:0 ']);
+    expect(problems[0]!.message).toMatch(/CR/);
+    expect(problems[0]!.expected).toMatch(/LF or CRLF/);
+  });
+
+  it('CRLF line endings are read as before', () => {
+    const { parsed, problems } = parse('windows.yaml', 'name: A\r\nsurname: B\r\ninstitution: C\r\n');
+    expect(problems).toEqual([]);
+    expect(parsed!.data).toEqual({ name: 'A', surname: 'B', institution: 'C' });
+  });
+});
