@@ -2,6 +2,9 @@
  * Content a hostile or careless editor can write: each case is refused with a located problem
  * of its own code, in one run, never a hang, a crash or a silently different value.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFile } from '../scripts/generator/stages/parse.ts';
 import { parsePlainYaml } from '../scripts/generator/stages/plain-yaml.ts';
@@ -121,5 +124,89 @@ describe('line endings', () => {
     const { parsed, problems } = parse('windows.yaml', 'name: A\r\nsurname: B\r\ninstitution: C\r\n');
     expect(problems).toEqual([]);
     expect(parsed!.data).toEqual({ name: 'A', surname: 'B', institution: 'C' });
+  });
+});
+
+const hasMkfifo = (() => {
+  try {
+    execFileSync('mkfifo', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('only regular files and real folders are read', () => {
+  it.skipIf(!hasMkfifo)(
+    'a FIFO among the records is refused instead of waited on',
+    async () => {
+      workspace = await createWorkspace();
+      execFileSync('mkfifo', [path.join(workspace.paths.content, 'authors/pipe.yaml')]);
+      const result = await workspace.build('check');
+      expect(result.problems.map(where)).toEqual(['io/not-a-file content/authors/pipe.yaml:0:0 ']);
+    },
+    20_000,
+  );
+
+  // chmod 000 denies nothing to root, who runs these tests here: a folder replaced by a file is
+  // unreadable as a folder for everyone.
+  it('an unreadable collection folder is one problem with its path, not one per reference', async () => {
+    workspace = await createWorkspace();
+    await rm(path.join(workspace.paths.content, 'authors'), { recursive: true });
+    await writeFile(path.join(workspace.paths.content, 'authors'), 'not a folder');
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual(['io/unreadable-folder content/authors/:0:0 ']);
+    expect(result.problems[0]!.message).toContain('cannot be read');
+  });
+
+  it('a missing collection folder is an error with its path, and nothing is written', async () => {
+    workspace = await createWorkspace();
+    const first = await workspace.build();
+    expect(first.ok).toBe(true);
+    await rm(path.join(workspace.paths.content, 'manuscripts'), { recursive: true });
+    const run = await workspace.cli('build');
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain('content/manuscripts/');
+    const result = await workspace.build();
+    expect(result.problems.map(where)).toEqual(['io/missing-folder content/manuscripts/:0:0 ']);
+  });
+});
+
+describe('links that leave content/ are refused at every level, naming their target', () => {
+  async function outsideFolder(ws: Workspace, from: string): Promise<string> {
+    const outside = path.join(ws.root, 'outside');
+    await rm(outside, { recursive: true, force: true });
+    await mkdir(path.dirname(outside), { recursive: true });
+    execFileSync('cp', ['-r', path.join(ws.paths.content, from), outside]);
+    await rm(path.join(ws.paths.content, from), { recursive: true });
+    await symlink(outside, path.join(ws.paths.content, from));
+    return outside;
+  }
+
+  it('a collection folder', async () => {
+    workspace = await createWorkspace();
+    const outside = await outsideFolder(workspace, 'authors');
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual(['io/symlink content/authors/:0:0 ']);
+    expect(result.problems[0]!.message).toContain(outside);
+  });
+
+  it('the media folder', async () => {
+    workspace = await createWorkspace();
+    const outside = await outsideFolder(workspace, 'media');
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual(['io/symlink content/media/:0:0 ']);
+    expect(result.problems[0]!.message).toContain(outside);
+  });
+
+  it('a folder of PDFs', async () => {
+    workspace = await createWorkspace();
+    const outside = await outsideFolder(workspace, 'media/pdfs');
+    const result = await workspace.build('check');
+    expect(result.problems.length).toBeGreaterThan(0);
+    for (const problem of result.problems) {
+      expect(problem.code).toBe('media/outside-content');
+      expect(problem.message).toContain(`content/media/pdfs/ is a symbolic link to ${outside}`);
+    }
   });
 });

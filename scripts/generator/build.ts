@@ -9,6 +9,7 @@ import type { ProjectPaths } from '../project.ts';
 import { loadContentFiles } from './engine/content.ts';
 import { startOutput } from './engine/output.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
+import { isUnreadFolder } from './model/problems.ts';
 import { silentProgress, timed } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
@@ -47,7 +48,8 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     if (problems.length === 0) output?.copyMedia(checkedMedia.copies);
     const references = site && records ? withAuthorsFound(checked, records, site) : checked;
     const all = counts.authors + counts.volumes + counts.manuscripts;
-    problems.push(...(await timed(progress, 'resolve', all, () => checkReferences(journal, references))));
+    if (!problems.some(isUnreadFolder))
+      problems.push(...(await timed(progress, 'resolve', all, () => checkReferences(journal, references))));
 
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
     const extra = publicFiles?.outputs ?? [];
