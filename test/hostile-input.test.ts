@@ -3,13 +3,13 @@
  * of its own code, in one run, never a hang, a crash or a silently different value.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFile } from '../scripts/generator/stages/parse.ts';
 import { parsePlainYaml } from '../scripts/generator/stages/plain-yaml.ts';
 import type { Problem } from '../scripts/generator/model/problems.ts';
-import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { createWorkspace, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -208,5 +208,40 @@ describe('links that leave content/ are refused at every level, naming their tar
       expect(problem.code).toBe('media/outside-content');
       expect(problem.message).toContain(`content/media/pdfs/ is a symbolic link to ${outside}`);
     }
+  });
+});
+
+describe('a build does not drop a whole list, or most of one, unless told so', () => {
+  it('an emptied collection is refused, and published with --allow-shrink', async () => {
+    workspace = await createWorkspace();
+    expect((await workspace.build()).ok).toBe(true);
+    const list = path.join(workspace.paths.out, 'api/manuscripts/index.json');
+    const before = await readFile(list, 'utf8');
+    for (const name of ['beetles.json', 'orchids.yaml', 'salamanders.yaml'])
+      await workspace.remove(`manuscripts/${name}`);
+    const refused = await workspace.cli('build');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain('--allow-shrink');
+    expect(await readFile(list, 'utf8')).toBe(before);
+    const result = await workspace.build();
+    expect(result.problems.map(where)).toEqual(['output/shrink dist/api/manuscripts/index.json:0:0 ']);
+    const allowed = await workspace.cli('build', '--allow-shrink');
+    expect(allowed.code).toBe(0);
+    expect(await readFile(list, 'utf8')).toBe('[]');
+  });
+
+  it('losing more than half of a list is refused; less is not', async () => {
+    workspace = await createWorkspace();
+    expect((await workspace.build()).ok).toBe(true);
+    await workspace.remove('manuscripts/beetles.json');
+    await workspace.remove('manuscripts/orchids.yaml');
+    const result = await workspace.build();
+    expect(result.problems.map(where)).toEqual(['output/shrink dist/api/manuscripts/index.json:0:0 ']);
+    expect(result.problems[0]!.message).toContain('from 3 records to 1');
+    await workspace.write(
+      'manuscripts/orchids.yaml',
+      await readFile(path.join(VALID_JOURNAL, 'manuscripts/orchids.yaml'), 'utf8'),
+    );
+    expect((await workspace.build()).problems).toEqual([]);
   });
 });

@@ -38,6 +38,7 @@ export type ProblemCode =
   | 'media/outside-content'
   | 'media/symlink'
   | 'output/conflict'
+  | 'output/shrink'
   // A limit of a host named in `hosts` (docs/hosting/)
   | 'host/limit'
   // Importing an existing deployment (docs/importing.md)
