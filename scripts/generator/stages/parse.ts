@@ -190,7 +190,8 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   const locate = (path: readonly PropertyKey[]) => at(nodeAt(document, path)?.range?.[0] ?? 0);
   // A `\ud800` escape makes a string that no UTF-8 output can hold (JSON.stringify would write the
   // escape back, and a page or a header could not be written at all).
-  const surrogate = loneSurrogateIn(data);
+  // Strict decoding leaves none in the text itself: only an escape of D800-DFFF can make one.
+  const surrogate = SURROGATE_ESCAPE.test(text) ? loneSurrogateIn(data) : undefined;
   if (surrogate) {
     return {
       problems: [
@@ -250,11 +251,10 @@ function composeFirst(
   return document!;
 }
 
-const COLLECTIONS = new Set(['block-map', 'block-seq', 'flow-collection']);
-
 /**
  * The tags in a syntax tree, and the offset of the first list or mapping nested deeper than
- * MAX_NESTING (the tree's own nesting is not descended into: a stack, not recursion).
+ * MAX_NESTING (the tree's own nesting is not descended into: a stack, not recursion). Tags are
+ * source tokens among the properties before a value: a document's, an item's, a block scalar's.
  */
 function inspectTokens(tokens: readonly CST.Token[]): {
   tags: { offset: number; source: string }[];
@@ -262,25 +262,44 @@ function inspectTokens(tokens: readonly CST.Token[]): {
 } {
   const tags: { offset: number; source: string }[] = [];
   let tooDeep: number | undefined;
-  const stack: [unknown, number][] = tokens.map((token) => [token, 0]);
+  const findTags = (list: readonly CST.SourceToken[] | undefined) => {
+    if (list)
+      for (const token of list) if (token.type === 'tag') tags.push({ offset: token.offset, source: token.source });
+  };
+  const stack: [CST.Token, number][] = tokens.map((token) => [token, 0]);
   while (stack.length > 0) {
-    const [value, outer] = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    let depth = outer;
-    const token = value as { type?: unknown; offset?: number; source?: string };
-    if (token.type === 'tag') tags.push({ offset: token.offset!, source: token.source! });
-    else if (typeof token.type === 'string' && COLLECTIONS.has(token.type)) {
-      depth++;
-      if (depth > MAX_NESTING) {
-        if (tooDeep === undefined || token.offset! < tooDeep) tooDeep = token.offset!;
-        continue;
-      }
+    const [token, depth] = stack.pop()!;
+    switch (token.type) {
+      case 'document':
+        findTags(token.start);
+        if (token.value) stack.push([token.value, depth]);
+        break;
+      case 'block-scalar':
+        findTags(token.props as CST.SourceToken[]);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection':
+        if (depth + 1 > MAX_NESTING) {
+          if (tooDeep === undefined || token.offset < tooDeep) tooDeep = token.offset;
+          break;
+        }
+        for (const item of token.items) {
+          findTags(item.start);
+          findTags(item.sep);
+          if (item.key) stack.push([item.key, depth + 1]);
+          if (item.value) stack.push([item.value, depth + 1]);
+        }
+        break;
+      default:
+        break;
     }
-    for (const child of Object.values(value))
-      if (child !== null && typeof child === 'object') stack.push([child, depth]);
   }
   return { tags: tags.sort((a, b) => a.offset - b.offset), tooDeep };
 }
+
+/** A `\\u` or `\\U` escape of a surrogate (or a text that merely looks like one: then the data is looked at). */
+const SURROGATE_ESCAPE = /\\(?:u|U0000)[dD][89a-fA-F]/;
 
 /** Matches a UTF-16 surrogate that is not half of a pair. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
