@@ -3,7 +3,7 @@
  * of its own code, in one run, never a hang, a crash or a silently different value.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFile } from '../scripts/generator/stages/parse.ts';
@@ -162,6 +162,25 @@ describe('only regular files and real folders are read', () => {
     const result = await workspace.build('check');
     expect(result.problems.map(where)).toEqual(['io/unreadable-folder content/authors/:0:0 ']);
     expect(result.problems[0]!.message).toContain('cannot be read');
+  });
+
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot) console.warn('[hostile-input] skipped the chmod 000 cases: root reads every file and folder');
+  it.skipIf(isRoot)('a folder and a file without read permission are problems with their paths', async () => {
+    workspace = await createWorkspace();
+    const { content } = workspace.paths;
+    await chmod(path.join(content, 'authors'), 0);
+    await chmod(path.join(content, 'volumes/volume-i.yaml'), 0);
+    try {
+      const result = await workspace.build('check');
+      expect(result.problems.map(where)).toEqual([
+        'io/unreadable-folder content/authors/:0:0 ',
+        'io/unreadable content/volumes/volume-i.yaml:0:0 ',
+      ]);
+      expect(result.problems[0]!.message).toContain('EACCES');
+    } finally {
+      await chmod(path.join(content, 'authors'), 0o755);
+    }
   });
 
   it('a missing collection folder is an error with its path, and nothing is written', async () => {
