@@ -58,7 +58,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     for (const list of output?.shrunk ?? []) {
       problems.push({
         code: 'output/shrink',
-        file: `${path.basename(paths.out)}/${list.path}`,
+        file: path.relative(paths.root, path.join(paths.out, list.path)).split(path.sep).join('/'),
         line: 0,
         column: 0,
         field: '',
