@@ -29,6 +29,7 @@ async function usage(): Promise<string> {
 
   build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache]
                                                          [--link-media] (PDFs hard-linked, not copied: CI from a fresh checkout)
+                                                         [--allow-shrink] (publish a list that lost all or most of its records)
   check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
@@ -64,6 +65,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       progress: { type: 'boolean' },
       'no-cache': { type: 'boolean' },
       'link-media': { type: 'boolean' },
+      'allow-shrink': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -85,6 +87,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
           : {}),
         ...(values['no-cache'] ? { cache: false } : {}),
         ...(values['link-media'] && command === 'build' ? { linkMedia: true } : {}),
+        ...(values['allow-shrink'] ? { allowShrink: true } : {}),
       });
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');

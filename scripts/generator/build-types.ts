@@ -31,6 +31,8 @@ export interface BuildOptions {
   scan?: Scan;
   /** Hard-link the PDFs into the output instead of copying them. */
   linkMedia?: boolean;
+  /** Publish a list even when it loses all its records, or more than half, since the previous output. */
+  allowShrink?: boolean;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
 }

@@ -5,10 +5,12 @@
  *
  *   discover → load → media → resolve → render → write
  */
+import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
 import { loadContentFiles } from './engine/content.ts';
 import { startOutput } from './engine/output.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
+import { isUnreadFolder } from './model/problems.ts';
 import { silentProgress, timed } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
@@ -47,11 +49,23 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     if (problems.length === 0) output?.copyMedia(checkedMedia.copies);
     const references = site && records ? withAuthorsFound(checked, records, site) : checked;
     const all = counts.authors + counts.volumes + counts.manuscripts;
-    problems.push(...(await timed(progress, 'resolve', all, () => checkReferences(journal, references))));
+    if (!problems.some(isUnreadFolder))
+      problems.push(...(await timed(progress, 'resolve', all, () => checkReferences(journal, references))));
 
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
     const extra = publicFiles?.outputs ?? [];
     problems.push(...(publicFiles?.problems ?? []));
+    for (const list of output?.shrunk ?? []) {
+      problems.push({
+        code: 'output/shrink',
+        file: path.relative(paths.root, path.join(paths.out, list.path)).split(path.sep).join('/'),
+        line: 0,
+        column: 0,
+        field: '',
+        message: `would go from ${list.before} records to ${list.after}: is a collection folder missing or emptied?`,
+        expected: 'at least half of the published records, or --allow-shrink to publish it anyway',
+      });
+    }
     problems.push(
       ...findOutputConflicts([
         ...(output?.groups ?? []),

@@ -5,6 +5,8 @@
  * lists begin at once, on a thread of their own, while the PDFs and the references are checked.
  * What the next build needs to reuse this one is kept in the build cache once the swap is done.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ProjectPaths } from '../../project.ts';
 import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
 import type { Renderer } from '../model/site.ts';
@@ -38,11 +40,21 @@ export interface OutputOptions {
   fingerprint: string;
   /** Hard-link the PDFs into the output instead of copying them. */
   linkMedia?: boolean;
+  allowShrink?: boolean;
+}
+
+/** A list that would lose all its records, or more than half, against the previous output. */
+export interface Shrink {
+  path: string;
+  before: number;
+  after: number;
 }
 
 export interface Output {
   /** Each renderer's outputs, for the conflict check. */
   groups: { source: string; outputs: OutputFile[] }[];
+  /** The lists that shrink too much to be published without `allowShrink`. */
+  shrunk: Shrink[];
   /** Begins putting the PDFs into the output, on other threads. */
   copyMedia(copies: readonly MediaCopy[]): void;
   /**
@@ -68,6 +80,7 @@ export async function startOutput(
   const tracker = trackReads(resolved, { readIn: (record) => readLongFieldsIn(record, rereadManuscript) });
   const groups = renderers.map((renderer) => ({ source: renderer.name, outputs: renderer.render(tracker.site) }));
   const outputs = groups.flatMap((group) => group.outputs);
+  const shrunk = options.allowShrink ? [] : shrinking(paths.out, outputs, previousLists);
   const reads = emptyReads();
   keyOutputs(outputs, tracker, previousLists && previousReads(paths, fingerprint, previousLists), reads);
   const writing = await startSite(
@@ -82,6 +95,7 @@ export async function startOutput(
   );
   return {
     groups,
+    shrunk,
     copyMedia: (copies) => writing.copyMedia(copies),
     async finish(more, accept) {
       // The output is about to change: the old manifest no longer describes it.
@@ -104,4 +118,34 @@ function previousReads(paths: ProjectPaths, fingerprint: string, lists: Readonly
   const items = new Map<string, ReadonlyMap<string, string>>();
   for (const [path, table] of lists) if (table.reads) items.set(path, table.reads);
   return { outputs: readOutputReads(paths.cache, fingerprint), items };
+}
+
+/**
+ * The lists whose records fall to none, or to fewer than half, of the previous output's: a missing
+ * or emptied collection would otherwise replace the whole published list. The previous count comes
+ * from the build cache's list table, or, without one, from the previous list file itself.
+ */
+function shrinking(
+  outDir: string,
+  outputs: readonly OutputFile[],
+  previousLists: ReadonlyMap<string, ListTable> | undefined,
+): Shrink[] {
+  const shrunk: Shrink[] = [];
+  for (const output of outputs) {
+    if (!output.items) continue;
+    const before = previousLists?.get(output.path)?.lengths.length ?? countInFile(path.join(outDir, output.path));
+    const after = output.items.count;
+    if (before !== undefined && before > 0 && (after === 0 || after * 2 < before))
+      shrunk.push({ path: output.path, before, after });
+  }
+  return shrunk;
+}
+
+function countInFile(file: string): number | undefined {
+  try {
+    const list: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(list) ? list.length : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -9,11 +9,18 @@
 /** Stable codes: tests assert on these, never on the wording. */
 export type ProblemCode =
   | 'io/unreadable'
+  | 'io/unreadable-folder'
+  | 'io/missing-folder'
+  | 'io/not-a-file'
   | 'io/symlink'
   | 'io/not-utf8'
   | 'io/unexpected-file'
   | 'parse/syntax'
   | 'parse/not-a-mapping'
+  | 'parse/tag'
+  | 'parse/escape'
+  | 'parse/too-deep'
+  | 'parse/line-endings'
   | 'schema/missing'
   | 'schema/unknown-field'
   | 'schema/type'
@@ -31,6 +38,7 @@ export type ProblemCode =
   | 'media/outside-content'
   | 'media/symlink'
   | 'output/conflict'
+  | 'output/shrink'
   // A limit of a host named in `hosts` (docs/hosting/)
   | 'host/limit'
   // Importing an existing deployment (docs/importing.md)
@@ -56,6 +64,18 @@ export interface Problem {
   message: string;
   /** What was expected, printed in parentheses. */
   expected?: string;
+}
+
+/**
+ * Whether a problem says a whole content folder was not read (missing, unreadable, or a link):
+ * its records are unknown, so references to them are not checked against an empty collection.
+ */
+export function isUnreadFolder(p: Problem): boolean {
+  return (
+    p.line === 0 &&
+    p.file.endsWith('/') &&
+    (p.code === 'io/missing-folder' || p.code === 'io/unreadable-folder' || p.code === 'io/symlink')
+  );
 }
 
 export function formatProblem(p: Problem): string {

@@ -3,7 +3,7 @@
  * threads (content-scan.ts), sorted by UTF-16 code units (directory order is not stable across
  * machines); symlinks and stray files are reported rather than followed or ignored.
  */
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
 import { RECORD_KEY } from '../model/formats.ts';
@@ -248,13 +248,40 @@ export async function discover(
         listed: undefined,
       };
       const problems: Problem[] = [];
-      const folderStat = await lstat(folder).catch(() => undefined);
-      if (folderStat?.isSymbolicLink()) {
-        problems.push(whole(relative(folder), 'io/symlink', 'is a symbolic link', 'a real folder inside content/'));
+      // A collection that is not read is one problem with its path: never an empty list published,
+      // nor one "no author has the key" per reference (build.ts skips those checks).
+      const folderStat = await lstat(folder).catch((error: NodeJS.ErrnoException) => error);
+      const folderFile = place.filePrefix;
+      if (folderStat instanceof Error) {
+        problems.push(
+          folderStat.code === 'ENOENT'
+            ? whole(folderFile, 'io/missing-folder', 'is missing', `the folder of the ${collection}, even if empty`)
+            : whole(folderFile, 'io/unreadable-folder', `cannot be read (${folderStat.code})`, 'a readable folder'),
+        );
+        return { ...nothing, problems };
+      }
+      if (folderStat.isSymbolicLink()) {
+        const target = await readlink(folder).catch(() => '?');
+        problems.push(
+          whole(folderFile, 'io/symlink', `is a symbolic link to ${target}`, 'a real folder inside content/'),
+        );
+        return { ...nothing, problems };
+      }
+      if (!folderStat.isDirectory()) {
+        problems.push(
+          whole(folderFile, 'io/unreadable-folder', 'cannot be read: it is a file, not a folder', 'a folder'),
+        );
         return { ...nothing, problems };
       }
       const listing = await scan.folder(folder);
-      if (!listing) return { ...nothing, problems };
+      if (!listing) {
+        const reason = await readdir(folder).then(
+          () => 'it changed while it was read',
+          (error: NodeJS.ErrnoException) => error.code,
+        );
+        problems.push(whole(folderFile, 'io/unreadable-folder', `cannot be read (${reason})`, 'a readable folder'));
+        return { ...nothing, problems };
+      }
       const column = listing.column;
       // The files found last time, every one still a file (nearly always): each name passed the checks
       // below then, and passes them now (250,000 names not looked at again after every edit).
@@ -298,6 +325,17 @@ export async function discover(
           );
         if (kind === 'symlink')
           return leaveOut(i, whole(place.filePrefix + name, 'io/symlink', 'is a symbolic link', 'a regular file'));
+        // Reading a FIFO waits for a writer forever; a socket or a device is no content either.
+        if (kind !== 'file')
+          return leaveOut(
+            i,
+            whole(
+              place.filePrefix + name,
+              'io/not-a-file',
+              'is not a regular file (a FIFO, socket or device)',
+              'a regular file',
+            ),
+          );
         // As path.extname: a leading dot starts no extension.
         const dot = name.lastIndexOf('.');
         const extension = dot > 0 ? name.slice(dot) : '';

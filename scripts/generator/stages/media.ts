@@ -5,7 +5,7 @@
  * they are and not fetched.
  */
 import { closeSync, openSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_FOLDER } from '../engine/scan/content-scan.ts';
 import { trustedStamp } from '../engine/load/load-job.ts';
@@ -82,6 +82,12 @@ export async function startMediaCheck(
   options: { copies?: boolean } = {},
 ): Promise<{ result: Promise<MediaCheck> }> {
   const mediaDir = path.join(contentDir, MEDIA_FOLDER);
+  // content/media/ itself a link: every PDF would come from wherever it points.
+  const mediaLink = await linkProblem(contentDir, mediaDir);
+  if (mediaLink) {
+    const none: VerifiedMedia = verified ?? { paths: '', stamps: new Float64Array(0) };
+    return { result: Promise.resolve({ copies: [], pdfs: 0, problems: [mediaLink], verified: none, changed: false }) };
+  }
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
   // Each PDF's path, and who names it: volume v as -1 - v, manuscript i as i (no object per PDF).
   const refPaths: string[] = [];
@@ -117,6 +123,14 @@ export async function startMediaCheck(
       inside[f] = real === realMediaDir || real.startsWith(realMediaDir + path.sep);
     },
   );
+  // The link that leads a folder of PDFs out of content/media/, named with its target in each problem.
+  const leadsOut: (string | undefined)[] = [];
+  for (const [f, folder] of folders.entries()) {
+    if (inside[f]) continue;
+    const steps = folder.prefix.split('/').filter(Boolean);
+    for (let k = 1; k <= steps.length && leadsOut[f] === undefined; k++)
+      leadsOut[f] = (await linkProblem(contentDir, path.join(mediaDir, ...steps.slice(0, k))))?.message;
+  }
   // Every PDF is `lstat`ed, on both cores when there are many (100,000 at 100,000 manuscripts).
   const { stats, slotOf, slots } = scan
     ? await statListed(refPaths, folders, folderOf, scan, absoluteOf)
@@ -161,10 +175,11 @@ export async function startMediaCheck(
       return fail(i, 'media/symlink', `content/media/${refPath} is a symbolic link`, 'a regular file');
     if (kind !== 'file') return fail(i, 'media/missing', `content/media/${refPath} is not a file`, 'a PDF file');
     if (!inside[folderOf[i]!]) {
+      const link = leadsOut[folderOf[i]!];
       return fail(
         i,
         'media/outside-content',
-        `content/media/${refPath} resolves outside content/media/`,
+        `content/media/${refPath} resolves outside content/media/${link ? `: ${link}` : ''}`,
         'a file inside content/media/',
       );
     }
@@ -181,7 +196,11 @@ export async function startMediaCheck(
     const magic = await reading;
     for (const [u, i] of unknown.entries()) {
       const refPath = refPaths[i]!;
-      if (magic[u] === 2) unreadable(absoluteOf(i));
+      if (magic[u] === 2) {
+        const reason = whyUnreadable(absoluteOf(i));
+        fail(i, 'io/unreadable', `content/media/${refPath} cannot be read (${reason})`, 'a readable PDF file');
+        continue;
+      }
       if (magic[u] !== 1) {
         fail(i, 'media/not-pdf', `content/media/${refPath} is not a PDF`, `a file starting with ${PDF_MAGIC}`);
         continue;
@@ -316,10 +335,31 @@ async function statListed(
 }
 
 /**
- * A PDF that could not be read when its first bytes were (stat-many.ts, startsWithMany): removed
+ * Why a PDF could not be read when its first bytes were (stat-many.ts, startsWithMany): removed
  * or replaced since it was stamped, or not readable. Opened once more, so that the error says why.
  */
-function unreadable(file: string): never {
-  closeSync(openSync(file, 'r'));
-  throw new Error(`${file} could not be read`);
+function whyUnreadable(file: string): string {
+  try {
+    closeSync(openSync(file, 'r'));
+    return 'it changed while it was read';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'error';
+  }
+}
+
+/** A problem naming `folder` (under `contentDir`) and its target when it is a symbolic link. */
+async function linkProblem(contentDir: string, folder: string): Promise<Problem | undefined> {
+  const stat = await lstat(folder).catch(() => undefined);
+  if (!stat?.isSymbolicLink()) return undefined;
+  const target = await readlink(folder).catch(() => '?');
+  const file = `content/${path.relative(contentDir, folder).split(path.sep).join('/')}/`;
+  return {
+    code: 'io/symlink',
+    file,
+    line: 0,
+    column: 0,
+    field: '',
+    message: `${file} is a symbolic link to ${target}`,
+    expected: 'a real folder inside content/',
+  };
 }

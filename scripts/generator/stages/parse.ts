@@ -8,8 +8,8 @@
  */
 import { createRequire } from 'node:module';
 import type * as YamlPackage from 'yaml';
-import type { Document, Node } from 'yaml';
-import { parsePlainYaml, type Position } from './plain-yaml.ts';
+import type { CST, Document, Node } from 'yaml';
+import { MAX_NESTING, parsePlainYaml, type Position } from './plain-yaml.ts';
 import type { Problem } from '../model/problems.ts';
 
 export type { Position };
@@ -64,6 +64,24 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
     };
   }
 
+  // YAML reads a lone CR as no line break at all: the whole file is one line, and the yaml package
+  // reports a dozen mistakes that are not the editor's.
+  if (text.includes('\r') && !text.includes('\n')) {
+    return {
+      problems: [
+        {
+          code: 'parse/line-endings',
+          file,
+          line: 0,
+          column: 0,
+          field: '',
+          message: 'has old Mac-style line endings (CR only)',
+          expected: 'lines ending in LF or CRLF: save the file with Unix or Windows line endings',
+        },
+      ],
+    };
+  }
+
   if (parser.schema === 'failsafe') {
     // Most record files are plain YAML that a small reader takes in a few µs; it declines
     // anything else (errors included), and the yaml package below decides, with the same result.
@@ -78,9 +96,39 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   const extension = file.slice(file.lastIndexOf('.')).toLowerCase();
   const parser = PARSERS[extension];
   if (!parser) throw new Error(`no parser for ${file}`);
-  const { LineCounter, parseDocument, isMap, isPair, isScalar } = yaml();
+  const { LineCounter, Parser, isMap, isPair, isScalar } = yaml();
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, {
+  const at = (offset: number): Position => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  // As parseDocument, in its two steps: the syntax tree is checked before the composer, whose
+  // recursion a few thousand levels of nesting overflow, turns it into a document.
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const { tags, tooDeep } = inspectTokens(tokens);
+  if (tooDeep !== undefined) {
+    return {
+      problems: [
+        {
+          code: 'parse/too-deep',
+          file,
+          ...at(tooDeep),
+          field: '',
+          message: `nests lists and mappings more than ${MAX_NESTING} levels deep`,
+          expected: `at most ${MAX_NESTING} levels: no record of the content model goes deeper than 3`,
+        },
+      ],
+    };
+  }
+  const tagProblems = tags.map((tag): Problem => ({
+    code: 'parse/tag',
+    file,
+    ...at(tag.offset),
+    field: '',
+    message: `has the YAML tag ${tag.source}`,
+    expected: 'a plain value without a tag (`!...`): quote it if the text starts with "!"',
+  }));
+  const document = composeFirst(tokens, text.length, {
     schema: parser.schema,
     lineCounter,
     uniqueKeys: true,
@@ -88,21 +136,20 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
     strict: true,
     stringKeys: true,
   });
-  const at = (offset: number): Position => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
 
-  if (document.errors.length > 0) {
+  if (document.errors.length > 0 || tagProblems.length > 0) {
     return {
-      problems: document.errors.map((error) => ({
-        code: 'parse/syntax' as const,
-        file,
-        ...at(error.pos[0]),
-        field: '',
-        message: firstLine(error.message),
-        expected: extension === '.json' ? 'valid JSON' : 'valid YAML',
-      })),
+      problems: [
+        ...tagProblems,
+        ...document.errors.map((error) => ({
+          code: 'parse/syntax' as const,
+          file,
+          ...at(error.pos[0]),
+          field: '',
+          message: firstLine(error.message),
+          expected: extension === '.json' ? 'valid JSON' : 'valid YAML',
+        })),
+      ],
     };
   }
 
@@ -140,11 +187,31 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
     };
   }
 
+  const locate = (path: readonly PropertyKey[]) => at(nodeAt(document, path)?.range?.[0] ?? 0);
+  // A `\ud800` escape makes a string that no UTF-8 output can hold (JSON.stringify would write the
+  // escape back, and a page or a header could not be written at all).
+  // Strict decoding leaves none in the text itself: only an escape of D800-DFFF can make one.
+  const surrogate = SURROGATE_ESCAPE.test(text) ? loneSurrogateIn(data) : undefined;
+  if (surrogate) {
+    return {
+      problems: [
+        {
+          code: 'parse/escape',
+          file,
+          ...locate(surrogate.path),
+          field: surrogate.inKey ? '' : fieldPath(surrogate.path),
+          message: `has an escape that makes half of a character (${surrogate.escape})`,
+          expected: 'whole characters: a \\u escape of D800-DBFF followed by one of DC00-DFFF, or the character itself',
+        },
+      ],
+    };
+  }
+
   return {
     parsed: {
       file,
       data,
-      locate: (path) => at(nodeAt(document, path)?.range?.[0] ?? 0),
+      locate,
       locateKey: (path, key) => {
         const parent = nodeAt(document, path);
         if (isMap(parent)) {
@@ -158,6 +225,118 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
     },
     problems: [],
   };
+}
+
+/** As parseDocument: the first document of the tokens, with an error if there are more. */
+function composeFirst(
+  tokens: CST.Token[],
+  length: number,
+  options: ConstructorParameters<typeof YamlPackage.Composer>[0],
+): Document.Parsed {
+  const { Composer, YAMLParseError } = yaml();
+  let document: Document.Parsed | undefined;
+  for (const next of new Composer(options).compose(tokens, true, length)) {
+    if (!document) document = next;
+    else {
+      document.errors.push(
+        new YAMLParseError(
+          next.range.slice(0, 2) as [number, number],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents',
+        ),
+      );
+      break;
+    }
+  }
+  return document!;
+}
+
+/**
+ * The tags in a syntax tree, and the offset of the first list or mapping nested deeper than
+ * MAX_NESTING (the tree's own nesting is not descended into: a stack, not recursion). Tags are
+ * source tokens among the properties before a value: a document's, an item's, a block scalar's.
+ */
+function inspectTokens(tokens: readonly CST.Token[]): {
+  tags: { offset: number; source: string }[];
+  tooDeep: number | undefined;
+} {
+  const tags: { offset: number; source: string }[] = [];
+  let tooDeep: number | undefined;
+  const findTags = (list: readonly CST.SourceToken[] | undefined) => {
+    if (list)
+      for (const token of list) if (token.type === 'tag') tags.push({ offset: token.offset, source: token.source });
+  };
+  const stack: [CST.Token, number][] = tokens.map((token) => [token, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop()!;
+    switch (token.type) {
+      case 'document':
+        findTags(token.start);
+        if (token.value) stack.push([token.value, depth]);
+        break;
+      case 'block-scalar':
+        findTags(token.props as CST.SourceToken[]);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection':
+        if (depth + 1 > MAX_NESTING) {
+          if (tooDeep === undefined || token.offset < tooDeep) tooDeep = token.offset;
+          break;
+        }
+        for (const item of token.items) {
+          findTags(item.start);
+          findTags(item.sep);
+          if (item.key) stack.push([item.key, depth + 1]);
+          if (item.value) stack.push([item.value, depth + 1]);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return { tags: tags.sort((a, b) => a.offset - b.offset), tooDeep };
+}
+
+/** A `\\u` or `\\U` escape of a surrogate (or a text that merely looks like one: then the data is looked at). */
+const SURROGATE_ESCAPE = /\\(?:u|U0000)[dD][89a-fA-F]/;
+
+/** Matches a UTF-16 surrogate that is not half of a pair. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The first string (a value, or a mapping's key) holding a lone surrogate, by its path. */
+function loneSurrogateIn(data: unknown): { path: PropertyKey[]; inKey: boolean; escape: string } | undefined {
+  const escape = (text: string) => {
+    const code = text.match(LONE_SURROGATE)![0].charCodeAt(0);
+    return `\\u${code.toString(16)}`;
+  };
+  // Nesting is at most MAX_NESTING here (inspectTokens): recursion is safe.
+  const visit = (value: unknown, path: PropertyKey[]): ReturnType<typeof loneSurrogateIn> => {
+    if (typeof value === 'string')
+      return LONE_SURROGATE.test(value) ? { path, inKey: false, escape: escape(value) } : undefined;
+    if (value === null || typeof value !== 'object') return undefined;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const found = visit(value[i], [...path, i]);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(key)) return { path, inKey: true, escape: escape(key) };
+      const found = visit(item, [...path, key]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(data, []);
+}
+
+/** `['authors', 1]` → `authors[1]`, as validate.ts names fields. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  let name = '';
+  for (const step of path) name += typeof step === 'number' ? `[${step}]` : name ? `.${String(step)}` : String(step);
+  return name;
 }
 
 /** The deepest existing node along `path` (so a missing field points at its record). */

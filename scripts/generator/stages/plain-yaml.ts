@@ -33,10 +33,17 @@ class NotPlain extends Error {}
 
 /**
  * Characters the subset never reads: `\r` (line breaks differ), C0/C1 controls other than tab and
- * NEL, BOM and non-characters. (Not a `u` regex: that costs twice as much, and parse.ts decodes
- * strictly, so no lone surrogate reaches here.)
+ * NEL, BOM and non-characters. (Not a `u` regex: that costs twice as much.)
  */
 const OUTSIDE_SUBSET = /[\0-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
+
+/**
+ * The same, or any surrogate: one scan of the text for nearly every file, and a closer look at the
+ * few with characters outside the BMP (a lone surrogate, which the yaml package path refuses, never
+ * comes from parse.ts's strict decoding, but a caller's text may hold one).
+ */
+const OUTSIDE_SUBSET_OR_SURROGATE = /[\0-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufeff\ufffe\uffff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Characters read only inside a literal block's text, where YAML keeps them as they are (pasted
@@ -44,6 +51,14 @@ const OUTSIDE_SUBSET = /[\0-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\ufeff\ufffe\uffff]/;
  * and U+2028/U+2029 were line breaks in YAML 1.1.
  */
 const BLOCK_TEXT_ONLY = /[\t\x85\u2028\u2029]/;
+
+/**
+ * How deep lists and mappings may nest in a content file. The content model's deepest is 3 (a
+ * manuscript's mapping, its `authors` list, an author's mapping); a few levels more still reach the
+ * schema, whose message about a wrongly shaped value is the clearer one. Thousands of levels
+ * overflow the stack of any recursive reader (parse.ts refuses them first).
+ */
+export const MAX_NESTING = 8;
 
 /** Implicit keys longer than this are a YAML error (1024 characters); stay well below it. */
 const MAX_KEY_LENGTH = 1000;
@@ -55,7 +70,8 @@ const DASH = 0x2d;
 
 /** The record as data with its positions, or `undefined` when the text is outside the subset. */
 export function parsePlainYaml(text: string): PlainYaml | undefined {
-  if (OUTSIDE_SUBSET.test(text)) return undefined;
+  if (OUTSIDE_SUBSET_OR_SURROGATE.test(text) && (OUTSIDE_SUBSET.test(text) || LONE_SURROGATE.test(text)))
+    return undefined;
   let root: { data: Record<string, unknown>; node: Located };
   try {
     root = new Reader(text).document();
@@ -97,6 +113,8 @@ class Reader {
   private readonly ends: number[] = [];
   /** Whether any BLOCK_TEXT_ONLY character is in the text (rare: lines are checked only then). */
   private readonly blockTextOnly: boolean;
+  /** How many lists and mappings enclose the one being read: past MAX_NESTING, the yaml package path reports it. */
+  private depth = 0;
 
   constructor(text: string) {
     this.text = text;
@@ -122,6 +140,7 @@ class Reader {
 
   /** A block mapping whose keys sit at column `indent`; the first key is on line `line`. */
   private mapping(line: number, indent: number): { data: Record<string, unknown>; node: Located; next: number } {
+    if (++this.depth > MAX_NESTING) throw new NotPlain();
     const data: Record<string, unknown> = {};
     const entries = new Map<string, { key: Position; value: Located }>();
     const node: Located = { line: line + 1, column: indent + 1, entries };
@@ -141,11 +160,13 @@ class Reader {
       at = this.nextContent(value.next);
       if (!this.continues(at, indent)) break;
     }
+    this.depth--;
     return { data, node, next: at };
   }
 
   /** A block sequence whose `-` indicators sit at column `indent`. */
   private sequence(line: number, indent: number): { data: unknown[]; node: Located; next: number } {
+    if (++this.depth > MAX_NESTING) throw new NotPlain();
     const data: unknown[] = [];
     const items: Located[] = [];
     const node: Located = { line: line + 1, column: indent + 1, items };
@@ -169,6 +190,7 @@ class Reader {
       at = this.nextContent(item.next);
       if (!this.continues(at, indent)) break;
     }
+    this.depth--;
     return { data, node, next: at };
   }
 
