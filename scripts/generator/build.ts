@@ -5,7 +5,6 @@
  *
  *   discover → load → media → resolve → render → write
  */
-import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
 import { loadContentFiles } from './engine/content.ts';
 import { startOutput } from './engine/output.ts';
@@ -55,17 +54,7 @@ export async function build(paths: ProjectPaths, mode: BuildMode, options: Build
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
     const extra = publicFiles?.outputs ?? [];
     problems.push(...(publicFiles?.problems ?? []));
-    for (const list of output?.shrunk ?? []) {
-      problems.push({
-        code: 'output/shrink',
-        file: path.relative(paths.root, path.join(paths.out, list.path)).split(path.sep).join('/'),
-        line: 0,
-        column: 0,
-        field: '',
-        message: `would go from ${list.before} records to ${list.after}: is a collection folder missing or emptied?`,
-        expected: 'at least half of the published records, or --allow-shrink to publish it anyway',
-      });
-    }
+    problems.push(...(output?.problems ?? []));
     problems.push(
       ...findOutputConflicts([
         ...(output?.groups ?? []),

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectPaths } from '../../project.ts';
 import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
+import type { Problem } from '../model/problems.ts';
 import type { Renderer } from '../model/site.ts';
 import type { Progress } from '../progress.ts';
 import type { MediaCopy } from '../stages/media.ts';
@@ -53,8 +54,8 @@ export interface Shrink {
 export interface Output {
   /** Each renderer's outputs, for the conflict check. */
   groups: { source: string; outputs: OutputFile[] }[];
-  /** The lists that shrink too much to be published without `allowShrink`. */
-  shrunk: Shrink[];
+  /** The lists that shrink too much to be published without `allowShrink`, as problems. */
+  problems: Problem[];
   /** Begins putting the PDFs into the output, on other threads. */
   copyMedia(copies: readonly MediaCopy[]): void;
   /**
@@ -95,7 +96,7 @@ export async function startOutput(
   );
   return {
     groups,
-    shrunk,
+    problems: shrunk.map((list) => shrinkProblem(paths, list)),
     copyMedia: (copies) => writing.copyMedia(copies),
     async finish(more, accept) {
       // The output is about to change: the old manifest no longer describes it.
@@ -148,4 +149,17 @@ function countInFile(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A list that would lose too much, reported at its published file. */
+function shrinkProblem(paths: ProjectPaths, list: Shrink): Problem {
+  return {
+    code: 'output/shrink',
+    file: path.relative(paths.root, path.join(paths.out, list.path)).split(path.sep).join('/'),
+    line: 0,
+    column: 0,
+    field: '',
+    message: `would go from ${list.before} records to ${list.after}: is a collection folder missing or emptied?`,
+    expected: 'at least half of the published records, or --allow-shrink to publish it anyway',
+  };
 }
