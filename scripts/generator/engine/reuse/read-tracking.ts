@@ -39,6 +39,8 @@ export interface TrackingOptions {
 type Collection = 'authors' | 'volumes' | 'manuscripts';
 const PREFIX: Record<Collection, string> = { authors: 'a:', volumes: 'v:', manuscripts: 'm:' };
 const EACH = 'each:';
+/** A record token's first two characters: `a:`, `v:`, `m:` (PREFIX). */
+const [A, V, M, COLON] = ['a', 'v', 'm', ':'].map((c) => c.charCodeAt(0)) as [number, number, number, number];
 /** Asked of a proxy, answers its handler (and notes nothing): a WeakMap of 250,000 proxies cost more memory. */
 const HANDLER = Symbol('record handler');
 
@@ -238,16 +240,20 @@ function keyMaker(
   // Without every record's hash (a build that did not hash its files), nothing can be reused.
   if (all.some((record) => record.origin.hash === undefined))
     return { keyOf: () => undefined, keyOfValues: () => undefined };
-  let byKey: Record<string, Map<string, string>> | undefined;
-  /** A record token's value: its file's hash (looked up by collection and key: no string per token is made). */
+  let byKey: Map<string, string>[] | undefined;
+  /**
+   * A record token's value: its file's hash, looked up by collection (the token's first letter) and
+   * key. No string per token is made, and no property is looked up by a sliced name (that was most
+   * of a build's time after an edit at 100,000).
+   */
   const recordValue = (token: string): string | undefined => {
-    byKey ??= Object.fromEntries(
-      (['authors', 'volumes', 'manuscripts'] as const).map((collection) => [
-        PREFIX[collection],
-        new Map(resolved[collection].map((record) => [record.origin.key, record.origin.hash!])),
-      ]),
+    if (token.charCodeAt(1) !== COLON) return undefined;
+    byKey ??= (['authors', 'volumes', 'manuscripts'] as const).map(
+      (collection) => new Map(resolved[collection].map((record) => [record.origin.key, record.origin.hash!])),
     );
-    return byKey[token.slice(0, 2)]?.get(token.slice(2));
+    const first = token.charCodeAt(0);
+    const map = first === A ? byKey[0] : first === V ? byKey[1] : first === M ? byKey[2] : undefined;
+    return map?.get(token.slice(2));
   };
   const composite = new Map<string, string>();
   const compositeValue = (token: string): string | undefined => {
