@@ -57,18 +57,35 @@ class Reading {
   }
 }
 
-class RecordHandler implements ProxyHandler<object> {
-  #token: string | undefined;
+/** What the handlers of one collection share: a handler per record holds only this and its index. */
+interface Shelf {
+  readonly collection: Collection;
+  readonly records: readonly { origin: { key: string; hash?: string } }[];
+  readonly reading: Reading;
+}
 
+class RecordHandler implements ProxyHandler<object> {
+  // Two fields: there is one handler per record (250,000 at 100,000 manuscripts).
   constructor(
-    readonly collection: Collection,
+    readonly shelf: Shelf,
     readonly index: number,
-    readonly record: { origin: { key: string } },
-    readonly reading: Reading,
   ) {}
 
+  get collection(): Collection {
+    return this.shelf.collection;
+  }
+
+  get record(): { origin: { key: string; hash?: string } } {
+    return this.shelf.records[this.index]!;
+  }
+
+  /** Made when asked, not kept: the reads that name it keep it in their own text. */
   get token(): string {
-    return (this.#token ??= PREFIX[this.collection] + this.record.origin.key);
+    return PREFIX[this.shelf.collection] + this.record.origin.key;
+  }
+
+  get reading(): Reading {
+    return this.shelf.reading;
   }
 
   get(target: object, property: PropertyKey): unknown {
@@ -102,11 +119,16 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     return handler instanceof RecordHandler ? handler : undefined;
   };
   const proxies: Record<Collection, object[]> = { authors: [], volumes: [], manuscripts: [] };
+  const shelves: Record<Collection, Shelf> = {
+    authors: { collection: 'authors', records: resolved.authors, reading },
+    volumes: { collection: 'volumes', records: resolved.volumes, reading },
+    manuscripts: { collection: 'manuscripts', records: resolved.manuscripts, reading },
+  };
   const proxyOf = <T extends object>(collection: Collection, index: number): T => {
     const made = proxies[collection][index];
     if (made) return made as T;
     const record = resolved[collection][index]!;
-    const handler = new RecordHandler(collection, index, record, reading);
+    const handler = new RecordHandler(shelves[collection], index);
     const proxy = new Proxy(record, handler);
     proxies[collection][index] = proxy;
     return proxy as T;
@@ -222,7 +244,7 @@ function readsOf(reads: ReadonlySet<RecordHandler | string>): { tokens: string; 
       values.push(undefined);
     } else if (!reads.has(EACH + read.collection)) {
       tokens.push(read.token);
-      values.push((read.record as { origin: { hash?: string } }).origin.hash);
+      values.push(read.record.origin.hash);
     }
   }
   return { tokens: tokens.join('\n'), values };

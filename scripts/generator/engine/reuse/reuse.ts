@@ -81,10 +81,11 @@ function keyItems(
   const reads = new Map<string, string>();
   recorded.items.set(output.path, reads);
   const keys = new Array<string>(items.count);
-  const tokens = new Array<string>(items.count);
+  // An item's token is made again when it is rendered rather than kept: 250,000 of them were
+  // strings held to the end of a build.
+  const tokenOf = (i: number) => (items.subject && tracker.tokenOf(items.subject(i))) || `item:${i}`;
   for (let i = 0; i < items.count; i++) {
-    const token = (items.subject && tracker.tokenOf(items.subject(i))) || `item:${i}`;
-    tokens[i] = token;
+    const token = tokenOf(i);
     const before = previous && (previous.get(token) ?? token);
     if (before !== undefined && before !== token) reads.set(token, before);
     // A key no previous item has (keys are hashes): the item is rendered, and keyed then.
@@ -94,7 +95,7 @@ function keyItems(
   items.keys = keys;
   items.reads = reads;
   items.render = (i) => {
-    const token = tokens[i]!;
+    const token = tokenOf(i);
     tracker.prepare(reads.get(token) ?? token);
     const { value, reads: read, key } = tracker.track(() => render(i));
     if (read === token) reads.delete(token);
