@@ -21,7 +21,7 @@ export interface OutputFile {
   key?: string;
 }
 
-/** A JSON array, item by item (render-api.ts); `keys` are attached later (output-keys.ts). */
+/** A JSON array, item by item (render/api.ts); its `keys` are set by the build from what each item read (engine/reuse/reuse.ts). */
 export interface ListItems {
   count: number;
   /** The item's JSON text, or its pieces: texts, and bytes that are UTF-8 JSON already. */

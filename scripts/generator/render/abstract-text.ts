@@ -1,5 +1,5 @@
 /**
- * The two texts a landing page makes of its manuscript's abstract (render-pages.ts): the abstract
+ * The two texts a landing page makes of its manuscript's abstract (render/pages.ts): the abstract
  * as HTML, sanitized (sanitize-html.ts), and the summary in its `<meta name="description">`.
  *
  * At 100,000 manuscripts, decoding the abstracts, sanitizing them, summing them up and

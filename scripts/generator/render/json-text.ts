@@ -4,7 +4,7 @@ import { bufferView } from '../../shared/movable-bytes.ts';
  * JSON as Django REST Framework's JSONRenderer writes it: compact separators, UTF-8 characters
  * unescaped, and U+2028/U+2029 escaped (DRF does so to keep the output a JavaScript subset).
  * Its own module because the load workers write manuscripts' long fields in it once
- * (packed-manuscript.ts), and the lists publish those bytes as they are (render-api.ts).
+ * (packed-manuscript.ts), and the lists publish those bytes as they are (render/api.ts).
  */
 export function toJson(value: unknown): string {
   const json = JSON.stringify(value);

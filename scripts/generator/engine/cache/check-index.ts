@@ -224,7 +224,7 @@ function recordRow(
     // The key from the name, not from the path: slicing the path would flatten it, a string more
     // per record (250,000 after an edit) that lives to the end of the build.
     const file = frame.folder + name;
-    // A build keys its outputs by the records' hashes (output-keys.ts); a check has no use for them.
+    // A build keys its outputs by the records' hashes (from what they read: engine/reuse/); a check has no use for them.
     const origin: Origin = {
       file,
       key: people ? authorKeys()[row]! : keyOf(name),

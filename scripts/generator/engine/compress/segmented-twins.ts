@@ -20,7 +20,7 @@ import type { WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import zlib from 'node:zlib';
 
-/** The renderer's chunks per segment (render-api.ts: 256 records a chunk). */
+/** The renderer's chunks per segment (render/api.ts: 256 records a chunk). */
 const CHUNKS_PER_SEGMENT = 4;
 /** Segments being compressed at once, in order. */
 const IN_FLIGHT = 2;

@@ -46,7 +46,7 @@ export function splitManuscript(record: ManuscriptRecord): { slim: SlimManuscrip
  * The packed buffer: the UTF-8 JSON object of the packed fields, each value written by toJson
  * (as the lists publish it), then where each value's JSON starts and ends in it, PACKED_FIELDS
  * order, two little-endian 32-bit numbers each (0 and 0 for a field the record leaves out). The
- * manuscripts list takes a value's bytes from there as they are (render-api.ts).
+ * manuscripts list takes a value's bytes from there as they are (render/api.ts).
  */
 const TRAILER_BYTES = PACKED_FIELDS.length * 8;
 

@@ -13,7 +13,7 @@
  * against 0.3 s for 100,000 pages of 5,600 characters) and gave the garbage collector 100,000
  * buffers. Handing over the text instead, to be encoded on the writer's thread, cost the main
  * thread as much in copying (a page with Cyrillic names is held at two bytes per character) as the
- * encoding it saved. A page may come as its parts (render-pages.ts), each encoded where it lands.
+ * encoding it saved. A page may come as its parts (render/pages.ts), each encoded where it lands.
  * A part that is a DeferredText (a landing page's abstract as HTML, and its summary) is made on the
  * thread: its source bytes are copied into the batch's buffer, and the thread puts the text it
  * makes of them in their place (abstract-text.ts says why). When the thread is behind, this one
