@@ -13,6 +13,7 @@ import { scanContent } from './generator/engine/scan/content-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
+import { recoverOutput } from './generator/stages/write.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
@@ -118,6 +119,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
+      await recoverOutput(paths.out);
       await removeTree(paths.out);
       await removeTree(paths.cache);
       console.log(

@@ -15,10 +15,18 @@ import { RENDERERS } from './render/renderers.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
 import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
 import { checkReferences, orderJournal, withAuthorsFound } from './stages/resolve.ts';
+import { recoverOutput } from './stages/write.ts';
 
 export type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
+  // What a killed build left beside the output is settled first: never a missing site.
+  const recovered = await recoverOutput(paths.out);
+  const result = await stages(paths, mode, options);
+  return recovered.length ? { ...result, warnings: [...recovered, ...(result.warnings ?? [])] } : result;
+}
+
+async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOptions): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const content = await loadContentFiles(paths, mode, { ...options, progress });
   const { journal, records, checked, problems, parsed } = content;
