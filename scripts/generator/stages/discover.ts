@@ -18,6 +18,8 @@ import {
 } from '../engine/scan/stat-many.ts';
 
 export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+/** The file that keeps an empty folder in git: no content, and no problem. */
+const KEEP_FOLDER = '.gitkeep';
 
 export interface SourceFile {
   collection: CollectionName;
@@ -304,8 +306,8 @@ export async function discover(
       // (nearly always), no map of every key is made (at 250,000 files, half of discovery's time).
       let firstExtension: string | undefined;
       let mixed = false;
-      const leaveOut = (i: number, problem: Problem) => {
-        problems.push(problem);
+      const leaveOut = (i: number, problem?: Problem) => {
+        if (problem) problems.push(problem);
         if (names) return;
         names = listed.slice(0, i);
         stamps = new Float64Array(listing.values.length);
@@ -336,6 +338,8 @@ export async function discover(
               'a regular file',
             ),
           );
+        // Git keeps no empty folder: a new journal's empty collections hold a `.gitkeep`.
+        if (name === KEEP_FOLDER) return leaveOut(i);
         // As path.extname: a leading dot starts no extension.
         const dot = name.lastIndexOf('.');
         const extension = dot > 0 ? name.slice(dot) : '';
