@@ -11,13 +11,17 @@ import {
   chunkKeys,
   ITEMS_PER_CHUNK,
   joinChunk,
-  renderedChunks,
   splicedChunks,
   type ChunkPart,
   type ListItems,
   type ListTable,
 } from '../scripts/generator/engine/write/list-items.ts';
 import { siteOf } from '../scripts/generator/stages/resolve.ts';
+
+/** The list as text chunks, every item rendered: what splicing gives without a previous file. */
+function* renderedChunks(items: ListItems): Generator<string> {
+  for (const parts of splicedChunks(items, undefined)) yield Buffer.concat(parts as Uint8Array[]).toString('utf8');
+}
 import type { AuthorRecord, ManuscriptRecord } from '../scripts/generator/model/records.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/engine/load/packed-manuscript.ts';
 import { toJson } from '../scripts/generator/render/json-text.ts';

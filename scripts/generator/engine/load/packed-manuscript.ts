@@ -119,11 +119,6 @@ export function createUnpacker(
   return (slim, packed) => new PackedManuscript(slim, packed, unpack) as unknown as ManuscriptRecord;
 }
 
-/** Where a record's long fields are (its buffer or its file); undefined for a plain record, which holds them. */
-export function packedSourceOf(record: object): PackedSource | undefined {
-  return record instanceof PackedManuscript ? PackedManuscript.sourceOf(record) : undefined;
-}
-
 /**
  * Reads the long fields of a manuscript restored from the check index from its file, into memory,
  * before it is rendered: the build does so for the records an output read when it was last
@@ -137,10 +132,6 @@ export function readLongFieldsIn(record: object, reread: (backed: FileBacked) =>
 type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedValues[F];
 
 class PackedManuscript {
-  static sourceOf(record: PackedManuscript): PackedSource {
-    return record.#packed;
-  }
-
   static readIn(record: PackedManuscript, reread: (backed: FileBacked) => PackedValues): void {
     const packed = record.#packed;
     if (!(packed instanceof Uint8Array)) record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;

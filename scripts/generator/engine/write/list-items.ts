@@ -50,12 +50,6 @@ export type ChunkPart = Uint8Array | ByteRange;
 /** Items per chunk: large enough that writing is cheap, small enough to stay off the heap. */
 export const ITEMS_PER_CHUNK = 256;
 
-/** The list as text chunks, every item rendered (what OutputFile.body yields for a list). */
-export function* renderedChunks(items: ListItems): Generator<string> {
-  // Without a previous file, every part is bytes.
-  for (const parts of splicedChunks(items, undefined)) yield Buffer.concat(parts as Uint8Array[]).toString('utf8');
-}
-
 /**
  * A chunk's bytes, its ranges read with `readInto` straight into their place: one buffer for the
  * chunk, not one per range and another to join them (after an edit, 238 MB of the previous
