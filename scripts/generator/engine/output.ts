@@ -5,7 +5,6 @@
  * lists begin at once, on a thread of their own, while the PDFs and the references are checked.
  * What the next build needs to reuse this one is kept in the build cache once the swap is done.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectPaths } from '../../project.ts';
 import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
@@ -30,6 +29,7 @@ import { trackReads } from './reuse/read-tracking.ts';
 import { emptyReads, keyOutputs, type PreviousReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
 import type { ListTable } from './write/list-items.ts';
+import { countListItems } from './write/previous-lists.ts';
 import { startSite, type WriteStats } from './write/site-writer.ts';
 
 export interface OutputOptions {
@@ -134,21 +134,12 @@ function shrinking(
   const shrunk: Shrink[] = [];
   for (const output of outputs) {
     if (!output.items) continue;
-    const before = previousLists?.get(output.path)?.lengths.length ?? countInFile(path.join(outDir, output.path));
+    const before = previousLists?.get(output.path)?.lengths.length ?? countListItems(path.join(outDir, output.path));
     const after = output.items.count;
     if (before !== undefined && before > 0 && (after === 0 || after * 2 < before))
       shrunk.push({ path: output.path, before, after });
   }
   return shrunk;
-}
-
-function countInFile(file: string): number | undefined {
-  try {
-    const list: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return Array.isArray(list) ? list.length : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A list that would lose too much, reported at its published file. */

@@ -1,13 +1,9 @@
 /** The previous build's list files, when they are still the files their tables describe. */
-import { lstatSync } from 'node:fs';
-
+import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
 import type { OutputFile } from '../../../shared/output-file.ts';
-
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
-
 import { tableBytes, type ListTable } from './list-items.ts';
-import { type PreviousListFile } from './list-writer.ts';
-
+import type { PreviousListFile } from './list-writer.ts';
 import { PRECOMPRESSED } from './reusable-files.ts';
 
 /**
@@ -43,3 +39,66 @@ export function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
   if (typeof body === 'function') for (const chunk of body()) yield [Buffer.from(String(chunk), 'utf8')];
   else yield [typeof body === 'string' ? Buffer.from(body, 'utf8') : body];
 }
+
+/**
+ * How many items the JSON array in `file` holds, read in slices and counted without parsing it (a
+ * 216 MB list parsed whole would take a build over its memory). Undefined when there is no such
+ * file or it is not one array.
+ */
+export function countListItems(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const slice = Buffer.allocUnsafe(1 << 20);
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    let commas = 0;
+    let any = false;
+    let opened = false;
+    for (let read = readSync(fd, slice); read > 0; read = readSync(fd, slice)) {
+      for (let i = 0; i < read; i++) {
+        const c = slice[i]!;
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === BACKSLASH) escaped = true;
+          else if (c === QUOTE) inString = false;
+          continue;
+        }
+        if (c === SPACE || c === NEWLINE || c === TAB || c === RETURN) continue;
+        if (depth === 0) {
+          if (opened || c !== OPEN_ARRAY) return undefined;
+          opened = true;
+          depth = 1;
+          continue;
+        }
+        if (depth === 1 && c === COMMA) commas++;
+        else if (depth === 1 && c !== CLOSE_ARRAY) any = true;
+        if (c === QUOTE) inString = true;
+        else if (c === OPEN_ARRAY || c === OPEN_OBJECT) depth++;
+        else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+      }
+    }
+    return opened && depth === 0 ? (any ? commas + 1 : 0) : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const [BACKSLASH, QUOTE, SPACE, NEWLINE, TAB, RETURN, COMMA, OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [
+  '\\',
+  '"',
+  ' ',
+  '\n',
+  '\t',
+  '\r',
+  ',',
+  '[',
+  ']',
+  '{',
+  '}',
+].map((c) => c.charCodeAt(0));
