@@ -193,9 +193,9 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
       return membersOf(resolved.volumes[handler.index]!.id).map((i) => proxyOf<ManuscriptRecord>('manuscripts', i));
     },
   };
-  const keys = keyMaker(resolved, membersOf);
+  const recordOf = recordFinder(resolved);
+  const keys = keyMaker(resolved, membersOf, recordOf);
   let authorPositions: Map<AuthorRecord, number> | undefined;
-  let manuscriptAt: Map<string, number> | undefined;
   const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
 
   return {
@@ -222,10 +222,10 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     prepare(reads) {
       const readIn = options.readIn;
       if (!readIn || !reads.includes(PREFIX.manuscripts)) return;
-      manuscriptAt ??= new Map(resolved.manuscripts.map((m, i) => [PREFIX.manuscripts + m.origin.key, i]));
       for (const token of reads.split('\n')) {
-        const at = manuscriptAt.get(token);
-        if (at !== undefined) readIn(resolved.manuscripts[at]!);
+        if (token.charCodeAt(0) !== M) continue;
+        const manuscript = recordOf(token);
+        if (manuscript) readIn(manuscript);
       }
     },
   };
@@ -251,9 +251,31 @@ function readsOf(reads: ReadonlySet<RecordHandler | string>): { tokens: string; 
 }
 
 /** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
+/**
+ * The record a token names (`a:`, `v:`, `m:` and a key), looked up by the token's first letter and
+ * its key: no string per token is made, and no property is looked up by a sliced name (that was most
+ * of a build's time after an edit at 100,000). The tables are made when first asked.
+ */
+function recordFinder(resolved: ResolvedJournal): (token: string) => { origin: { hash?: string } } | undefined {
+  let byKey: Map<string, { origin: { hash?: string } }>[] | undefined;
+  return (token) => {
+    if (token.charCodeAt(1) !== COLON) return undefined;
+    byKey ??= (['authors', 'volumes', 'manuscripts'] as const).map(
+      (collection) =>
+        new Map<string, { origin: { hash?: string } }>(
+          resolved[collection].map((record) => [record.origin.key, record]),
+        ),
+    );
+    const first = token.charCodeAt(0);
+    const map = first === A ? byKey[0] : first === V ? byKey[1] : first === M ? byKey[2] : undefined;
+    return map?.get(token.slice(2));
+  };
+}
+
 function keyMaker(
   resolved: ResolvedJournal,
   membersOf: (volumeId: number) => readonly number[],
+  recordOf: (token: string) => { origin: { hash?: string } } | undefined,
 ): {
   keyOf: (reads: string) => string | undefined;
   keyOfValues: (tokens: string, values: readonly (string | undefined)[]) => string | undefined;
@@ -262,21 +284,8 @@ function keyMaker(
   // Without every record's hash (a build that did not hash its files), nothing can be reused.
   if (all.some((record) => record.origin.hash === undefined))
     return { keyOf: () => undefined, keyOfValues: () => undefined };
-  let byKey: Map<string, string>[] | undefined;
-  /**
-   * A record token's value: its file's hash, looked up by collection (the token's first letter) and
-   * key. No string per token is made, and no property is looked up by a sliced name (that was most
-   * of a build's time after an edit at 100,000).
-   */
-  const recordValue = (token: string): string | undefined => {
-    if (token.charCodeAt(1) !== COLON) return undefined;
-    byKey ??= (['authors', 'volumes', 'manuscripts'] as const).map(
-      (collection) => new Map(resolved[collection].map((record) => [record.origin.key, record.origin.hash!])),
-    );
-    const first = token.charCodeAt(0);
-    const map = first === A ? byKey[0] : first === V ? byKey[1] : first === M ? byKey[2] : undefined;
-    return map?.get(token.slice(2));
-  };
+  /** A record token's value: its file's hash. */
+  const recordValue = (token: string): string | undefined => recordOf(token)?.origin.hash;
   const composite = new Map<string, string>();
   const compositeValue = (token: string): string | undefined => {
     let value = composite.get(token);
