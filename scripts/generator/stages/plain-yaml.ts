@@ -11,6 +11,13 @@
  * give (test/plain-yaml.test.ts checks both on real files, tricky cases and a seeded fuzz).
  */
 import type { Position } from '../model/records.ts';
+import {
+  doubleQuotedScalar,
+  NotPlain,
+  plainScalar,
+  restOfQuotedLine,
+  singleQuotedScalar,
+} from './plain-yaml-scalars.ts';
 
 export type { Position };
 
@@ -28,8 +35,7 @@ interface Located {
   items?: Located[];
 }
 
-/** Thrown inside the reader to leave the subset; never escapes `parsePlainYaml`. */
-class NotPlain extends Error {}
+// NotPlain is thrown inside the reader to leave the subset; it never escapes `parsePlainYaml`.
 
 /**
  * Characters the subset never reads: `\r` (line breaks differ), C0/C1 controls other than tab and
@@ -224,14 +230,14 @@ class Reader {
       return this.nested(line + 1, indent);
     }
     const first = text[at]!;
-    if (first === "'") return { data: this.singleQuoted(at, end), node, next: line + 1 };
-    if (first === '"') return { data: this.doubleQuoted(at, end), node, next: line + 1 };
+    if (first === "'") return { data: singleQuotedScalar(this.text, at, end), node, next: line + 1 };
+    if (first === '"') return { data: doubleQuotedScalar(this.text, at, end), node, next: line + 1 };
     if (first === '|' || first === '>') {
       if (within === 'sequence') throw new NotPlain();
       const block = this.blockScalar(line, at, end, indent);
       return { data: block.data, node, next: block.next };
     }
-    return { data: this.plain(at, end), node, next: line + 1 };
+    return { data: plainScalar(this.text, at, end), node, next: line + 1 };
   }
 
   /** A mapping value written on the following lines: a block sequence or mapping. */
@@ -273,86 +279,6 @@ class Reader {
   }
 
   /** A one-line plain scalar from `at`, ending at ` #` or the line's end, trailing spaces dropped. */
-  private plain(at: number, end: number): string {
-    const text = this.text;
-    const first = text.charCodeAt(at);
-    // YAML indicators cannot start a plain scalar; `-x` can, but `- x` here is a nested sequence.
-    if ('-?:,[]{}#&*!|>\'"%@`'.includes(text[at]!)) {
-      if (first !== DASH || at + 1 === end || text.charCodeAt(at + 1) === SPACE) throw new NotPlain();
-    }
-    let stop = end;
-    for (let i = at + 1; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === COLON && (i + 1 === end || text.charCodeAt(i + 1) === SPACE)) throw new NotPlain(); // `a: b: c`
-      if (c === HASH && text.charCodeAt(i - 1) === SPACE) {
-        stop = i;
-        break;
-      }
-    }
-    while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
-    return text.slice(at, stop);
-  }
-
-  private singleQuoted(at: number, end: number): string {
-    const text = this.text;
-    let value = '';
-    let from = at + 1;
-    for (;;) {
-      const quote = text.indexOf("'", from);
-      if (quote === -1 || quote >= end) throw new NotPlain(); // runs onto another line
-      value += text.slice(from, quote);
-      if (text.charCodeAt(quote + 1) === 0x27 && quote + 1 < end) {
-        value += "'";
-        from = quote + 2;
-        continue;
-      }
-      this.restOfLine(quote + 1, end);
-      return value;
-    }
-  }
-
-  private doubleQuoted(at: number, end: number): string {
-    const text = this.text;
-    let value = '';
-    let from = at + 1;
-    for (let i = from; ; i++) {
-      if (i >= end) throw new NotPlain(); // runs onto another line
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        value += text.slice(from, i);
-        this.restOfLine(i + 1, end);
-        return value;
-      }
-      if (c !== 0x5c) continue;
-      value += text.slice(from, i);
-      const escape = text[i + 1];
-      if (i + 1 >= end || escape === undefined) throw new NotPlain();
-      const simple = ESCAPES.get(escape);
-      if (simple !== undefined) {
-        value += simple;
-        i += 1;
-      } else {
-        const digits = escape === 'x' ? 2 : escape === 'u' ? 4 : 0; // `\U` is left to the yaml package
-        const hex = text.slice(i + 2, i + 2 + digits);
-        if (digits === 0 || i + 2 + digits > end || !/^[0-9a-fA-F]+$/.test(hex)) throw new NotPlain();
-        const code = parseInt(hex, 16);
-        if (code >= 0xd800 && code <= 0xdfff) throw new NotPlain(); // surrogate halves
-        value += String.fromCharCode(code);
-        i += 1 + digits;
-      }
-      from = i + 1;
-    }
-  }
-
-  /** After a quoted scalar: only spaces, then maybe a ` #` comment. */
-  private restOfLine(at: number, end: number): void {
-    const text = this.text;
-    let i = at;
-    while (i < end && text.charCodeAt(i) === SPACE) i++;
-    if (i === end) return;
-    if (text.charCodeAt(i) === HASH && i > at) return;
-    throw new NotPlain();
-  }
 
   /**
    * A literal or folded block scalar whose header (`|`, `|-`, `>`, `>-`) is at `at`, inside a
@@ -367,7 +293,7 @@ class Reader {
     const strip = text.charCodeAt(i) === DASH;
     if (strip) i++;
     if (i < end && text.charCodeAt(i) !== SPACE) throw new NotPlain();
-    this.restOfLine(i, end);
+    restOfQuotedLine(this.text, i, end);
 
     const lines: string[] = [];
     let contentIndent = -1;
@@ -458,24 +384,3 @@ class Reader {
 function isWord(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 }
-
-/** YAML 1.2 double-quoted escapes with a fixed meaning (section 5.7). */
-const ESCAPES: ReadonlyMap<string, string> = new Map([
-  ['0', '\0'],
-  ['a', '\x07'],
-  ['b', '\b'],
-  ['t', '\t'],
-  ['n', '\n'],
-  ['v', '\v'],
-  ['f', '\f'],
-  ['r', '\r'],
-  ['e', '\x1b'],
-  [' ', ' '],
-  ['"', '"'],
-  ['/', '/'],
-  ['\\', '\\'],
-  ['N', '\x85'],
-  ['_', '\xa0'],
-  ['L', '\u2028'],
-  ['P', '\u2029'],
-]);
