@@ -11,35 +11,32 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
   keptListings,
-  nameAt,
   STAT_FIELDS,
   stampInto,
   stampShared,
-  startsInJoined,
   startsWithInto,
   walkFolders,
   type KeptListingsPlace,
 } from './stat-walk.mjs';
+import {
+  sameStamp,
+  stampOfStat,
+  STAT_FIELDS as LISTING_FIELDS,
+  statsOf,
+  type FileStamp,
+  type StatKind,
+  type Stats,
+} from '../../stages/listing.ts';
+import { NameColumn } from './name-column.ts';
 
-/** What identifies a file's state without reading it (the fast path, as git's index does). */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  ino: number;
-}
-
-/** The stamp in what `lstat` or `fstat` said of a file. */
-export function stampOfStat(stat: FileStamp): FileStamp {
-  return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
-}
-
-export function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-}
+export { NameColumn, sameStamp, stampOfStat, statsOf };
+export type { FileStamp, StatKind, Stats };
 
 /** Numbers per path in the answer: kind, size, mtimeMs, ino (stat-walk.mjs, shared with the workers). */
 export { STAT_FIELDS };
 const FIELDS = STAT_FIELDS;
+// The workers are plain JavaScript and keep their own copy of the listing's layout.
+if (FIELDS !== LISTING_FIELDS) throw new Error('stat-walk.mjs and stages/listing.ts disagree on STAT_FIELDS');
 /**
  * Plain JavaScript, started without the command's own options: a worker inherits them, and with the
  * TypeScript loader among them it took twice as long to start (50 against 25 ms).
@@ -47,17 +44,6 @@ const FIELDS = STAT_FIELDS;
 const STAT_WORKER = new URL('./stat-worker.mjs', import.meta.url);
 /** Below this many paths, starting a worker (about 30 ms) costs more than it saves. */
 const MIN_PATHS_PER_WORKER = 25_000;
-
-export type StatKind = 'missing' | 'file' | 'symlink' | 'other' | 'directory';
-const KINDS: readonly StatKind[] = ['missing', 'file', 'symlink', 'other', 'directory'];
-
-export interface Stats {
-  kind(i: number): StatKind;
-  /** The stamp of path `i`, when it exists. */
-  stamp(i: number): FileStamp | undefined;
-  /** The same in columns: STAT_FIELDS numbers per path, its kind (the index in KINDS), size, mtimeMs and ino. */
-  values: Float64Array;
-}
 
 export async function statMany(paths: readonly string[], minPathsPerWorker = MIN_PATHS_PER_WORKER): Promise<Stats> {
   const values = new Float64Array(paths.length * FIELDS);
@@ -139,103 +125,6 @@ async function shareAmongWorkers<Answer>(
   }
   if (here) work.here(Math.min(share, paths.length));
   await Promise.all(answers);
-}
-
-/** `values` (STAT_FIELDS numbers per path, as the workers answer) read as Stats. */
-export function statsOf(values: Float64Array): Stats {
-  return {
-    values,
-    kind: (i) => KINDS[values[i * FIELDS]!]!,
-    stamp: (i) =>
-      values[i * FIELDS] === 0
-        ? undefined
-        : { size: values[i * FIELDS + 1]!, mtimeMs: values[i * FIELDS + 2]!, ino: values[i * FIELDS + 3]! },
-  };
-}
-
-/**
- * A folder's names in order, kept as the one NUL-joined string a stat worker sends: a name, or
- * every name as a string, is made when asked (a check after one edit at 100,000
- * manuscripts reads a handful of 350,000 names, and splitting them all, then collecting them, cost
- * its main thread a tenth of its second).
- */
-export class NameColumn {
-  readonly length: number;
-  #joined: string | undefined;
-  #starts: Int32Array | undefined;
-  #all: readonly string[] | undefined;
-
-  private constructor(
-    length: number,
-    joined: string | undefined,
-    all: readonly string[] | undefined,
-    starts?: Int32Array,
-  ) {
-    this.length = length;
-    this.#joined = joined;
-    this.#all = all;
-    this.#starts = starts;
-  }
-
-  /** `count` names joined by NUL (and, when known, where each starts: stat-walk.mjs, startsOf). */
-  static fromJoined(joined: string, count: number, starts?: Int32Array): NameColumn {
-    return new NameColumn(count, joined, count === 0 ? [] : undefined, starts);
-  }
-
-  static fromNames(names: readonly string[]): NameColumn {
-    return new NameColumn(names.length, undefined, names);
-  }
-
-  /** The names joined by NUL: one string to compare a whole listing with (check-index.ts). */
-  get joined(): string {
-    return (this.#joined ??= this.#all!.join('\0'));
-  }
-
-  at(i: number): string {
-    return this.#all ? this.#all[i]! : nameAt(this.#joined!, this.#startsOf(), i);
-  }
-
-  /** Whether name `i` is `text` from `from` on, compared in place (no string made). */
-  matches(i: number, text: string, from = 0): boolean {
-    if (i < 0 || i >= this.length) return false;
-    if (this.#all) {
-      const name = this.#all[i]!;
-      return name.length === text.length - from && text.endsWith(name);
-    }
-    const starts = this.#startsOf();
-    const start = starts[i]!;
-    const length = starts[i + 1]! - 1 - start;
-    if (length !== text.length - from) return false;
-    const joined = this.#joined!;
-    for (let k = 0; k < length; k++) if (joined.charCodeAt(start + k) !== text.charCodeAt(from + k)) return false;
-    return true;
-  }
-
-  #startsOf(): Int32Array {
-    return (this.#starts ??= startsInJoined(this.#joined!, this.length)!);
-  }
-
-  /** Every name, as strings (made once). */
-  all(): readonly string[] {
-    return (this.#all ??= this.#joined!.split('\0'));
-  }
-
-  /**
-   * The position of `name`, if it is there: a binary search, as the names are sorted by code units
-   * (as `<` compares): no map of 100,000 names.
-   */
-  position(name: string): number | undefined {
-    let low = 0;
-    let high = this.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const known = this.at(middle);
-      if (known === name) return middle;
-      if (known < name) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
-  }
 }
 
 /** A folder's entries, sorted by UTF-16 code units, each with what `lstat` said of it. */
