@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BuildMode, BuildOptions } from './generator/build.ts';
-import { scanContent } from './generator/engine/scan/content-scan.ts';
+import { startContentScan } from './generator/start-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
@@ -173,7 +173,7 @@ async function runBuild(
   const loaded = mode === 'build' ? collectAfterLoading() : undefined;
   // The content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
-  const scan = scanContent(paths.content, {
+  const scan = startContentScan(paths.content, {
     ...(mode === 'build' ? { outDir: paths.out } : {}),
     ...(options.cache === false ? {} : { cacheDir: paths.cache }),
   });

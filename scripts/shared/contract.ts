@@ -21,3 +21,6 @@ export const PAGE_FOLDERS = ['volumes', 'manuscripts'] as const;
 
 /** The file that answers a page's URL path (`/manuscripts/7` → `manuscripts/7.html`, `/` → `index.html`). */
 export const pageFile = (urlPath: string) => (urlPath === '/' ? 'index.html' : `${urlPath.slice(1)}.html`);
+
+/** The folder of the PDFs: `content/media/` holds them at the paths they are published at under `/media/`. */
+export const MEDIA_FOLDER = 'media';

@@ -22,6 +22,7 @@ import { writeCheckIndex } from './cache/check-index-write.ts';
 import { locateProblems } from './cache/locate-problems.ts';
 import { loadContent, noCache } from './load/load-all.ts';
 import { scanContent } from './scan/content-scan.ts';
+import { manyFilesOnWorkers } from './scan/many-files.ts';
 import type { Scan } from './scan/stat-many.ts';
 
 export interface ContentOptions {
@@ -118,7 +119,9 @@ export async function loadContentFiles(
     scan,
     async checkMedia(copies) {
       const stage = progress.stage('media', checked.volumes.length + checked.manuscripts.length);
-      const check = await startMediaCheck(checked, paths.content, verifiedMedia, scan, { copies });
+      const check = await startMediaCheck(checked, paths.content, manyFilesOnWorkers, verifiedMedia, scan, {
+        copies,
+      });
       // While the PDFs' first bytes are read on other threads, this one saves the check index and
       // lets go of what it was made from: after loading, nothing else keeps the other cores busy.
       saveIndex();

@@ -8,14 +8,7 @@ import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { Problem } from '../model/problems.ts';
-import {
-  NameColumn,
-  STAT_FIELDS,
-  statsOf,
-  type FolderListing,
-  type Scan,
-  type Stats,
-} from '../engine/scan/stat-many.ts';
+import { NameList, STAT_FIELDS, statsOf, type FolderListing, type Names, type Scan, type Stats } from './listing.ts';
 import { keyOf, NO_NAMES, SourceFiles, type CollectionFiles, type SourceFile } from './source-files.ts';
 
 export const CONTENT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
@@ -243,14 +236,14 @@ export async function discover(
       if (mixed) {
         const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
         return {
-          folder: { ...place, names: NameColumn.fromNames(unique.names), extension: undefined },
+          folder: { ...place, names: new NameList(unique.names), extension: undefined },
           stamps: unique.stamps,
           problems,
           listed: undefined,
         };
       }
       return {
-        folder: { ...place, names: names ? NameColumn.fromNames(names) : column, extension: firstExtension },
+        folder: { ...place, names: names ? new NameList(names) : column, extension: firstExtension },
         stamps: kept.stamps,
         problems,
         listed: names ? undefined : column.joined,
@@ -284,7 +277,7 @@ function allFiles(listing: FolderListing): boolean {
  * The extension every name has (as path.extname gives it), or undefined when they differ: counted
  * in the joined names, where each name ends in a NUL but the last, without a string per name.
  */
-function sharedExtension(names: NameColumn): string | undefined {
+function sharedExtension(names: Names): string | undefined {
   const first = names.at(0);
   const dot = first.lastIndexOf('.');
   if (dot <= 0) return undefined;

@@ -50,3 +50,100 @@ export function statsOf(values: Float64Array): Stats {
           },
   };
 }
+
+/**
+ * A folder's names, sorted by UTF-16 code units (as `<` compares). The engine keeps them as one
+ * NUL-joined string and makes a name only when asked (engine/scan/name-column.ts).
+ */
+export interface Names {
+  readonly length: number;
+  /** The names joined by NUL: one string to compare a whole listing with. */
+  readonly joined: string;
+  at(i: number): string;
+  /** Whether name `i` is `text` from `from` on. */
+  matches(i: number, text: string, from?: number): boolean;
+  /** The position of `name`, if it is there. */
+  position(name: string): number | undefined;
+  /** Every name, as strings. */
+  all(): readonly string[];
+}
+
+/** Names held as an array of strings. */
+export class NameList implements Names {
+  readonly #names: readonly string[];
+
+  constructor(names: readonly string[]) {
+    this.#names = names;
+  }
+
+  get length(): number {
+    return this.#names.length;
+  }
+
+  get joined(): string {
+    return this.#names.join('\0');
+  }
+
+  at(i: number): string {
+    return this.#names[i]!;
+  }
+
+  matches(i: number, text: string, from = 0): boolean {
+    const name = this.#names[i];
+    return name !== undefined && name.length === text.length - from && text.endsWith(name);
+  }
+
+  position(name: string): number | undefined {
+    return positionInSorted(this, name);
+  }
+
+  all(): readonly string[] {
+    return this.#names;
+  }
+}
+
+/** The position of `name` in sorted names: a binary search, so no map of 100,000 names is made. */
+export function positionInSorted(names: Pick<Names, 'length' | 'at'>, name: string): number | undefined {
+  let low = 0;
+  let high = names.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const known = names.at(middle);
+    if (known === name) return middle;
+    if (known < name) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
+}
+
+/** A folder's entries, sorted by UTF-16 code units, each with what `lstat` said of it. */
+export interface FolderListing extends Stats {
+  /** The names as strings (made when first asked: `column` reads one without the others). */
+  readonly names: readonly string[];
+  column: Names;
+}
+
+export interface Scan {
+  /**
+   * The listing of `folder` (absolute, as given to the scan, or a folder found under a recursive
+   * one); undefined when it could not be listed, or was never reached (under a symbolic link).
+   */
+  folder(folder: string): Promise<FolderListing | undefined>;
+}
+
+/** Many files at once, for the media checks: the engine shares them among worker threads. */
+export interface ManyFiles {
+  /** What `lstat` says of each path. */
+  stat(paths: readonly string[]): Promise<Stats>;
+  /**
+   * Whether each path starts with `magic`: 1 it does, 0 it does not, 2 it could not be read. Read
+   * off this thread where the engine can, so that the caller goes on meanwhile.
+   */
+  startWith(paths: readonly string[], magic: Uint8Array): Promise<Uint8Array>;
+  /**
+   * `stamp` when it is old enough for the next build to trust it, else undefined: a file changed
+   * again within the same clock tick would keep its stamp (the engine knows the tick; a stage has
+   * no clock).
+   */
+  trusted(stamp: FileStamp | undefined): FileStamp | undefined;
+}

@@ -7,9 +7,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_FOLDER } from '../engine/scan/content-scan.ts';
-import { trustedStamp } from '../engine/load/load-job.ts';
-import type { FileStamp } from '../engine/scan/stat-many.ts';
+import { MEDIA_FOLDER } from '../../shared/contract.ts';
 import { positionOf } from '../model/records.ts';
 import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../../shared/for-each-limited.ts';
@@ -17,13 +15,13 @@ import { isJoined } from '../../shared/joined-text.ts';
 import type { Problem } from '../model/problems.ts';
 import {
   STAT_FIELDS,
-  startsWithMany,
-  statMany,
   statsOf,
+  type FileStamp,
   type FolderListing,
+  type ManyFiles,
   type Scan,
   type Stats,
-} from '../engine/scan/stat-many.ts';
+} from './listing.ts';
 
 export interface MediaCopy {
   /** Absolute source path. */
@@ -77,6 +75,7 @@ export interface MediaCheck {
 export async function startMediaCheck(
   records: CheckedRecords,
   contentDir: string,
+  files: ManyFiles,
   verified?: VerifiedMedia,
   scan?: Scan,
   options: { copies?: boolean } = {},
@@ -133,8 +132,8 @@ export async function startMediaCheck(
   }
   // Every PDF is `lstat`ed, on both cores when there are many (100,000 at 100,000 manuscripts).
   const { stats, slotOf, slots } = scan
-    ? await statListed(refPaths, folders, folderOf, scan, absoluteOf)
-    : { stats: await statMany(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
+    ? await statListed(refPaths, folders, folderOf, scan, files, absoluteOf)
+    : { stats: await files.stat(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
   const values = stats.values;
   const copies = new Map<string, MediaCopy>();
   // `check` counts the distinct PDFs that pass (two records may name one): by their places in their
@@ -191,7 +190,7 @@ export async function startMediaCheck(
     pass(i, options.copies === false ? undefined : stats.stamp(i));
   });
   // This thread goes on (build.ts) while other threads read the PDFs' first bytes.
-  const reading = startsWithMany(unknown.map(absoluteOf), PDF_MAGIC_BYTES, { shareThisThread: false });
+  const reading = files.startWith(unknown.map(absoluteOf), PDF_MAGIC_BYTES);
   const finish = async (): Promise<MediaCheck> => {
     const magic = await reading;
     for (const [u, i] of unknown.entries()) {
@@ -206,7 +205,7 @@ export async function startMediaCheck(
         continue;
       }
       // A stamp too recent to trust (load-job.ts) is not kept: the file could change again within one tick.
-      const trusted = trustedStamp(stats.stamp(i)!, Date.now());
+      const trusted = files.trusted(stats.stamp(i)!);
       pass(i, trusted);
       if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
       changed = true;
@@ -296,6 +295,7 @@ async function statListed(
   folders: readonly MediaFolder[],
   folderOf: Int32Array,
   scan: Scan,
+  files: ManyFiles,
   absoluteOf: (i: number) => string,
 ): Promise<{ stats: Stats; slotOf: Int32Array; slots: number }> {
   const values = new Float64Array(refPaths.length * STAT_FIELDS);
@@ -329,7 +329,7 @@ async function statListed(
     for (let f = 0; f < STAT_FIELDS; f++) values[i * STAT_FIELDS + f] = listing.values[at * STAT_FIELDS + f]!;
     slotOf[i] = firstSlot[folderOf[i]!]! + at;
   });
-  const taken = await statMany(rest.map(absoluteOf));
+  const taken = await files.stat(rest.map(absoluteOf));
   rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
   return { stats: statsOf(values), slotOf, slots };
 }

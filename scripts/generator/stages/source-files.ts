@@ -3,7 +3,7 @@
  * collection, with a file's path, key and absolute path made only when asked.
  */
 import type { CollectionName } from '../model/schema.ts';
-import { NameColumn } from '../engine/scan/stat-many.ts';
+import { NameList, type Names } from './listing.ts';
 
 export interface SourceFile {
   collection: CollectionName;
@@ -21,7 +21,7 @@ interface Folder {
   collection: CollectionName;
   start: number;
   end: number;
-  names: NameColumn;
+  names: Names;
   /** `content/authors/`: a file's path relative to the project root, forward slashes. */
   filePrefix: string;
   absolutePrefix: string;
@@ -35,7 +35,7 @@ export interface CollectionFiles {
   end: number;
   /** The start of their paths (`content/authors/`); '' when the collection has no file. */
   filePrefix: string;
-  names: NameColumn;
+  names: Names;
 }
 
 /**
@@ -137,7 +137,7 @@ export class SourceFiles {
   }
 }
 
-export const NO_NAMES = NameColumn.fromNames([]);
+export const NO_NAMES: Names = new NameList([]);
 
 /** A record's key: its file's name without the extension (a name found has one). */
 export function keyOf(name: string): string {

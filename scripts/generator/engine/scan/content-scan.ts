@@ -8,9 +8,8 @@ import { opendirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { scanFolders, type Scan } from './stat-many.ts';
 import { RACY_MS } from './stat-walk.mjs';
+import { MEDIA_FOLDER } from '../../../shared/contract.ts';
 
-/** The folder under content/ that holds the PDFs, at any depth (media.ts). */
-export const MEDIA_FOLDER = 'media';
 /** Where, in the build cache, the content's large folders keep their listings. */
 const LISTINGS_FOLDER = 'listings';
 /**

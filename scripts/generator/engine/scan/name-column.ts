@@ -1,3 +1,4 @@
+import { positionInSorted, type Names } from '../../stages/listing.ts';
 import { nameAt, startsInJoined } from './stat-walk.mjs';
 
 /**
@@ -6,7 +7,7 @@ import { nameAt, startsInJoined } from './stat-walk.mjs';
  * manuscripts reads a handful of 350,000 names, and splitting them all, then collecting them, cost
  * its main thread a tenth of its second).
  */
-export class NameColumn {
+export class NameColumn implements Names {
   readonly length: number;
   #joined: string | undefined;
   #starts: Int32Array | undefined;
@@ -72,15 +73,6 @@ export class NameColumn {
    * (as `<` compares): no map of 100,000 names.
    */
   position(name: string): number | undefined {
-    let low = 0;
-    let high = this.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const known = this.at(middle);
-      if (known === name) return middle;
-      if (known < name) low = middle + 1;
-      else high = middle - 1;
-    }
-    return undefined;
+    return positionInSorted(this, name);
   }
 }

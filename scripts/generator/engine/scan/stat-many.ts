@@ -24,13 +24,15 @@ import {
   STAT_FIELDS as LISTING_FIELDS,
   statsOf,
   type FileStamp,
+  type FolderListing,
+  type Scan,
   type StatKind,
   type Stats,
 } from '../../stages/listing.ts';
 import { NameColumn } from './name-column.ts';
 
 export { NameColumn, sameStamp, stampOfStat, statsOf };
-export type { FileStamp, StatKind, Stats };
+export type { FileStamp, FolderListing, Scan, StatKind, Stats };
 
 /** Numbers per path in the answer: kind, size, mtimeMs, ino (stat-walk.mjs, shared with the workers). */
 export { STAT_FIELDS };
@@ -125,21 +127,6 @@ async function shareAmongWorkers<Answer>(
   }
   if (here) work.here(Math.min(share, paths.length));
   await Promise.all(answers);
-}
-
-/** A folder's entries, sorted by UTF-16 code units, each with what `lstat` said of it. */
-export interface FolderListing extends Stats {
-  /** The names as strings (made when first asked: `column` reads one without the others). */
-  readonly names: readonly string[];
-  column: NameColumn;
-}
-
-export interface Scan {
-  /**
-   * The listing of `folder` (absolute, as given to scanFolders, or a folder found under a recursive
-   * one); undefined when it could not be listed, or was never reached (under a symbolic link).
-   */
-  folder(folder: string): Promise<FolderListing | undefined>;
 }
 
 export interface ScanRoot {
