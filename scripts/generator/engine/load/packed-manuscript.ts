@@ -116,7 +116,8 @@ export function createUnpacker(
     }
     return slot.values[field] as PackedValues[F];
   };
-  return (slim, packed) => new PackedManuscript(slim, packed, unpack) as unknown as ManuscriptRecord;
+  // The slim fields are the record's own properties, in its order; the long ones are getters.
+  return (slim, packed) => Object.assign(new PackedManuscript(packed, unpack), slim);
 }
 
 /**
@@ -131,7 +132,7 @@ export function readLongFieldsIn(record: object, reread: (backed: FileBacked) =>
 
 type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedValues[F];
 
-class PackedManuscript {
+class PackedManuscript implements PackedValues {
   static readIn(record: PackedManuscript, reread: (backed: FileBacked) => PackedValues): void {
     const packed = record.#packed;
     if (!(packed instanceof Uint8Array)) record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
@@ -141,8 +142,7 @@ class PackedManuscript {
   #packed: PackedSource;
   readonly #unpack: Unpack;
 
-  constructor(slim: SlimManuscript, packed: PackedSource, unpack: Unpack) {
-    Object.assign(this, slim);
+  constructor(packed: PackedSource, unpack: Unpack) {
     this.#packed = packed;
     this.#unpack = unpack;
   }
