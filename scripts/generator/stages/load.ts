@@ -35,7 +35,7 @@ export interface InvalidRecord {
   collection: SourceFile['collection'];
   origin: Origin;
   id?: number;
-  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section'>>;
+  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section' | 'document'>>;
 }
 
 const LOCATED_FIELDS = {
@@ -113,9 +113,11 @@ function salvage(collection: SourceFile['collection'], data: unknown): Pick<Inva
   const volume = fieldValue('citation_volume') as number | undefined;
   const authors = fieldValue('authors') as string[] | undefined;
   const section = fieldValue('section') as string | undefined;
+  const document = fieldValue('document') as ManuscriptInput['document'] | undefined;
   if (volume !== undefined) references.citation_volume = volume;
   if (authors !== undefined) references.authors = authors;
   if (section !== undefined) references.section = section;
+  if (document !== undefined) references.document = document;
   return { ...(id === undefined ? {} : { id }), references };
 }
 

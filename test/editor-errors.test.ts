@@ -1,0 +1,79 @@
+/**
+ * What an editor who is not a programmer sees when something is wrong: every mistake in the first
+ * run, each at its own line and column, in plain words, with the fix when there is an obvious one.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Problem } from '../scripts/generator/model/problems.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
+
+const MANUSCRIPT = `id: 40
+citation_volume: 1
+citation_title: A new record
+citation_date: 2022-01-10
+abstract: <p>Text.</p>
+keywords: [one, two]
+document: pdfs/orchids.pdf
+authors:
+  - marko-nikolov
+  - jane-doe
+section: Botany
+`;
+
+async function problemsFor(files: Record<string, string | null>, mode: 'check' | 'build' = 'check') {
+  workspace = await createWorkspace(files);
+  const result = await workspace.build(mode);
+  expect(result.ok).toBe(false);
+  return result.problems;
+}
+
+describe('every problem of a record in the first run', () => {
+  it.each(['check', 'build'] as const)(
+    '%s: a bad date, a duplicate id and a missing PDF in one file are all reported',
+    async (mode) => {
+      const problems = await problemsFor(
+        {
+          'manuscripts/new.yaml': MANUSCRIPT.replace('id: 40', 'id: 7')
+            .replace('citation_date: 2022-01-10', 'citation_date: 2022-02-30')
+            .replace('pdfs/orchids.pdf', 'pdfs/missing.pdf'),
+        },
+        mode,
+      );
+      expect(problems.map(where).sort()).toEqual([
+        'media/missing content/manuscripts/new.yaml:7:11 document',
+        'ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id',
+        'schema/format content/manuscripts/new.yaml:4:16 citation_date',
+      ]);
+    },
+  );
+
+  it('a duplicate id names both files, the one that sorts later first, and the next free id', async () => {
+    const problems = await problemsFor({
+      'manuscripts/zebra.yaml': MANUSCRIPT.replace('id: 40', 'id: 3'),
+    });
+    expect(problems.map(where)).toEqual(['ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id']);
+    expect(problems[0]!.message).toBe('3 is also the id of content/manuscripts/orchids.yaml');
+    // The fixture's manuscripts have the ids 3, 7 and 12.
+    expect(problems[0]!.expected).toBe('an id no other manuscript has: the next free id is 13');
+  });
+
+  it('an invalid record with a duplicate id is still reported as a duplicate', async () => {
+    const problems = await problemsFor({
+      'manuscripts/zebra.yaml': MANUSCRIPT.replace('id: 40', 'id: 12').replace('citation_title: A new record\n', ''),
+    });
+    expect(problems.map(where).sort()).toEqual([
+      'ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id',
+      'schema/missing content/manuscripts/zebra.yaml:1:1 citation_title',
+    ]);
+    expect(problems.find((p) => p.code === 'ref/duplicate-id')!.message).toBe(
+      '12 is also the id of content/manuscripts/beetles.json',
+    );
+  });
+});
