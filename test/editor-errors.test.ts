@@ -77,3 +77,24 @@ describe('every problem of a record in the first run', () => {
     );
   });
 });
+
+describe('unknown fields', () => {
+  it('a misspelt field gets "did you mean", once, and no second report that the right one is missing', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title:', 'citation_tittle:'),
+    });
+    expect(problems.map(where)).toEqual(['schema/unknown-field content/manuscripts/new.yaml:3:1 citation_tittle']);
+    expect(problems[0]!.message).toBe('is not a known field; did you mean "citation_title"?');
+  });
+
+  it('a field nothing resembles lists the known fields, and a missing field is still reported', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title: A new record\n', 'colour: blue\n'),
+    });
+    expect(problems.map(where)).toEqual([
+      'schema/missing content/manuscripts/new.yaml:1:1 citation_title',
+      'schema/unknown-field content/manuscripts/new.yaml:3:1 colour',
+    ]);
+    expect(problems[1]!.expected).toContain('citation_title');
+  });
+});
