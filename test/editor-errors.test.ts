@@ -98,3 +98,19 @@ describe('unknown fields', () => {
     expect(problems[1]!.expected).toContain('citation_title');
   });
 });
+
+describe('markup problems in an abstract point at the tag itself', () => {
+  it.each([
+    ['on the same line', 'abstract: <p>Text <script>x</script>.</p>', 5, 19],
+    ['in a folded block', 'abstract: >-\n  <p>First line,\n  second <b onclick="x()">line</b>.</p>', 7, 10],
+    ['in a literal block', 'abstract: |\n  <p>First line,</p>\n  <p>second <iframe>.</p>', 7, 13],
+    ['in a quoted text over two lines', 'abstract: "<p>First line,\n  and <blink>.</p>"', 6, 7],
+    ['after an escape in a quoted text', 'abstract: "<p>\\u00e9t\\u00e9 <font>.</p>"', 5, 29],
+  ])('%s', async (_name, abstract, line, column) => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('abstract: <p>Text.</p>', abstract),
+    });
+    expect(problems.map(where)).toEqual([`schema/markup content/manuscripts/new.yaml:${line}:${column} abstract`]);
+    expect(problems[0]!.message).not.toContain('at character');
+  });
+});

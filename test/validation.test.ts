@@ -83,7 +83,7 @@ describe('schema problems point at the field', () => {
       'abstract: <p>Text.</p>',
       'abstract: \'<a href=" javascript:alert(1)">x</a>\'',
       5,
-      11,
+      12,
       'abstract',
     ],
     ['an author key that cannot be a file name', '  - jane-doe', '  - "../jane-doe"', 10, 5, 'authors[1]'],

@@ -19,6 +19,8 @@ export type { Position };
 
 export interface ParsedFile {
   file: string;
+  /** The decoded text (for pointing inside a value: validate.ts). */
+  text: string;
   data: unknown;
   /** The position of the value at `path`, or of the nearest enclosing node that exists. */
   locate(path: readonly PropertyKey[]): Position;
@@ -89,7 +91,7 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
     // Most record files are plain YAML that a small reader takes in a few µs; it declines
     // anything else (errors included), and the yaml package below decides, with the same result.
     const plain = parsePlainYaml(text);
-    if (plain) return { parsed: { file, ...plain }, problems: [] };
+    if (plain) return { parsed: { file, text, ...plain }, problems: [] };
   }
   return parseWithYamlPackage(file, text);
 }
@@ -224,6 +226,7 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   return {
     parsed: {
       file,
+      text,
       data,
       locate,
       locateKey: (path, key) => {

@@ -3,7 +3,7 @@
  * `field` reads like `authors[1]`, and the line comes from the YAML node, not from a search.
  */
 import type { z } from 'zod';
-import type { ParsedFile } from './parse.ts';
+import type { ParsedFile, Position } from './parse.ts';
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
 import type { IssueParams } from '../model/schema.ts';
 
@@ -45,12 +45,15 @@ export function validate<S extends z.ZodType>(
     }
     const params = (issue as { params?: Partial<IssueParams> }).params;
     if (params?.code === 'schema/missing' && guessed.has(fieldName(issue.path))) continue;
+    const inside = params?.offset === undefined ? undefined : locateInside(parsed, issue.path, params.offset);
+    const message = params?.code ? issue.message : `is not valid: ${issue.message}`;
     problems.push({
       code: params?.code ?? codeFor(issue.code),
       file: parsed.file,
-      ...parsed.locate(issue.path),
+      ...(inside ?? parsed.locate(issue.path)),
       field: fieldName(issue.path),
-      message: params?.code ? issue.message : `is not valid: ${issue.message}`,
+      message:
+        params?.offset === undefined || inside ? message : `${message}, at character ${params.offset + 1} of the text`,
       ...(params?.expected ? { expected: params.expected } : {}),
     });
   }
@@ -71,4 +74,36 @@ export function fieldName(path: readonly PropertyKey[]): string {
 function knownKeys(schema: z.ZodType): string[] {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   return shape ? Object.keys(shape) : [];
+}
+
+/**
+ * The line and column in the file of character `offset` of the text value at `path`. A value's
+ * characters are not its source's (a folded block joins lines, a quoted text has escapes), so the
+ * run of characters from `offset` to the next white space, which no folding splits, is looked for
+ * in the source from the value's start: the same occurrence as in the value. Undefined when the
+ * source spells it otherwise (an escape inside the run): the field's position is used then.
+ */
+function locateInside(parsed: ParsedFile, path: readonly PropertyKey[], offset: number): Position | undefined {
+  let value: unknown = parsed.data;
+  for (const step of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[step];
+  if (typeof value !== 'string') return undefined;
+  const run = /^\S{1,40}/.exec(value.slice(offset))?.[0];
+  if (!run) return undefined;
+  let before = 0;
+  for (let at = value.indexOf(run); at >= 0 && at < offset; at = value.indexOf(run, at + 1)) before++;
+  const text = parsed.text;
+  const start = parsed.locate(path);
+  let from = 0;
+  for (let line = 1; line < start.line; line++) from = text.indexOf('\n', from) + 1;
+  from += start.column - 1;
+  let found = text.indexOf(run, from);
+  for (let k = 0; k < before && found >= 0; k++) found = text.indexOf(run, found + 1);
+  if (found < 0) return undefined;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < found; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: found - lineStart + 1 };
 }
