@@ -2,9 +2,12 @@
  * What an editor who is not a programmer sees when something is wrong: every mistake in the first
  * run, each at its own line and column, in plain words, with the fix when there is an obvious one.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
 import type { Problem } from '../scripts/generator/model/problems.ts';
-import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -112,5 +115,70 @@ describe('markup problems in an abstract point at the tag itself', () => {
     });
     expect(problems.map(where)).toEqual([`schema/markup content/manuscripts/new.yaml:${line}:${column} abstract`]);
     expect(problems[0]!.message).not.toContain('at character');
+  });
+});
+
+describe('keywords and markup the pages would have to repair', () => {
+  it('a keyword list item holding ";" is an error at the item', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('keywords: [one, two]', 'keywords:\n  - one; two\n  - three'),
+    });
+    expect(problems.map(where)).toEqual(['schema/format content/manuscripts/new.yaml:7:5 keywords[0]']);
+    expect(problems[0]!.message).toContain(';');
+  });
+
+  it.each([
+    ['keywords separated by ";"', 'keywords: [one, two]', 'keywords: one; two; three.', 6, 11, 'keywords'],
+    ['an <em> never closed', 'abstract: <p>Text.</p>', 'abstract: <p>A <em>Rana text.</p>', 5, 16, 'abstract'],
+    ['a closing tag that closes nothing', 'abstract: <p>Text.</p>', 'abstract: <p>Text.</em></p>', 5, 19, 'abstract'],
+    [
+      'tags closed in the wrong order',
+      'abstract: <p>Text.</p>',
+      'abstract: <p><em>A <b>B</em></b></p>',
+      5,
+      24,
+      'abstract',
+    ],
+  ])(
+    '%s: a warning at its place, and the build still publishes (imported data must build)',
+    async (_name, from, to, line, column, field) => {
+      workspace = await createWorkspace({ 'manuscripts/new.yaml': MANUSCRIPT.replace(from, to) });
+      const result = await workspace.build();
+      expect(result.problems).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(result.warnings).toEqual([
+        expect.stringMatching(new RegExp(`^content/manuscripts/new.yaml:${line}:${column} ${field}: `)),
+      ]);
+      const { stderr, code } = await workspace.cli('check');
+      expect(code).toBe(0);
+      expect(stderr).toContain(`Warning: content/manuscripts/new.yaml:${line}:${column} ${field}: `);
+    },
+  );
+});
+
+describe("the sample's example address", () => {
+  it("warns while base_url or media_url is still the sample's address, unless asked not to", async () => {
+    expect(await readFile(path.join(REPO_ROOT, 'content/journal.yaml'), 'utf8')).toContain(
+      'base_url: https://bulletin.example.org\nmedia_url: https://bulletin.example.org\n',
+    );
+    const fixture = await readFile(path.join(VALID_JOURNAL, 'journal.yaml'), 'utf8');
+    const sample = fixture
+      .replace(/^base_url: .*$/m, 'base_url: https://bulletin.example.org')
+      .replace(/^media_url: .*$/m, 'media_url: https://bulletin.example.org');
+    workspace = await createWorkspace({ 'journal.yaml': sample });
+    const result = await workspace.build('check');
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^content\/journal.yaml base_url: https:\/\/bulletin.example.org is an example address/),
+      expect.stringMatching(/^content\/journal.yaml media_url: https:\/\/bulletin.example.org is an example address/),
+    ]);
+    const { stderr } = await workspace.cli('build');
+    expect(stderr).toContain(
+      'Warning: content/journal.yaml base_url: https://bulletin.example.org is an example address',
+    );
+    const quiet = await build(workspace.paths, 'check', { warnExampleDomains: false });
+    expect(quiet.warnings ?? []).toEqual([]);
+    await workspace.write('journal.yaml', sample.replaceAll('https://bulletin.example.org', 'https://bulletin.ips.mk'));
+    expect((await workspace.build('check')).warnings ?? []).toEqual([]);
   });
 });

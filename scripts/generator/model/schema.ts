@@ -289,11 +289,12 @@ const keywords = field(
           item === '' ||
           !isPlainLine(item) ||
           item.includes(', ') ||
+          item.includes(';') ||
           item.endsWith(',')
         ) {
           return bad(
             `${describe(item)} is not a keyword`,
-            'each keyword non-empty, on one line, without ", "',
+            'each keyword non-empty, on one line, without ", " or ";": each keyword its own item',
             'schema/format',
             i,
           );

@@ -89,7 +89,8 @@ export function loadRecordFrom(
     authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
   const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
-  if (result.value) return { record: { ...result.value, origin }, problems: [] };
+  // A valid record may come with warnings (validate.ts).
+  if (result.value) return { record: { ...result.value, origin }, problems: result.problems };
   return {
     problems: result.problems,
     invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) },

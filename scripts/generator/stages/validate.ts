@@ -5,14 +5,36 @@
 import type { z } from 'zod';
 import type { ParsedFile, Position } from './parse.ts';
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
-import type { IssueParams } from '../model/schema.ts';
+import { manuscriptSchema, type IssueParams, type ManuscriptInput } from '../model/schema.ts';
+import { manuscriptWarnings, type ContentWarning } from '../model/content-warnings.ts';
+
+/** What a valid record of a schema is checked for once it is valid: warnings, never fatal. */
+const WARNINGS = new Map<z.ZodType, (value: unknown) => ContentWarning[]>([
+  [manuscriptSchema, (value) => manuscriptWarnings(value as ManuscriptInput)],
+]);
+
+function warningProblems(parsed: ParsedFile, warnings: readonly ContentWarning[]): Problem[] {
+  return warnings.map((warning) => ({
+    code: warning.code,
+    file: parsed.file,
+    ...((warning.offset === undefined ? undefined : locateInside(parsed, warning.path, warning.offset)) ??
+      parsed.locate(warning.path)),
+    field: fieldName(warning.path),
+    message: warning.message,
+    expected: warning.expected,
+    severity: 'warning' as const,
+  }));
+}
 
 export function validate<S extends z.ZodType>(
   parsed: ParsedFile,
   schema: S,
 ): { value?: z.output<S>; problems: Problem[] } {
   const result = schema.safeParse(parsed.data);
-  if (result.success) return { value: result.data, problems: [] };
+  if (result.success) {
+    const warn = WARNINGS.get(schema);
+    return { value: result.data, problems: warn ? warningProblems(parsed, warn(result.data)) : [] };
+  }
   const problems: Problem[] = [];
   // A misspelt field is one mistake: "did you mean" at the misspelling, and no second report that
   // the field it resembles is missing.
