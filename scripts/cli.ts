@@ -160,7 +160,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return 0;
     }
     case 'schema':
-      return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
+      return writeSchemas(paths.content, path.resolve(values.out ?? path.join(paths.content, 'schemas')));
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
@@ -282,13 +282,14 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   return 0;
 }
 
-async function writeSchemas(outDir: string): Promise<number> {
-  const { contentJsonSchemas } = await import('./generator/model/schema.ts');
+async function writeSchemas(contentDir: string, outDir: string): Promise<number> {
+  const { editorJsonSchemas, readContentChoices } = await import('./generator/editor-schemas.ts');
+  const schemas = editorJsonSchemas(await readContentChoices(contentDir));
   await mkdir(outDir, { recursive: true });
-  for (const [name, schema] of Object.entries(contentJsonSchemas())) {
+  for (const [name, schema] of Object.entries(schemas)) {
     await writeFile(path.join(outDir, name), JSON.stringify(schema, null, 2) + '\n');
   }
-  console.log(`Wrote ${Object.keys(contentJsonSchemas()).length} JSON Schemas to ${outDir}.`);
+  console.log(`Wrote ${Object.keys(schemas).length} JSON Schemas to ${outDir}.`);
   return 0;
 }
 
