@@ -60,7 +60,7 @@ export function validate<S extends z.ZodType>(
           ...parsed.locateKey(issue.path, key),
           field,
           message: guess ? `is not a known field; did you mean "${guess}"?` : 'is not a known field',
-          expected: guess ? `the field name ${guess}` : `one of: ${knownKeys(schema).join(', ')}`,
+          ...(guess ? {} : { expected: `one of: ${knownKeys(schema).join(', ')}` }),
         });
       }
       continue;
