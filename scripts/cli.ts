@@ -5,13 +5,14 @@
  *
  *   build | check | preview | config <host> | schema | clean | import <source> | export <file>
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { BuildMode, BuildOptions } from './generator/build.ts';
 import { startContentScan } from './generator/start-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
-import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
+import { formatGithubAnnotations, formatReport, nearest } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
 import { recoverOutput } from './generator/stages/write.ts';
 import { UsageError } from './shared/usage-error.ts';
@@ -42,9 +43,41 @@ async function usage(): Promise<string> {
   export    write the built lists as one dump file       <out.json> [--content DIR]`;
 }
 
+/** A wrong call said in one sentence and the command to run, without the usage text after it. */
+class BriefUsageError extends UsageError {}
+
+/** The commands of `npm run`, for "did you mean". */
+const COMMANDS = ['build', 'check', 'preview', 'config', 'schema', 'clean', 'import', 'export'];
+
+/** parseArgs' own errors, in one sentence that names the command and what to run instead. */
+function parseArguments<T extends ParseArgsConfig>(
+  command: string | undefined,
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = (error as Error).message;
+    const option = /^(?:Unknown option|Option) '([^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+      const known = Object.keys(config?.options ?? {}).map((name) => `--${name}`);
+      const guess = nearest(option, known);
+      const where = command && COMMANDS.includes(command) ? `npm run ${command}` : 'The command';
+      throw new BriefUsageError(
+        `${where} has no option ${option}${guess ? `; did you mean ${guess}?` : '.'}\n` +
+          `Every command and option: npm run ${command && COMMANDS.includes(command) ? command : 'build'} -- --help`,
+      );
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option)
+      throw new BriefUsageError(`${option} needs a value: ${option} <value>`);
+    throw error;
+  }
+}
+
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseArguments(command, {
     args: rest,
     allowPositionals: true,
     options: {
@@ -100,7 +133,19 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         process.stdout.write(platform.render());
         return 0;
       }
-      if (!host || !(host in HOST_CONFIGS))
+      if (host && !(host in HOST_CONFIGS)) {
+        const guess = nearest(host, [...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)]);
+        throw new BriefUsageError(
+          `"${host}" is not a host we write a configuration for${guess ? `; did you mean ${guess}?` : '.'}\n` +
+            (guess && guess in PLATFORM_CONFIGS
+              ? `Run: npm run config -- ${guess}`
+              : `Run: npm run config -- ${guess ?? 'nginx'} --root /srv/journal/dist` +
+                (guess
+                  ? ''
+                  : ` (hosts: ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')})`)),
+        );
+      }
+      if (!host)
         throw new UsageError(
           `config needs a host: one of ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')}`,
         );
@@ -115,7 +160,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return 0;
     }
     case 'schema':
-      return writeSchemas(path.resolve(values.out ?? path.join(paths.content, 'schemas')));
+      return writeSchemas(paths.content, path.resolve(values.out ?? path.join(paths.content, 'schemas')));
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
@@ -141,8 +186,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       const loaded = collectAfterLoading();
       return (await import('./import/commands.ts')).runExport(paths, positionals, loaded ? { loaded } : {});
     }
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+    default: {
+      const guess = nearest(command, COMMANDS);
+      throw new UsageError(`unknown command "${command}"${guess ? `; did you mean ${guess}?` : ''}`);
+    }
   }
 }
 
@@ -213,6 +260,13 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   // http-server's `union` layer reads a deprecated response field on every request; the warning
   // says nothing the user can act on.
   process.noDeprecation = true;
+  if (!existsSync(path.join(paths.out, 'api'))) {
+    const out = path.relative(paths.root, paths.out) || paths.out;
+    console.error(
+      `There is no built site in ${out}/ yet: build it first with npm run build (or npm start, which builds and previews).`,
+    );
+    return 1;
+  }
   const { createPreviewServer } = await import('./preview/server.ts');
   const server = createPreviewServer({ root: paths.out });
   const address = await server.listen(parsePort(portText), host);
@@ -228,13 +282,14 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   return 0;
 }
 
-async function writeSchemas(outDir: string): Promise<number> {
-  const { contentJsonSchemas } = await import('./generator/model/schema.ts');
+async function writeSchemas(contentDir: string, outDir: string): Promise<number> {
+  const { editorJsonSchemas, readContentChoices } = await import('./generator/editor-schemas.ts');
+  const schemas = editorJsonSchemas(await readContentChoices(contentDir));
   await mkdir(outDir, { recursive: true });
-  for (const [name, schema] of Object.entries(contentJsonSchemas())) {
+  for (const [name, schema] of Object.entries(schemas)) {
     await writeFile(path.join(outDir, name), JSON.stringify(schema, null, 2) + '\n');
   }
-  console.log(`Wrote ${Object.keys(contentJsonSchemas()).length} JSON Schemas to ${outDir}.`);
+  console.log(`Wrote ${Object.keys(schemas).length} JSON Schemas to ${outDir}.`);
   return 0;
 }
 
@@ -249,7 +304,10 @@ main(process.argv.slice(2), process.env).then(
     process.exitCode = code;
   },
   async (error: unknown) => {
-    if (
+    if (error instanceof BriefUsageError) {
+      console.error(error.message);
+      process.exitCode = 2;
+    } else if (
       error instanceof UsageError ||
       (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
     ) {

@@ -269,14 +269,13 @@ section: Botany
     expect(result.ok).toBe(false);
     expect(result.problems.map(where)).toEqual([
       'schema/markup content/manuscripts/author.yaml:10:5 authors[1]',
-      'schema/markup content/manuscripts/overlay.yaml:5:11 abstract',
-      'schema/markup content/manuscripts/xmp.yaml:5:11 abstract',
+      'schema/markup content/manuscripts/overlay.yaml:5:12 abstract',
+      'schema/markup content/manuscripts/xmp.yaml:5:24 abstract',
     ]);
     const [author, overlay, xmp] = result.problems;
     expect(author!.message).toContain('as_published');
     expect(overlay!.message).toContain('the style attribute of <p> is not allowed');
     expect(xmp!.message).toContain('the <xmp> element is not allowed');
-    expect(xmp!.message).toContain('character 13');
     expect(await snapshot(workspace.paths.out)).toEqual(before);
   });
 
@@ -287,7 +286,7 @@ section: Botany
     const { code, stderr, stdout } = await workspace.cli('build');
     expect(code).toBe(1);
     expect(`${stdout}${stderr}`).toContain(
-      'content/manuscripts/xmp.yaml:5:11 abstract: the <noframes> element is not allowed',
+      'content/manuscripts/xmp.yaml:5:20 abstract: the <noframes> element is not allowed',
     );
   });
 });

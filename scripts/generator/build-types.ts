@@ -33,6 +33,8 @@ export interface BuildOptions {
   linkMedia?: boolean;
   /** Publish a list even when it loses all its records, or more than half, since the previous output. */
   allowShrink?: boolean;
+  /** `false`: no warning that base_url or media_url is still the sample's example address (a local preview). */
+  warnExampleDomains?: boolean;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
 }

@@ -9,7 +9,8 @@ import type { ProjectPaths } from '../project.ts';
 import { loadContentFiles } from './engine/content.ts';
 import { startOutput } from './engine/output.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
-import { isUnreadFolder } from './model/problems.ts';
+import { formatProblem, isUnreadFolder, takeWarnings } from './model/problems.ts';
+import { journalWarnings } from './model/content-warnings.ts';
 import { silentProgress, timed } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
@@ -30,13 +31,20 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
   const progress = options.progress ?? silentProgress;
   const content = await loadContentFiles(paths, mode, { ...options, progress });
   const { journal, records, checked, problems, parsed } = content;
+  // Warnings are printed with the result and never stop the build.
+  const warned = takeWarnings(problems);
+  if (journal && options.warnExampleDomains !== false)
+    warned.push(...journalWarnings(journal, content.journalFile ?? 'content/journal.yaml'));
+  const contentWarnings = warned.map(formatProblem);
+  const done = (result: BuildResult): BuildResult =>
+    contentWarnings.length ? { ...result, warnings: [...contentWarnings, ...(result.warnings ?? [])] } : result;
   const counts = {
     authors: checked.authors,
     volumes: checked.volumes.length,
     manuscripts: checked.manuscripts.length,
     pdfs: 0,
   };
-  if (!journal) return { ok: false, problems, counts, parsed };
+  if (!journal) return done({ ok: false, problems, counts, parsed });
 
   const media = content.checkMedia(mode === 'build');
   const site = problems.length === 0 && records ? orderJournal(journal, records) : undefined;
@@ -73,9 +81,9 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     if (problems.length > 0) {
       await output?.abandon();
       await content.locate(problems);
-      return { ok: false, problems, counts, parsed };
+      return done({ ok: false, problems, counts, parsed });
     }
-    if (!output) return { ok: true, problems, counts, parsed };
+    if (!output) return done({ ok: true, problems, counts, parsed });
 
     // The hosts' limits, on the files as written, before they are swapped in.
     const rules = ruleFilesOf([...output.groups.flatMap((group) => group.outputs), ...extra]);
@@ -90,8 +98,8 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       );
       return hosting.problems.length === 0;
     });
-    if (!written) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
-    return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
+    if (!written) return done({ ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed });
+    return done({ ok: true, problems, counts, written, warnings: hosting.warnings, parsed });
   } catch (error) {
     await output?.abandon();
     throw error;

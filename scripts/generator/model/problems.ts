@@ -37,6 +37,10 @@ export type ProblemCode =
   | 'media/not-pdf'
   | 'media/outside-content'
   | 'media/symlink'
+  // Warnings: printed, never fatal (Problem.severity)
+  | 'warn/keywords-separator'
+  | 'warn/markup-repair'
+  | 'warn/example-domain'
   | 'output/conflict'
   | 'output/shrink'
   // A limit of a host named in `hosts` (docs/hosting/)
@@ -64,6 +68,21 @@ export interface Problem {
   message: string;
   /** What was expected, printed in parentheses. */
   expected?: string;
+  /**
+   * A warning is printed and the build goes on: what is accepted because data already published
+   * holds it (an import must build as the original published it), but an editor should not write.
+   */
+  severity?: 'warning';
+}
+
+/** Takes the warnings out of `problems` (in place) and returns them. */
+export function takeWarnings(problems: Problem[]): Problem[] {
+  const warnings = problems.filter((p) => p.severity === 'warning');
+  if (warnings.length === 0) return warnings;
+  const errors = problems.filter((p) => p.severity !== 'warning');
+  problems.length = 0;
+  problems.push(...errors);
+  return warnings.sort(compareProblems);
 }
 
 /**
@@ -169,18 +188,23 @@ export function nearest(wanted: string, known: Iterable<string>): string | undef
   return best;
 }
 
+/** Edit distance counting a swap of two neighbouring letters as one edit (`titel` → `title`), capped. */
 function editDistance(a: string, b: string, cap: number): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, beforePrevious[j - 2]! + 1);
       current.push(value);
       rowMin = Math.min(rowMin, value);
     }
     if (rowMin >= cap) return cap;
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length]!;

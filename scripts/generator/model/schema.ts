@@ -27,7 +27,8 @@ import { findUnsafeMarkup } from './rich-text.ts';
 import { HOST_IDS, type HostId } from './host-ids.ts';
 
 type Parsed<T> =
-  { ok: true; value: T } | { ok: false; code: ProblemCode; message: string; expected: string; index?: number };
+  | { ok: true; value: T }
+  | { ok: false; code: ProblemCode; message: string; expected: string; index?: number; offset?: number };
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const bad = (
@@ -35,18 +36,22 @@ const bad = (
   expected: string,
   code: ProblemCode = 'schema/format',
   index?: number,
+  offset?: number,
 ): Parsed<never> => ({
   ok: false,
   code,
   message,
   expected,
   ...(index === undefined ? {} : { index }),
+  ...(offset === undefined ? {} : { offset }),
 });
 
 /** Params attached to every issue this module raises; `validate.ts` reads them back. */
 export interface IssueParams {
   code: ProblemCode;
   expected: string;
+  /** Where in the text value the problem is: validate.ts points at that place in the file. */
+  offset?: number;
 }
 
 /**
@@ -60,7 +65,11 @@ function field<T>(jsonSchema: Record<string, unknown>, parse: (value: unknown) =
     .transform((value, ctx): T => {
       const result: Parsed<T> = value === undefined ? bad('is missing', expected, 'schema/missing') : parse(value);
       if (result.ok) return result.value;
-      const params: IssueParams = { code: result.code, expected: result.expected };
+      const params: IssueParams = {
+        code: result.code,
+        expected: result.expected,
+        ...(result.offset === undefined ? {} : { offset: result.offset }),
+      };
       ctx.addIssue({
         code: 'custom',
         message: result.message,
@@ -280,11 +289,12 @@ const keywords = field(
           item === '' ||
           !isPlainLine(item) ||
           item.includes(', ') ||
+          item.includes(';') ||
           item.endsWith(',')
         ) {
           return bad(
             `${describe(item)} is not a keyword`,
-            'each keyword non-empty, on one line, without ", "',
+            'each keyword non-empty, on one line, without ", " or ";": each keyword its own item',
             'schema/format',
             i,
           );
@@ -320,9 +330,9 @@ const abstract = field(
     if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
     if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value))
       return bad('contains a control character', 'printable text');
-    // The position inside the abstract: the problem's line and column are those of the field.
+    // validate.ts points at the tag's own line and column in the file.
     const unsafe = findUnsafeMarkup(text.value);
-    if (unsafe) return bad(`${unsafe.message}, at character ${unsafe.offset + 1}`, unsafe.expected, 'schema/markup');
+    if (unsafe) return bad(unsafe.message, unsafe.expected, 'schema/markup', undefined, unsafe.offset);
     return ok(text.value);
   },
 );

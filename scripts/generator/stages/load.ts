@@ -35,7 +35,7 @@ export interface InvalidRecord {
   collection: SourceFile['collection'];
   origin: Origin;
   id?: number;
-  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section'>>;
+  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section' | 'document'>>;
 }
 
 const LOCATED_FIELDS = {
@@ -89,7 +89,8 @@ export function loadRecordFrom(
     authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
   const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
-  if (result.value) return { record: { ...result.value, origin }, problems: [] };
+  // A valid record may come with warnings (validate.ts).
+  if (result.value) return { record: { ...result.value, origin }, problems: result.problems };
   return {
     problems: result.problems,
     invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) },
@@ -113,9 +114,11 @@ function salvage(collection: SourceFile['collection'], data: unknown): Pick<Inva
   const volume = fieldValue('citation_volume') as number | undefined;
   const authors = fieldValue('authors') as string[] | undefined;
   const section = fieldValue('section') as string | undefined;
+  const document = fieldValue('document') as ManuscriptInput['document'] | undefined;
   if (volume !== undefined) references.citation_volume = volume;
   if (authors !== undefined) references.authors = authors;
   if (section !== undefined) references.section = section;
+  if (document !== undefined) references.document = document;
   return { ...(id === undefined ? {} : { id }), references };
 }
 

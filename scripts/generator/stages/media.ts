@@ -88,7 +88,8 @@ export async function startMediaCheck(
     return { result: Promise.resolve({ copies: [], pdfs: 0, problems: [mediaLink], verified: none, changed: false }) };
   }
   const realMediaDir = await realpath(mediaDir).catch(() => mediaDir);
-  // Each PDF's path, and who names it: volume v as -1 - v, manuscript i as i (no object per PDF).
+  // Each PDF's path, and who names it: volume v as -1 - v, manuscript i as i, invalid record j
+  // as manuscripts.length + j (no object per PDF).
   const refPaths: string[] = [];
   const namedBy: number[] = [];
   records.volumes.forEach((volume, v) => {
@@ -103,6 +104,13 @@ export async function startMediaCheck(
     refPaths.push(document.path);
     namedBy.push(i);
   }
+  // A manuscript that failed validation still names its PDF: one run reports both mistakes.
+  records.invalid.forEach((invalid, j) => {
+    const document = invalid.references?.document;
+    if (document?.kind !== 'local') return;
+    refPaths.push(document.path);
+    namedBy.push(manuscripts.length + j);
+  });
 
   const { folders, folderOf } = foldersOf(refPaths, mediaDir);
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
@@ -161,7 +169,13 @@ export async function startMediaCheck(
   let changed = verified === undefined || known === undefined;
   const fail = (i: number, code: Problem['code'], message: string, expected: string) => {
     const by = namedBy[i]!;
-    const [origin, field] = by < 0 ? [records.volumes[-1 - by]!.origin, 'pdf'] : [manuscripts.origin(by), 'document'];
+    const origin =
+      by < 0
+        ? records.volumes[-1 - by]!.origin
+        : by < manuscripts.length
+          ? manuscripts.origin(by)
+          : records.invalid[by - manuscripts.length]!.origin;
+    const field = by < 0 ? 'pdf' : 'document';
     problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
   };
   // First, on this thread, what the stamps decide: at 100,000 PDFs nearly all are known and unchanged.

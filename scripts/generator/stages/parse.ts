@@ -4,18 +4,23 @@
  *
  * YAML uses the failsafe schema: every scalar stays the exact string the editor typed, so
  * `2024-01-02`, `1.10` and `007` are never turned into dates or numbers (the schema decides types).
- * JSON files are read with the yaml package's JSON schema: same node positions, JSON's own types.
+ * JSON files are checked as strict JSON (strict-json.ts), then read with the yaml package's JSON
+ * schema: same node positions, JSON's own types.
  */
 import { createRequire } from 'node:module';
 import type * as YamlPackage from 'yaml';
 import type { CST, Document, Node } from 'yaml';
 import { MAX_NESTING, parsePlainYaml, type Position } from './plain-yaml.ts';
 import type { Problem } from '../model/problems.ts';
+import { strictJsonMistake } from './strict-json.ts';
+import { plainYamlMistakes } from './yaml-errors.ts';
 
 export type { Position };
 
 export interface ParsedFile {
   file: string;
+  /** The decoded text (for pointing inside a value: validate.ts). */
+  text: string;
   data: unknown;
   /** The position of the value at `path`, or of the nearest enclosing node that exists. */
   locate(path: readonly PropertyKey[]): Position;
@@ -86,7 +91,7 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
     // Most record files are plain YAML that a small reader takes in a few µs; it declines
     // anything else (errors included), and the yaml package below decides, with the same result.
     const plain = parsePlainYaml(text);
-    if (plain) return { parsed: { file, ...plain }, problems: [] };
+    if (plain) return { parsed: { file, text, ...plain }, problems: [] };
   }
   return parseWithYamlPackage(file, text);
 }
@@ -102,6 +107,17 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
+  if (parser.schema === 'json') {
+    const mistake = strictJsonMistake(text);
+    if (mistake) {
+      const { line, column } = positionIn(text, mistake.offset);
+      return {
+        problems: [
+          { code: 'parse/syntax', file, line, column, field: '', message: mistake.message, expected: mistake.expected },
+        ],
+      };
+    }
+  }
   // As parseDocument, in its two steps: the syntax tree is checked before the composer, whose
   // recursion a few thousand levels of nesting overflow, turns it into a document.
   const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
@@ -141,13 +157,13 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
     return {
       problems: [
         ...tagProblems,
-        ...document.errors.map((error) => ({
+        ...plainYamlMistakes(text, document.errors).map((mistake) => ({
           code: 'parse/syntax' as const,
           file,
-          ...at(error.pos[0]),
+          ...at(mistake.offset),
           field: '',
-          message: firstLine(error.message),
-          expected: extension === '.json' ? 'valid JSON' : 'valid YAML',
+          message: mistake.message,
+          expected: mistake.expected,
         })),
       ],
     };
@@ -210,6 +226,7 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   return {
     parsed: {
       file,
+      text,
       data,
       locate,
       locateKey: (path, key) => {
@@ -355,6 +372,17 @@ function nodeAt(document: Document, path: readonly PropertyKey[]): Node | undefi
 
 function firstLine(message: string): string {
   return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/** The 1-based line and column of an offset (the line counter sees only the lines the parser read). */
+function positionIn(text: string, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
 }
 
 /** Strict UTF-8 decoding; on failure, the line and column of the first bad byte. */

@@ -138,18 +138,17 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   const report = (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) =>
     problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
 
-  const volumesById = uniqueBy(
-    records.volumes,
-    (v) => v.id,
-    (v, first) =>
-      report(
-        v.origin,
-        'id',
-        'ref/duplicate-id',
-        `${v.id} is also the id of ${first.origin.file}`,
-        'an id no other volume has',
-      ),
-  );
+  // A duplicate id is reported at the file that sorts later (deterministic, with no clock to say
+  // which is newer), naming the other, with the next id free; records that failed validation
+  // keep their ids (InvalidRecord), so a duplicate is reported in the same run as their other mistakes.
+  const invalidVolumes = records.invalid.filter((r) => r.collection === 'volumes' && r.id !== undefined);
+  const volumeIdAt = (i: number) =>
+    i < records.volumes.length ? records.volumes[i]!.id : invalidVolumes[i - records.volumes.length]!.id!;
+  const volumeOriginAt = (i: number) =>
+    i < records.volumes.length ? records.volumes[i]!.origin : invalidVolumes[i - records.volumes.length]!.origin;
+  reportRepeatedIds(records.volumes.length + invalidVolumes.length, volumeIdAt, volumeOriginAt, 'volume', report);
+  const volumesById = new Map<number, VolumeRecord>();
+  for (const volume of records.volumes) if (!volumesById.has(volume.id)) volumesById.set(volume.id, volume);
   uniqueBy(
     records.volumes,
     (v) => v.citation_journal_title,
@@ -163,17 +162,13 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       ),
   );
   const manuscripts = records.manuscripts;
-  forEachRepeatedId(
-    manuscripts.length,
-    (i) => manuscripts.id(i),
-    (i, first) =>
-      report(
-        manuscripts.origin(i),
-        'id',
-        'ref/duplicate-id',
-        `${manuscripts.id(i)} is also the id of ${manuscripts.origin(first).file}`,
-        'an id no other manuscript has',
-      ),
+  const invalidManuscripts = records.invalid.filter((r) => r.collection === 'manuscripts' && r.id !== undefined);
+  reportRepeatedIds(
+    manuscripts.length + invalidManuscripts.length,
+    (i) => (i < manuscripts.length ? manuscripts.id(i) : invalidManuscripts[i - manuscripts.length]!.id!),
+    (i) => (i < manuscripts.length ? manuscripts.origin(i) : invalidManuscripts[i - manuscripts.length]!.origin),
+    'manuscript',
+    report,
   );
 
   for (const volume of records.volumes) {
@@ -324,6 +319,36 @@ function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Reports each of `count` records whose id another has, at the one whose file sorts later, naming
+ * the other file and the next free id (one above the highest, so ids keep growing as editors expect).
+ */
+function reportRepeatedIds(
+  count: number,
+  idAt: (i: number) => number,
+  originAt: (i: number) => Origin,
+  kind: 'volume' | 'manuscript',
+  report: (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) => void,
+): void {
+  let nextFree: number | undefined;
+  forEachRepeatedId(count, idAt, (i, first) => {
+    if (nextFree === undefined) {
+      let highest = 0;
+      for (let k = 0; k < count; k++) highest = Math.max(highest, idAt(k));
+      nextFree = highest + 1;
+    }
+    let [later, earlier] = [originAt(i), originAt(first)];
+    if (compareText(later.file, earlier.file) < 0) [later, earlier] = [earlier, later];
+    report(
+      later,
+      'id',
+      'ref/duplicate-id',
+      `${idAt(i)} is also the id of ${earlier.file}`,
+      `an id no other ${kind} has: the next free id is ${nextFree}`,
+    );
+  });
 }
 
 /**

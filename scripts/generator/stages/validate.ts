@@ -3,38 +3,79 @@
  * `field` reads like `authors[1]`, and the line comes from the YAML node, not from a search.
  */
 import type { z } from 'zod';
-import type { ParsedFile } from './parse.ts';
-import type { Problem, ProblemCode } from '../model/problems.ts';
-import type { IssueParams } from '../model/schema.ts';
+import type { ParsedFile, Position } from './parse.ts';
+import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
+import { manuscriptSchema, type IssueParams, type ManuscriptInput } from '../model/schema.ts';
+import { manuscriptWarnings, type ContentWarning } from '../model/content-warnings.ts';
+
+/** What a valid record of a schema is checked for once it is valid: warnings, never fatal. */
+const WARNINGS = new Map<z.ZodType, (value: unknown) => ContentWarning[]>([
+  [manuscriptSchema, (value) => manuscriptWarnings(value as ManuscriptInput)],
+]);
+
+function warningProblems(parsed: ParsedFile, warnings: readonly ContentWarning[]): Problem[] {
+  return warnings.map((warning) => ({
+    code: warning.code,
+    file: parsed.file,
+    ...((warning.offset === undefined ? undefined : locateInside(parsed, warning.path, warning.offset)) ??
+      parsed.locate(warning.path)),
+    field: fieldName(warning.path),
+    message: warning.message,
+    expected: warning.expected,
+    severity: 'warning' as const,
+  }));
+}
 
 export function validate<S extends z.ZodType>(
   parsed: ParsedFile,
   schema: S,
 ): { value?: z.output<S>; problems: Problem[] } {
   const result = schema.safeParse(parsed.data);
-  if (result.success) return { value: result.data, problems: [] };
+  if (result.success) {
+    const warn = WARNINGS.get(schema);
+    return { value: result.data, problems: warn ? warningProblems(parsed, warn(result.data)) : [] };
+  }
   const problems: Problem[] = [];
+  // A misspelt field is one mistake: "did you mean" at the misspelling, and no second report that
+  // the field it resembles is missing.
+  const guesses = new Map<string, string>();
+  for (const issue of result.error.issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const known = knownKeys(schema);
+    for (const key of issue.keys) {
+      const guess = nearest(key, known);
+      if (guess !== undefined && !(guess in (parsed.data as Record<string, unknown>)))
+        guesses.set(fieldName([...issue.path, key]), fieldName([...issue.path, guess]));
+    }
+  }
+  const guessed = new Set(guesses.values());
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
+        const field = fieldName([...issue.path, key]);
+        const guess = guesses.get(field);
         problems.push({
           code: 'schema/unknown-field',
           file: parsed.file,
           ...parsed.locateKey(issue.path, key),
-          field: fieldName([...issue.path, key]),
-          message: 'is not a known field',
-          expected: `one of: ${knownKeys(schema).join(', ')}`,
+          field,
+          message: guess ? `is not a known field; did you mean "${guess}"?` : 'is not a known field',
+          ...(guess ? {} : { expected: `one of: ${knownKeys(schema).join(', ')}` }),
         });
       }
       continue;
     }
     const params = (issue as { params?: Partial<IssueParams> }).params;
+    if (params?.code === 'schema/missing' && guessed.has(fieldName(issue.path))) continue;
+    const inside = params?.offset === undefined ? undefined : locateInside(parsed, issue.path, params.offset);
+    const message = params?.code ? issue.message : `is not valid: ${issue.message}`;
     problems.push({
       code: params?.code ?? codeFor(issue.code),
       file: parsed.file,
-      ...parsed.locate(issue.path),
+      ...(inside ?? parsed.locate(issue.path)),
       field: fieldName(issue.path),
-      message: params?.code ? issue.message : `is not valid: ${issue.message}`,
+      message:
+        params?.offset === undefined || inside ? message : `${message}, at character ${params.offset + 1} of the text`,
       ...(params?.expected ? { expected: params.expected } : {}),
     });
   }
@@ -55,4 +96,36 @@ export function fieldName(path: readonly PropertyKey[]): string {
 function knownKeys(schema: z.ZodType): string[] {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   return shape ? Object.keys(shape) : [];
+}
+
+/**
+ * The line and column in the file of character `offset` of the text value at `path`. A value's
+ * characters are not its source's (a folded block joins lines, a quoted text has escapes), so the
+ * run of characters from `offset` to the next white space, which no folding splits, is looked for
+ * in the source from the value's start: the same occurrence as in the value. Undefined when the
+ * source spells it otherwise (an escape inside the run): the field's position is used then.
+ */
+function locateInside(parsed: ParsedFile, path: readonly PropertyKey[], offset: number): Position | undefined {
+  let value: unknown = parsed.data;
+  for (const step of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[step];
+  if (typeof value !== 'string') return undefined;
+  const run = /^\S{1,40}/.exec(value.slice(offset))?.[0];
+  if (!run) return undefined;
+  let before = 0;
+  for (let at = value.indexOf(run); at >= 0 && at < offset; at = value.indexOf(run, at + 1)) before++;
+  const text = parsed.text;
+  const start = parsed.locate(path);
+  let from = 0;
+  for (let line = 1; line < start.line; line++) from = text.indexOf('\n', from) + 1;
+  from += start.column - 1;
+  let found = text.indexOf(run, from);
+  for (let k = 0; k < before && found >= 0; k++) found = text.indexOf(run, found + 1);
+  if (found < 0) return undefined;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < found; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: found - lineStart + 1 };
 }

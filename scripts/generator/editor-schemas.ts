@@ -1,0 +1,81 @@
+/**
+ * The editors' JSON Schemas (`npm run schema`, content/schemas/): the validator's schemas
+ * (model/schema.ts) with the names that exist in the content offered for completion, so an
+ * editor's YAML extension completes a section, an author key or a volume id as it is typed.
+ *
+ * Sections are a strict `enum` (the journal lists them; the build refuses any other). Author keys
+ * and volume ids are offered with `anyOf` beside the plain shape: a new author or volume is not
+ * flagged in the editor before the schemas are written again; the build checks every reference.
+ * Sorted, so the same content always gives the same files.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { contentJsonSchemas } from './model/schema.ts';
+import { parseFile } from './stages/parse.ts';
+
+export interface ContentChoices {
+  sections: string[];
+  authorKeys: string[];
+  volumeIds: number[];
+}
+
+const RECORD_FILE = /^(.+)\.(ya?ml|json)$/;
+
+/** The sections, author keys and volume ids of a content folder; what cannot be read is left out. */
+export async function readContentChoices(contentDir: string): Promise<ContentChoices> {
+  const names = async (folder: string) =>
+    (await readdir(path.join(contentDir, folder)).catch(() => [] as string[])).filter((name) => RECORD_FILE.test(name));
+  const dataOf = async (file: string): Promise<Record<string, unknown> | undefined> => {
+    const bytes = await readFile(path.join(contentDir, file)).catch(() => undefined);
+    const data = bytes && parseFile(file, bytes).parsed?.data;
+    return data && typeof data === 'object' ? (data as Record<string, unknown>) : undefined;
+  };
+  let sections: string[] = [];
+  for (const name of ['journal.yaml', 'journal.yml', 'journal.json']) {
+    const listed = (await dataOf(name))?.['sections'];
+    if (Array.isArray(listed)) {
+      sections = listed.filter((s): s is string => typeof s === 'string' && s !== '');
+      break;
+    }
+  }
+  const authorKeys = (await names('authors')).map((name) => RECORD_FILE.exec(name)![1]!);
+  const volumeIds: number[] = [];
+  for (const name of await names('volumes')) {
+    const id = Number((await dataOf(`volumes/${name}`))?.['id']);
+    if (Number.isSafeInteger(id) && id > 0) volumeIds.push(id);
+  }
+  const unique = <T>(values: T[], compare: (a: T, b: T) => number) => [...new Set(values)].sort(compare);
+  const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return {
+    // The journal's own order: the order editors know them in.
+    sections: [...new Set(sections)],
+    authorKeys: unique(authorKeys, byCodeUnit),
+    volumeIds: unique(volumeIds, (a, b) => a - b),
+  };
+}
+
+type JsonObject = Record<string, unknown>;
+
+export function editorJsonSchemas(choices: ContentChoices): Record<string, object> {
+  const schemas = contentJsonSchemas();
+  const manuscript = schemas['manuscript.schema.json'] as { properties: Record<string, JsonObject> };
+  const { properties } = manuscript;
+  if (choices.sections.length > 0) properties['section'] = { ...properties['section'], enum: choices.sections };
+  if (choices.volumeIds.length > 0)
+    properties['citation_volume'] = offer(properties['citation_volume']!, choices.volumeIds);
+  const authors = properties['authors'] as { items: { anyOf: JsonObject[] } } | undefined;
+  if (authors && choices.authorKeys.length > 0) {
+    const [key, ...rest] = authors.items.anyOf;
+    authors.items.anyOf = [offer(key!, choices.authorKeys), ...rest];
+  }
+  return schemas;
+}
+
+/** The values that exist, for completion, beside the shape any new one has. */
+function offer(shape: JsonObject, values: (string | number)[]): JsonObject {
+  const { description, ...rest } = shape;
+  return {
+    ...(description === undefined ? {} : { description }),
+    anyOf: [{ enum: values }, rest],
+  };
+}

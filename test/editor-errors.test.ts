@@ -1,0 +1,184 @@
+/**
+ * What an editor who is not a programmer sees when something is wrong: every mistake in the first
+ * run, each at its own line and column, in plain words, with the fix when there is an obvious one.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
+import type { Problem } from '../scripts/generator/model/problems.ts';
+import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
+
+const MANUSCRIPT = `id: 40
+citation_volume: 1
+citation_title: A new record
+citation_date: 2022-01-10
+abstract: <p>Text.</p>
+keywords: [one, two]
+document: pdfs/orchids.pdf
+authors:
+  - marko-nikolov
+  - jane-doe
+section: Botany
+`;
+
+async function problemsFor(files: Record<string, string | null>, mode: 'check' | 'build' = 'check') {
+  workspace = await createWorkspace(files);
+  const result = await workspace.build(mode);
+  expect(result.ok).toBe(false);
+  return result.problems;
+}
+
+describe('every problem of a record in the first run', () => {
+  it.each(['check', 'build'] as const)(
+    '%s: a bad date, a duplicate id and a missing PDF in one file are all reported',
+    async (mode) => {
+      const problems = await problemsFor(
+        {
+          'manuscripts/new.yaml': MANUSCRIPT.replace('id: 40', 'id: 7')
+            .replace('citation_date: 2022-01-10', 'citation_date: 2022-02-30')
+            .replace('pdfs/orchids.pdf', 'pdfs/missing.pdf'),
+        },
+        mode,
+      );
+      expect(problems.map(where).sort()).toEqual([
+        'media/missing content/manuscripts/new.yaml:7:11 document',
+        'ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id',
+        'schema/format content/manuscripts/new.yaml:4:16 citation_date',
+      ]);
+    },
+  );
+
+  it('a duplicate id names both files, the one that sorts later first, and the next free id', async () => {
+    const problems = await problemsFor({
+      'manuscripts/zebra.yaml': MANUSCRIPT.replace('id: 40', 'id: 3'),
+    });
+    expect(problems.map(where)).toEqual(['ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id']);
+    expect(problems[0]!.message).toBe('3 is also the id of content/manuscripts/orchids.yaml');
+    // The fixture's manuscripts have the ids 3, 7 and 12.
+    expect(problems[0]!.expected).toBe('an id no other manuscript has: the next free id is 13');
+  });
+
+  it('an invalid record with a duplicate id is still reported as a duplicate', async () => {
+    const problems = await problemsFor({
+      'manuscripts/zebra.yaml': MANUSCRIPT.replace('id: 40', 'id: 12').replace('citation_title: A new record\n', ''),
+    });
+    expect(problems.map(where).sort()).toEqual([
+      'ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id',
+      'schema/missing content/manuscripts/zebra.yaml:1:1 citation_title',
+    ]);
+    expect(problems.find((p) => p.code === 'ref/duplicate-id')!.message).toBe(
+      '12 is also the id of content/manuscripts/beetles.json',
+    );
+  });
+});
+
+describe('unknown fields', () => {
+  it('a misspelt field gets "did you mean", once, and no second report that the right one is missing', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title:', 'citation_tittle:'),
+    });
+    expect(problems.map(where)).toEqual(['schema/unknown-field content/manuscripts/new.yaml:3:1 citation_tittle']);
+    expect(problems[0]!.message).toBe('is not a known field; did you mean "citation_title"?');
+  });
+
+  it('a field nothing resembles lists the known fields, and a missing field is still reported', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title: A new record\n', 'colour: blue\n'),
+    });
+    expect(problems.map(where)).toEqual([
+      'schema/missing content/manuscripts/new.yaml:1:1 citation_title',
+      'schema/unknown-field content/manuscripts/new.yaml:3:1 colour',
+    ]);
+    expect(problems[1]!.expected).toContain('citation_title');
+  });
+});
+
+describe('markup problems in an abstract point at the tag itself', () => {
+  it.each([
+    ['on the same line', 'abstract: <p>Text <script>x</script>.</p>', 5, 19],
+    ['in a folded block', 'abstract: >-\n  <p>First line,\n  second <b onclick="x()">line</b>.</p>', 7, 10],
+    ['in a literal block', 'abstract: |\n  <p>First line,</p>\n  <p>second <iframe>.</p>', 7, 13],
+    ['in a quoted text over two lines', 'abstract: "<p>First line,\n  and <blink>.</p>"', 6, 7],
+    ['after an escape in a quoted text', 'abstract: "<p>\\u00e9t\\u00e9 <font>.</p>"', 5, 29],
+  ])('%s', async (_name, abstract, line, column) => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('abstract: <p>Text.</p>', abstract),
+    });
+    expect(problems.map(where)).toEqual([`schema/markup content/manuscripts/new.yaml:${line}:${column} abstract`]);
+    expect(problems[0]!.message).not.toContain('at character');
+  });
+});
+
+describe('keywords and markup the pages would have to repair', () => {
+  it('a keyword list item holding ";" is an error at the item', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': MANUSCRIPT.replace('keywords: [one, two]', 'keywords:\n  - one; two\n  - three'),
+    });
+    expect(problems.map(where)).toEqual(['schema/format content/manuscripts/new.yaml:7:5 keywords[0]']);
+    expect(problems[0]!.message).toContain(';');
+  });
+
+  it.each([
+    ['keywords separated by ";"', 'keywords: [one, two]', 'keywords: one; two; three.', 6, 11, 'keywords'],
+    ['an <em> never closed', 'abstract: <p>Text.</p>', 'abstract: <p>A <em>Rana text.</p>', 5, 16, 'abstract'],
+    ['a closing tag that closes nothing', 'abstract: <p>Text.</p>', 'abstract: <p>Text.</em></p>', 5, 19, 'abstract'],
+    [
+      'tags closed in the wrong order',
+      'abstract: <p>Text.</p>',
+      'abstract: <p><em>A <b>B</em></b></p>',
+      5,
+      24,
+      'abstract',
+    ],
+  ])(
+    '%s: a warning at its place, and the build still publishes (imported data must build)',
+    async (_name, from, to, line, column, field) => {
+      workspace = await createWorkspace({ 'manuscripts/new.yaml': MANUSCRIPT.replace(from, to) });
+      const result = await workspace.build();
+      expect(result.problems).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(result.warnings).toEqual([
+        expect.stringMatching(new RegExp(`^content/manuscripts/new.yaml:${line}:${column} ${field}: `)),
+      ]);
+      const { stderr, code } = await workspace.cli('check');
+      expect(code).toBe(0);
+      expect(stderr).toContain(`Warning: content/manuscripts/new.yaml:${line}:${column} ${field}: `);
+    },
+  );
+});
+
+describe("the sample's example address", () => {
+  it("warns while base_url or media_url is still the sample's address, unless asked not to", async () => {
+    expect(await readFile(path.join(REPO_ROOT, 'content/journal.yaml'), 'utf8')).toContain(
+      'base_url: https://bulletin.example.org\nmedia_url: https://bulletin.example.org\n',
+    );
+    const fixture = await readFile(path.join(VALID_JOURNAL, 'journal.yaml'), 'utf8');
+    const sample = fixture
+      .replace(/^base_url: .*$/m, 'base_url: https://bulletin.example.org')
+      .replace(/^media_url: .*$/m, 'media_url: https://bulletin.example.org');
+    workspace = await createWorkspace({ 'journal.yaml': sample });
+    const result = await workspace.build('check');
+    expect(result.ok).toBe(true);
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^content\/journal.yaml base_url: https:\/\/bulletin.example.org is an example address/),
+      expect.stringMatching(/^content\/journal.yaml media_url: https:\/\/bulletin.example.org is an example address/),
+    ]);
+    const { stderr } = await workspace.cli('build');
+    expect(stderr).toContain(
+      'Warning: content/journal.yaml base_url: https://bulletin.example.org is an example address',
+    );
+    const quiet = await build(workspace.paths, 'check', { warnExampleDomains: false });
+    expect(quiet.warnings ?? []).toEqual([]);
+    await workspace.write('journal.yaml', sample.replaceAll('https://bulletin.example.org', 'https://bulletin.ips.mk'));
+    expect((await workspace.build('check')).warnings ?? []).toEqual([]);
+  });
+});
