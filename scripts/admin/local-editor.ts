@@ -86,8 +86,10 @@ export async function startLocalEditor(options: LocalEditorOptions): Promise<Loc
       backendUrl: backend.url,
       backendOutput: backend.output,
       close: async () => {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // A browser keeps its connections open: they would hold the server for their whole idle time.
         server.closeAllConnections();
+        await closed;
         await backend.stop();
       },
     };
