@@ -106,7 +106,9 @@ describe('the generated configuration', () => {
       ['volumes', 'full_date'],
     ] as const)
       expect(field(c, f)).toMatchObject({ widget: 'datetime', format: 'YYYY-MM-DD', time_format: false });
-    expect(field('manuscripts', 'keywords')).toMatchObject({ widget: 'list', field: { widget: 'string' } });
+    // One box, comma-separated: it also shows (and keeps) keywords written as one string.
+    expect(field('manuscripts', 'keywords')).toMatchObject({ widget: 'list' });
+    expect(field('manuscripts', 'keywords').field).toBe(undefined);
     expect(field('manuscripts', 'abstract')).toMatchObject({ widget: 'text' });
     expect(field('manuscripts', 'abstract').pattern![0]).toBe(ABSTRACT_PATTERN);
     expect(field('manuscripts', 'id')).toMatchObject({ widget: 'number', value_type: 'int', min: 1 });
@@ -162,6 +164,7 @@ describe('a field the schema gains', () => {
     });
     expect(widgetFor('manuscripts.funders', { type: 'array', items: { type: 'string' } })).toMatchObject({
       widget: 'list',
+      field: { widget: 'string' },
     });
   });
 

@@ -145,7 +145,6 @@ const REFERENCES: Partial<
     }),
     document: (_journal, content) => pdfField(`${content}/media/pdfs`, 'pdfs', DOCUMENT_PATH),
     abstract: () => ({ widget: 'text', pattern: [ABSTRACT_PATTERN, ABSTRACT_HINT] }),
-    keywords: () => ({ label_singular: 'keyword', field: { name: 'keyword', label: 'Keyword', widget: 'string' } }),
     section: (journal) =>
       journal.sections && journal.sections.length > 0 ? { widget: 'select', options: [...journal.sections] } : {},
   },
@@ -249,10 +248,15 @@ export function widgetFor(field: string, property: PropertySchema): Omit<CmsFiel
         : {}),
     };
   }
-  // A list, or (keywords) a list or one string: the form writes the list.
-  const list = types.includes('array') ? property : property.anyOf?.find((option) => option.type === 'array');
-  if (list?.items?.type === 'string')
+  // A list of texts: one box per item.
+  if (types.includes('array') && property.items?.type === 'string')
     return { widget: 'list', field: { name: 'item', label: 'Item', widget: 'string' } };
+  // A list, or one text that holds the list (keywords): the items typed in one box, separated by
+  // commas. That box also shows a record that holds the text, and saves it as it was unless edited
+  // (a list of one box per item cannot show a text at all).
+  const list = property.anyOf?.find((option) => option.type === 'array');
+  if (list?.items?.type === 'string' && property.anyOf?.some((option) => option.type === 'string'))
+    return { widget: 'list', hint: sentence(`${property.description ?? 'the items'}; type them separated by commas`) };
   throw new Error(
     `the web editor has no widget for ${field} (${JSON.stringify(property)}): add it to REFERENCES in scripts/admin/cms-config.ts`,
   );
