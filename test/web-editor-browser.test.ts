@@ -191,6 +191,31 @@ describe.skipIf(skip)('the web editor in a browser, saving through the local bac
     expect((await workspace.build('check')).problems).toEqual([]);
     expect(external).toEqual([]);
   });
+
+  it("files a volume's new PDF under the year of the volume's date", async () => {
+    const file = path.join(workspace.paths.content, 'volumes/volume-iii.yaml');
+    const before = parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(before['full_date']).toBe('2021-12-20');
+
+    const page = await openEditor('#/collections/volumes/entries/volume-iii');
+    await page.getByRole('button', { name: 'Choose different file' }).click();
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'volume-iii-corrected.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByRole('button', { name: 'Choose selected' }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('menuitem', { name: 'Publish now' }).click();
+    await expect
+      .poll(async () => (parse(await readFile(file, 'utf8')) as Record<string, unknown>)['pdf'], { timeout: 20_000 })
+      .toBe('volumes/pdfs/2021/volume-iii-corrected.pdf');
+
+    expect(
+      await readFile(path.join(workspace.paths.content, 'media/volumes/pdfs/2021/volume-iii-corrected.pdf')),
+    ).toEqual(PDF);
+    expect((await workspace.build('check')).problems).toEqual([]);
+    expect(external).toEqual([]);
+    expect(failed).toEqual([]);
+  });
 });
 
 /** A relation or select widget (a searchable drop-down): type, then pick the option shown. */

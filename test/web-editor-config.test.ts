@@ -91,8 +91,8 @@ describe('the generated configuration', () => {
     });
     expect(field('volumes', 'pdf')).toMatchObject({
       widget: 'file',
-      media_folder: '/content/media/volumes/pdfs/{{year}}',
-      public_folder: 'volumes/pdfs/{{year}}',
+      media_folder: "/content/media/volumes/pdfs/{{full_date | date('YYYY')}}",
+      public_folder: "volumes/pdfs/{{full_date | date('YYYY')}}",
     });
     const name = new RegExp(field('manuscripts', 'document').pattern![0]);
     expect(['beetles-2024.pdf', 'a_b.c.pdf'].filter((n) => name.test(n))).toHaveLength(2);

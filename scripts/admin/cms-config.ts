@@ -149,11 +149,17 @@ const REFERENCES: Partial<
       journal.sections && journal.sections.length > 0 ? { widget: 'select', options: [...journal.sections] } : {},
   },
   volumes: {
-    // A volume's PDF is filed under the year it is uploaded in (the CMS knows no other date for a folder).
-    pdf: (_journal, content) =>
-      pdfField(`${content}/media/volumes/pdfs/{{year}}`, 'volumes/pdfs/{{year}}', VOLUME_PDF_PATH),
+    // SPEC 2.2: a volume's PDF is filed under its year, the year of the volume's date (the CMS's
+    // `{{year}}` is the year of the upload).
+    pdf: (_journal, content) => ({
+      ...pdfField(`${content}/media/volumes/pdfs/${VOLUME_YEAR}`, `volumes/pdfs/${VOLUME_YEAR}`, VOLUME_PDF_PATH),
+      hint: 'The volume PDF, filed under the year of the publication date: fill in the date first.',
+    }),
   },
 };
+
+/** The year of a volume's `full_date`, as the CMS writes it in a folder's template. */
+const VOLUME_YEAR = "{{full_date | date('YYYY')}}";
 
 const ABSTRACT_HINT =
   'Plain text, or HTML with only <p>, <br>, <em>, <i>, <strong>, <b>, <sup>, <sub> and links <a href="https://...">';
