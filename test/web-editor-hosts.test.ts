@@ -1,11 +1,11 @@
 /**
- * The web editor as the real servers serve it, each with the configuration the project generates
- * (test/servers/): `/admin/` answers with the page as HTML, the bundle as JavaScript and the
- * configuration beside them, `/admin` moves to `/admin/`, and a headless Chromium opened on the
- * page gets the CMS's sign-in screen with nothing fetched from another site.
+ * The web editor as the servers serve it, each with the configuration the project generates
+ * (test/servers/: nginx, Apache with and without .htaccess, Caddy, Cloudflare's emulator with the
+ * build's rule files, and `npm run preview`): `/admin/` answers with the page as HTML, the bundle
+ * as JavaScript and the configuration beside them, `/admin` moves to `/admin/`, and a headless
+ * Chromium opened on the page gets the CMS's sign-in screen with nothing fetched from another site.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { chmod, readdir } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,8 @@ import { apacheServer } from './servers/apache.ts';
 import { caddyServer } from './servers/caddy.ts';
 import { send, values } from './servers/http-client.ts';
 import { nginxServer } from './servers/nginx.ts';
+import { previewServer } from './servers/preview.ts';
+import { wranglerServer } from './servers/wrangler.ts';
 import type { RunningServer, ServerUnderTest } from './servers/server.ts';
 import type { BuiltSite } from './servers/site.ts';
 
@@ -29,6 +31,8 @@ const SERVERS: ServerUnderTest[] = [
   apacheServer(process.env, 'vhost'),
   apacheServer(process.env, 'htaccess'),
   caddyServer(process.env),
+  wranglerServer(process.env),
+  previewServer(),
 ];
 
 /** The sample journal with the web editor turned on, built into a folder the servers' users can read. */
