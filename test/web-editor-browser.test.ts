@@ -103,6 +103,9 @@ describe.skipIf(skip)('the web editor in a browser, saving through the local bac
     await page.getByLabel('ID', { exact: true }).fill('9001');
     await chooseOption(page, 'citation_volume', 'Volume III', 'Volume III (2021-12-20)');
     await page.getByLabel('Title', { exact: true }).fill('Ground beetles of Galichica');
+    // An optional field typed in and emptied again is left out: the record takes the journal's language.
+    await page.getByLabel('Language (optional)').fill('Macedonian');
+    await page.getByLabel('Language (optional)').fill('');
     await page.getByLabel('Publication date').fill('2024-05-06');
     await page.getByLabel('Abstract').fill('<p>Beetles of <em>Carabus</em> on H<sub>2</sub>O-rich soils.</p>');
     await page.getByLabel('Keywords').fill('Carabidae, Galichica');
