@@ -126,12 +126,14 @@ const REFERENCES: Partial<
       search_fields: ['citation_journal_title', 'id'],
       display_fields: ['{{citation_journal_title}} ({{full_date}})'],
       options_length: 1000,
+      hint: 'The volume the manuscript appears in.',
     }),
     // A list of single choices, not one multiple choice: the authors' order is published, and a
     // list's items can be dragged into it.
     authors: () => ({
       widget: 'list',
       label_singular: 'author',
+      hint: 'The authors in author order: add each one, and drag one to move it.',
       field: {
         name: 'author',
         label: 'Author',
@@ -143,7 +145,11 @@ const REFERENCES: Partial<
         options_length: 10000,
       },
     }),
-    document: (_journal, content) => pdfField(`${content}/media/pdfs`, 'pdfs', DOCUMENT_PATH),
+    document: (_journal, content) => ({
+      ...pdfField(`${content}/media/pdfs`, 'pdfs', DOCUMENT_PATH),
+      hint: 'The manuscript PDF: upload it, or choose one already uploaded.',
+    }),
+    keywords: () => ({ hint: 'Keywords separated by commas; the published list ends with a full stop.' }),
     abstract: () => ({ widget: 'text', pattern: [ABSTRACT_PATTERN, ABSTRACT_HINT] }),
     section: (journal) =>
       journal.sections && journal.sections.length > 0 ? { widget: 'select', options: [...journal.sections] } : {},
@@ -223,8 +229,12 @@ function fieldsOf(collection: CollectionName, journal: JournalInput, content: st
       ...reference,
       required: required.has(name),
     } as CmsField;
-    const hint = sentence(property.description);
-    if (hint && field.hint === undefined) field.hint = hint;
+    if (field.hint === undefined && property.description) {
+      // The form cannot write "" (admin-page.ts leaves an empty optional field out), so the schema's
+      // `"" for none` would only tempt an editor to type two quotes.
+      const description = property.description.replace(/;? ?"" for none/g, '');
+      field.hint = field.required ? sentence(description) : `${sentence(description)} Left empty, it is left out.`;
+    }
     return field;
   });
 }
