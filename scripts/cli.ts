@@ -3,7 +3,7 @@
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
  * Started by cli.mjs (`npm run <command>`), which registers the TypeScript loader.
  *
- *   build | check | preview | config <host> | schema | clean | import <source> | export <file>
+ *   build | check | preview | admin | config <host> | schema | clean | import <source> | export <file>
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -34,6 +34,7 @@ async function usage(): Promise<string> {
                                                          [--allow-shrink] (publish a list that lost all or most of its records)
   check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
+  admin     the web editor, saving into content/         [--content DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
             print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
   schema    write the editors' JSON Schemas              [--out DIR]
@@ -47,7 +48,7 @@ async function usage(): Promise<string> {
 class BriefUsageError extends UsageError {}
 
 /** The commands of `npm run`, for "did you mean". */
-const COMMANDS = ['build', 'check', 'preview', 'config', 'schema', 'clean', 'import', 'export'];
+const COMMANDS = ['build', 'check', 'preview', 'admin', 'config', 'schema', 'clean', 'import', 'export'];
 
 /** parseArgs' own errors, in one sentence that names the command and what to run instead. */
 function parseArguments<T extends ParseArgsConfig>(
@@ -125,6 +126,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       });
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
+    case 'admin':
+      return runAdmin(paths, values.port ?? '8090', values.host ?? '127.0.0.1', env);
     case 'config': {
       const { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } = await import('./hosts/configs.ts');
       const host = positionals[0];
@@ -276,6 +279,35 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   console.log('Press Ctrl+C to stop.');
   await new Promise<void>((resolve) => {
     const stop = () => void server.close().then(resolve);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
+async function runAdmin(paths: ProjectPaths, portText: string, host: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { loadJournal } = await import('./generator/stages/load.ts');
+  const { journal, problems } = await loadJournal(
+    path.relative(paths.root, path.join(paths.content, 'journal.yaml')).split(path.sep).join('/'),
+    path.join(paths.content, 'journal.yaml'),
+  );
+  if (!journal) {
+    console.error(formatReport(problems));
+    return 1;
+  }
+  const { startLocalEditor } = await import('./admin/local-editor.ts');
+  const editor = await startLocalEditor({
+    root: paths.root,
+    content: paths.content,
+    journal,
+    host,
+    port: parsePort(portText),
+    env,
+  });
+  console.log(`Open the web editor at ${editor.url}`);
+  console.log(`It saves into ${path.relative(paths.root, paths.content) || '.'}/; press Ctrl+C to stop.`);
+  await new Promise<void>((resolve) => {
+    const stop = () => void editor.close().then(resolve);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -14,6 +14,7 @@ import { journalWarnings } from './model/content-warnings.ts';
 import { silentProgress, timed } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
+import { readAdminBundle } from './stages/admin-bundle.ts';
 import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
 import { checkReferences, orderJournal, withAuthorsFound } from './stages/resolve.ts';
 import { recoverOutput } from './stages/write.ts';
@@ -68,13 +69,18 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       problems.push(...(await timed(progress, 'resolve', all, () => checkReferences(journal, references))));
 
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
-    const extra = publicFiles?.outputs ?? [];
-    problems.push(...(publicFiles?.problems ?? []));
+    const editor =
+      output && problems.length === 0
+        ? await readAdminBundle(journal, content.journalFile ?? 'content/journal.yaml')
+        : undefined;
+    const extra = [...(publicFiles?.outputs ?? []), ...(editor?.outputs ?? [])];
+    problems.push(...(publicFiles?.problems ?? []), ...(editor?.problems ?? []));
     problems.push(...(output?.problems ?? []));
     problems.push(
       ...findOutputConflicts([
         ...(output?.groups ?? []),
-        ...extra.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
+        ...(publicFiles?.outputs ?? []).map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
+        { source: 'the web editor', outputs: editor?.outputs ?? [] },
         { source: 'content/media', outputs: checkedMedia.copies.map((copy) => ({ path: copy.to, body: '' })) },
       ]),
     );

@@ -38,6 +38,8 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
         '    application/json json;',
         '    application/pdf pdf;',
         '    text/html html;',
+        // The web editor's bundle (admin/, docs/web-editor.md).
+        '    text/javascript js;',
         '    text/plain txt;',
         '    application/xml xml;',
         '}',

@@ -25,6 +25,7 @@ import {
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
 import { HOST_IDS, type HostId } from './host-ids.ts';
+import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
 
 type Parsed<T> =
   | { ok: true; value: T }
@@ -232,6 +233,8 @@ export const journalSchema = z.strictObject({
       return ok(value as HostId[]);
     },
   ).optional(),
+  // The web editor under /admin/, published only when enabled (docs/web-editor.md).
+  admin: field(ADMIN_JSON_SCHEMA, parseAdminSettings).optional(),
 });
 
 function parseOrigin(value: unknown): Parsed<string> {

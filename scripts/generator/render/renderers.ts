@@ -4,6 +4,7 @@
  * files from what they read (model/site.ts), with nothing else to register.
  */
 import type { Renderer } from '../model/site.ts';
+import { renderAdmin } from './admin.ts';
 import { renderApi } from './api.ts';
 import { renderHostFiles } from './host-files.ts';
 import { renderPages } from './pages.ts';
@@ -14,4 +15,5 @@ export const RENDERERS: readonly Renderer[] = [
   { name: 'the HTML pages', render: renderPages },
   { name: 'the sitemap', render: renderSitemap },
   { name: 'the host rules', render: renderHostFiles },
+  { name: 'the web editor', render: renderAdmin },
 ];
