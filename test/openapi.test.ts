@@ -4,17 +4,17 @@
  * (swagger-parser), clean under Redocly's strict lint, generated from the published zod schemas,
  * and true of every response the build wrote.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString, type RawUniversalConfig } from '@redocly/openapi-core';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_LISTS } from '../scripts/shared/contract.ts';
 import { journalSchema } from '../scripts/generator/model/schema.ts';
 import { PUBLISHED_SCHEMAS, publishedAuthorSchema } from '../scripts/generator/model/published.ts';
 import { openApiDescription } from '../scripts/generator/render/openapi.ts';
+import { ROUTES } from '../scripts/generator/render/openapi-routes.ts';
 import { descriptionValidator, type Description } from './helpers/openapi.ts';
 import { REPO_ROOT } from './helpers/workspace.ts';
 import { buildSample, type BuiltSite } from './servers/site.ts';
@@ -47,6 +47,21 @@ async function lint(description: object): Promise<string[]> {
     config,
   });
   return problems.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`);
+}
+
+/**
+ * The built files that answer a route of the description: a folder path its `index.json`, a
+ * record's detail route each record's `<id>.json` (the host rules map one onto the other).
+ */
+async function filesAnswering(route: string): Promise<string[]> {
+  if (!route.endsWith('/')) return [route.slice(1)];
+  if (!route.includes('{')) return [`${route.slice(1)}index.json`];
+  const folder = route.slice(1, route.indexOf('{'));
+  const names = await readdir(path.join(site.dist, folder));
+  return names
+    .filter((name) => name.endsWith('.json') && name !== 'index.json')
+    .sort()
+    .map((name) => `${folder}${name}`);
 }
 
 /** swagger-parser validates a copy: it dereferences the document it is given in place. */
@@ -121,16 +136,25 @@ describe('the OpenAPI description of the sample journal, as built', () => {
 });
 
 describe('every response the build wrote validates against the description', () => {
-  it.each(API_LISTS)('GET /api/%s/: the list, item by item', async (list) => {
-    const validate = descriptionValidator(description).body(`/api/${list}/`);
-    const items: unknown = JSON.parse(await read(`api/${list}/index.json`));
-    expect(validate(items), JSON.stringify(validate.errors)).toBe(true);
-    expect(items).not.toHaveLength(0);
+  it.each(ROUTES.map((route) => route.path))('GET %s: every file that answers it', async (route) => {
+    const validate = descriptionValidator(description).body(route);
+    const files = await filesAnswering(route);
+    expect(files.length, route).toBeGreaterThan(0);
+    for (const file of files) {
+      const body: unknown = JSON.parse(await read(file));
+      expect(validate(body), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
   });
 
-  it('GET /api/openapi.json: the description itself', () => {
-    const validate = descriptionValidator(description).body('/api/openapi.json');
-    expect(validate(description), JSON.stringify(validate.errors)).toBe(true);
+  it('GET /api/<list>/<id>/: a detail for every record of every list', async () => {
+    for (const [list, route] of [
+      ['authors', '/api/authors/{key}/'],
+      ['volumes', '/api/volumes/{id}/'],
+      ['manuscripts', '/api/manuscripts/{id}/'],
+    ] as const) {
+      const items = JSON.parse(await read(`api/${list}/index.json`)) as unknown[];
+      expect(await filesAnswering(route), list).toHaveLength(items.length);
+    }
   });
 
   it('the schemas refuse what the contract refuses, field by field', async () => {

@@ -6,6 +6,7 @@
  * can be missing: 404). The operations are made from it the same way for every route, as the host
  * rules (scripts/hosts/rules.ts) serve every route the same way.
  */
+import { API_ROOT, API_SECTIONS } from '../../shared/contract.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { PublishedSchemaName } from '../model/published.ts';
 
@@ -40,7 +41,7 @@ const ID_PARAMETER = { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 };
 
 export const ROUTES: readonly Route[] = [
   {
-    path: '/api/',
+    path: API_ROOT.path,
     name: 'ApiRoot',
     tag: 'API',
     summary: 'The API root: the URL of every route',
@@ -107,7 +108,7 @@ export const ROUTES: readonly Route[] = [
     redirect: true,
   },
   {
-    path: '/api/sections/',
+    path: API_SECTIONS.path,
     name: 'Sections',
     tag: 'Sections',
     summary: "The journal's sections",
