@@ -10,9 +10,15 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString, type RawUniversalConfig } from '@redocly/openapi-core';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { journalSchema } from '../scripts/generator/model/schema.ts';
-import { PUBLISHED_SCHEMAS, publishedAuthorSchema } from '../scripts/generator/model/published.ts';
+import {
+  PUBLISHED_SCHEMAS,
+  publishedAuthorSchema,
+  type PublishedAuthor,
+  type PublishedVolume,
+} from '../scripts/generator/model/published.ts';
+import { publishedAuthor, publishedVolume } from '../scripts/generator/render/api.ts';
 import { openApiDescription } from '../scripts/generator/render/openapi.ts';
 import { ROUTES } from '../scripts/generator/render/openapi-routes.ts';
 import { descriptionValidator, type Description } from './helpers/openapi.ts';
@@ -125,6 +131,11 @@ describe('the OpenAPI description of the sample journal, as built', () => {
     const authors: unknown = JSON.parse(await read('api/authors/index.json'));
     expect(descriptionValidator(before).body('/api/authors/')(authors)).toBe(true);
     expect(descriptionValidator(changed).body('/api/authors/')(authors)).toBe(false);
+  });
+
+  it('describes the records the list renderer publishes, field for field (checked by the compiler)', () => {
+    expectTypeOf(publishedAuthor).returns.toEqualTypeOf<PublishedAuthor>();
+    expectTypeOf(publishedVolume).returns.toEqualTypeOf<PublishedVolume>();
   });
 
   it("names a version that is the contract's and the description's digest, the same on every build", () => {
