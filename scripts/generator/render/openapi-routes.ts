@@ -32,6 +32,11 @@ export interface Route {
   parameter?: { name: string; description: string; schema: JsonObject };
   /** The path without its slash answers 301 to the canonical one (SPEC-NOTES 6). */
   redirect: boolean;
+  /**
+   * How the host rules serve it (scripts/hosts/rules.ts): `api`, with the API's headers and a 405
+   * for every other method; `file`, as a file with its type and nothing else.
+   */
+  served: 'api' | 'file';
 }
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -47,6 +52,7 @@ export const ROUTES: readonly Route[] = [
     summary: 'The API root: the URL of every route',
     body: { schema: 'ApiRoot', array: false },
     redirect: true,
+    served: 'api',
   },
   {
     path: '/api/authors/',
@@ -55,6 +61,7 @@ export const ROUTES: readonly Route[] = [
     summary: 'Every author',
     body: { schema: 'Author', array: true },
     redirect: true,
+    served: 'api',
   },
   {
     path: '/api/authors/{key}/',
@@ -68,6 +75,7 @@ export const ROUTES: readonly Route[] = [
       schema: { type: 'string', pattern: RECORD_KEY.source },
     },
     redirect: true,
+    served: 'api',
   },
   {
     path: '/api/volumes/',
@@ -76,6 +84,7 @@ export const ROUTES: readonly Route[] = [
     summary: 'Every volume',
     body: { schema: 'Volume', array: true },
     redirect: true,
+    served: 'api',
   },
   {
     path: '/api/volumes/{id}/',
@@ -89,6 +98,7 @@ export const ROUTES: readonly Route[] = [
       schema: ID_PARAMETER,
     },
     redirect: true,
+    served: 'api',
   },
   {
     path: '/api/manuscripts/',
@@ -97,6 +107,7 @@ export const ROUTES: readonly Route[] = [
     summary: 'Every manuscript',
     body: { schema: 'Manuscript', array: true },
     redirect: true,
+    served: 'api',
   },
   {
     path: '/api/manuscripts/{id}/',
@@ -106,6 +117,7 @@ export const ROUTES: readonly Route[] = [
     body: { schema: 'Manuscript', array: false },
     parameter: { name: 'id', description: "The manuscript's `id`.", schema: ID_PARAMETER },
     redirect: true,
+    served: 'api',
   },
   {
     path: API_SECTIONS.path,
@@ -114,6 +126,7 @@ export const ROUTES: readonly Route[] = [
     summary: "The journal's sections",
     body: { schema: 'Section', array: true },
     redirect: true,
+    served: 'api',
   },
   {
     path: OPENAPI_PATH,
@@ -122,6 +135,7 @@ export const ROUTES: readonly Route[] = [
     summary: 'This description of the API (OpenAPI 3.1)',
     body: 'openapi',
     redirect: false,
+    served: 'file',
   },
 ];
 
@@ -139,7 +153,8 @@ export function routePaths(routes: readonly Route[], successHeaders: SuccessHead
 }
 
 function routeItem(route: Route, successHeaders: SuccessHeaders): JsonObject {
-  const headers = Object.fromEntries(successHeaders.map((name) => [name, ref('headers', name)]));
+  const served = route.served === 'api' ? successHeaders : [];
+  const headers = Object.fromEntries(served.map((name) => [name, ref('headers', name)]));
   const schema =
     route.body === 'openapi'
       ? { type: 'object', description: 'An OpenAPI 3.1 document: this one.' }
@@ -153,17 +168,23 @@ function routeItem(route: Route, successHeaders: SuccessHeaders): JsonObject {
     operationId: `${method}${route.name}`,
     responses: { '200': response, ...notFound },
   });
+  const parameters = [
+    ...(route.parameter ? [pathParameter(route.parameter)] : []),
+    ...(route.served === 'api' ? [ref('parameters', 'format')] : []),
+  ];
   const item: JsonObject = {
-    ...(route.parameter ? { parameters: [pathParameter(route.parameter), ref('parameters', 'format')] } : {}),
-    ...(!route.parameter && route.body !== 'openapi' ? { parameters: [ref('parameters', 'format')] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     get: operation('get', {
-      description: 'The JSON, compact UTF-8.',
-      headers,
+      description: route.served === 'api' ? 'The JSON, compact UTF-8.' : 'The JSON.',
+      ...(served.length > 0 ? { headers } : {}),
       content: { 'application/json': { schema } },
     }),
-    head: operation('head', { description: 'The headers GET sends, with no body.', headers }),
+    head: operation('head', {
+      description: 'The headers GET sends, with no body.',
+      ...(served.length > 0 ? { headers } : {}),
+    }),
   };
-  for (const method of REFUSED_METHODS) item[method] = refusedOperation(route, method);
+  if (route.served === 'api') for (const method of REFUSED_METHODS) item[method] = refusedOperation(route, method);
   return item;
 }
 
