@@ -67,7 +67,7 @@ const INFO_DESCRIPTION = [
   '',
   'GET and HEAD succeed; every other method answers 405 with `Allow: GET`, and a path without its',
   'final slash moves to the path with it (301), where the host can be configured to do so',
-  '(docs/hosting/ in the generator names the hosts that cannot). Any query string, `?format=api`',
+  "(the generator's hosting notes name the hosts that cannot). Any query string, `?format=api`",
   'included, returns the same JSON. A path that names no record answers 404 with an HTML page.',
 ].join('\n');
 
