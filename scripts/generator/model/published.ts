@@ -1,6 +1,6 @@
 /**
- * What the API publishes, as zod schemas: the records of the three lists (SPEC section 2) and the
- * root object, field by field in the contract's key order, with the contract's formats.
+ * What the API publishes, as zod schemas: the records of the three lists (SPEC section 2), the
+ * sections and the root object, field by field in the contract's key order, with the contract's formats.
  *
  * schema.ts says what an editor may write; this module says what a client receives. The OpenAPI
  * description (render/openapi.ts) is generated from these schemas, and the tests validate every
@@ -24,12 +24,14 @@ const isoDate = (description: string) => z.iso.date().describe(description);
 
 /**
  * SPEC 2.2 / 2.3: an absolute URL of a PDF with the contract's path shape. The origin is not fixed:
- * an imported deployment's files keep their URLs on the old host (docs/importing.md).
+ * an imported deployment's files keep their URLs on the old host (docs/importing.md). zod writes a
+ * URL with a pattern as the pattern alone: the `uri` format is restated for the JSON Schema.
  */
 const pdfUrl = (path: string, description: string) =>
   z
     .url({ protocol: /^https?$/ })
     .regex(new RegExp(`^https?://[^/?#]+/media/${path}[^/?#]+\\.pdf(?:[?#].*)?$`))
+    .meta({ format: 'uri' })
     .describe(description);
 
 /** SPEC 2.2: `Volume` and a canonical Roman numeral (never an empty one). */
