@@ -1,6 +1,5 @@
 /**
- * The detail routes, the API root and the sections (docs/api-contract.md, "Routes beyond the
- * lists"): what a client of the original reads there, checked on the built files. The same paths
+ * The detail routes, the API root and the sections (SPEC section 10): what a client of the original reads there, checked on the built files. The same paths
  * over HTTP, on every server, are in test/servers/http-contract.ts.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';

@@ -101,7 +101,7 @@ export function renderApacheRules(rules: HostRules): string[] {
     // END, not L: in .htaccess, L would run the rules again on the rewritten `.html` path, which the
     // redirect above would then send back here.
     `RewriteRule ^(${folders})/([^/]+)$ $1/$2${rules.pages.suffix} [END]`,
-    "# A record's detail (docs/api-contract.md): one file per record, answered at its slash path;",
+    "# A record's detail (SPEC section 10): one file per record, answered at its slash path;",
     "# the path without the slash moves there (the file's own path is answered as it is).",
     `RewriteRule ^api/(${detailLists})/([^/]+)${notAFile}$ /api/$1/$2/ [R=301,L]`,
     `RewriteRule ^api/(${detailLists})/([^/]+)/$ api/$1/$2${detailSuffix} [END]`,

@@ -35,7 +35,7 @@ export function renderAzureConfig(rules: HostRules): string {
         // SPEC-NOTES 6: the path without its slash moves to the canonical one.
         { route: rule.redirectFrom, redirect: rule.path, statusCode: 301 },
       ]),
-      // A record's detail (docs/api-contract.md): Azure's routes cannot carry a path's part into a
+      // A record's detail (SPEC section 10): Azure's routes cannot carry a path's part into a
       // rewrite, so a record is served at its file's own path only, `/api/<list>/<id>.json` (the
       // exception in docs/hosting/azure-static-web-apps.md). After the lists: the first route that
       // matches wins, so each list's index.json keeps its own.

@@ -61,7 +61,7 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
         `redir @noslash${i}query ${rule.path}?{query} 301`,
         `redir @noslash${i} ${rule.path} 301`,
       ]),
-      "# A record's detail (docs/api-contract.md): `/api/<list>/<id>/` is answered by its file,",
+      "# A record's detail (SPEC section 10): `/api/<list>/<id>/` is answered by its file,",
       '# `/api/<list>/<id>` moves there. The headers are set here, on a file that exists, so an id',
       '# no record has gets the 404 page as HTML, never with the JSON headers.',
       '@detailnoslashquery {',

@@ -29,7 +29,7 @@ export function renderHeaders(rules: HostRules): string {
       blocks.push(headerBlock(rule.path, apiHeaders), headerBlock(`/${rule.file}`, apiHeaders));
       continue;
     }
-    // A record's detail (docs/api-contract.md): every matching block is applied, and a header named
+    // A record's detail (SPEC section 10): every matching block is applied, and a header named
     // twice is sent twice, so the list's index.json, which `/<list>/:id.json` matches too, takes
     // only its type from a block of its own. The detail blocks name no type: these headers also
     // reach the 404 page of an id no record has, which must stay HTML; the files are JSON by name.
@@ -56,7 +56,7 @@ export function renderRedirects(rules: HostRules): string {
     // ...and the path without its slash moves there permanently (the query string is kept).
     lines.push(`${rule.redirectFrom} ${rule.path} 301`);
   }
-  // A record's detail (docs/api-contract.md). On Cloudflare, redirects apply before files and the
+  // A record's detail (SPEC section 10). On Cloudflare, redirects apply before files and the
   // first that matches wins, and `:id` matches `7.json` too: so a file's own path (the list's
   // index.json too) is first rewritten to itself, and the rule that moves `/<list>/7` to
   // `/<list>/7/` never takes it. A splat, not `:id.json`: Netlify, which reads this file too, takes

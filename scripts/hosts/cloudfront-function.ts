@@ -8,7 +8,7 @@
  *   `/api/<list>` gets a 301 to `/api/<list>/` with the query kept (SPEC-NOTES 6);
  *   `/api/<list>/` is rewritten to `/api/<list>/index.json` (SPEC section 4), and so are the API
  *   root `/api/` and `/api/sections/`; a record's `/api/<list>/<id>/` is rewritten to its file
- *   `/api/<list>/<id>.json`, and `/api/<list>/<id>` moves to it (docs/api-contract.md);
+ *   `/api/<list>/<id>.json`, and `/api/<list>/<id>` moves to it (SPEC section 10);
  *   a page's URL `/<folder>/<name>` is rewritten to its file `<folder>/<name>.html`, and its two
  *   other spellings (`.html`, and the slash URL pages had as folders) get a 301 to it (docs/indexing.md).
  * - response: the contract's headers on both list spellings and on a record that exists, the

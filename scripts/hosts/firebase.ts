@@ -43,7 +43,7 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
         ...api
           .filter((rule) => rule.name === '')
           .map((rule) => ({ regex: `^${escapeRegex(rule.redirectFrom)}$`, destination: rule.path, type: 301 })),
-        // A record's detail (docs/api-contract.md): a rewrite cannot carry the id into its
+        // A record's detail (SPEC section 10): a rewrite cannot carry the id into its
         // destination here, so both the slash path and the path without it move to the record's
         // file, which is served as it is (the exception in docs/hosting/firebase.md).
         {

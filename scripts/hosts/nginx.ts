@@ -133,10 +133,10 @@ function renderPageLocations(rules: HostRules, methods: string): string[] {
 }
 
 /**
- * docs/api-contract.md, "Routes beyond the lists": `/api/<list>/<id>/` and `/api/<list>/<id>.json`
- * are answered by the file `api/<list>/<id>.json` (an id no record has: the 404 page), and
- * `/api/<list>/<id>` moves to the slash path. After the lists' location: nginx takes the first
- * regex location that matches, so `index.json` stays the list's.
+ * SPEC section 10: `/api/<list>/<id>/` and `/api/<list>/<id>.json` are answered by the file
+ * `api/<list>/<id>.json` (an id no record has: the 404 page), and `/api/<list>/<id>` moves to the
+ * slash path. After the lists' location: nginx takes the first regex location that matches, so
+ * `index.json` stays the list's.
  */
 function renderDetailLocations(rules: HostRules, apiAnswer: string[]): string[] {
   const lists = rules.details.lists.map(escapeRegex).join('|');

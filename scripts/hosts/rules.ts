@@ -10,7 +10,7 @@ export type Method = 'GET' | 'HEAD';
 export interface ApiRule {
   /**
    * Canonical path of the list, with its trailing slash: `/api/authors/` (SPEC section 4); the API
-   * root `/api/` and `/api/sections/` are served the same way (docs/api-contract.md, "Routes beyond the lists").
+   * root `/api/` and `/api/sections/` are served the same way (SPEC section 10).
    */
   path: string;
   /** The file that answers it, relative to the output folder. */
@@ -20,11 +20,11 @@ export interface ApiRule {
 }
 
 /**
- * A record's detail route (docs/api-contract.md, "Routes beyond the lists"): `/api/<list>/<id>/` is
- * answered by the file `api/<list>/<id>.json`, with the lists' headers and methods. The file's own
- * path `/api/<list>/<id>.json` (the original's format suffix) answers the same; `/api/<list>/<id>`
- * moves to the slash path with 301, query kept (SPEC-NOTES 6). An id no record has gets the 404 page.
- * The files have no precompressed twins (a few hundred bytes each, and 100,000 of them at scale).
+ * A record's detail route (SPEC section 10): `/api/<list>/<id>/` is answered by the file
+ * `api/<list>/<id>.json`, with the lists' headers and methods. The file's own path
+ * `/api/<list>/<id>.json` (the original's format suffix) answers the same; `/api/<list>/<id>` moves
+ * to the slash path with 301, query kept (SPEC-NOTES 6). An id no record has gets the 404 page. The
+ * files have no precompressed twins (a few hundred bytes each, and 100,000 of them at scale).
  */
 export interface DetailRules {
   /** The lists whose records have a detail route, by name: `/api/<list>/<id>/`. */
@@ -128,11 +128,6 @@ export const hostRules: HostRules = Object.freeze({
   ]),
 });
 
-/**
- * `Vary` on the lists for a host that negotiates compression: the contract's value plus
- * `Accept-Encoding` (SPEC-NOTES 7), on every variant, so a cache never hands gzip to a client that
- * did not ask for it.
- */
 /** A type rule's files as a regular expression over the request path (without `^` and `$`). */
 export function typeRulePattern(rule: TypeRule): string {
   return 'path' in rule ? escapeRegex(rule.path) : `${escapeRegex(rule.folder)}[^/]+${escapeRegex(rule.extension)}`;
@@ -142,6 +137,11 @@ export function escapeRegex(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * `Vary` on the lists for a host that negotiates compression: the contract's value plus
+ * `Accept-Encoding` (SPEC-NOTES 7), on every variant, so a cache never hands gzip to a client that
+ * did not ask for it.
+ */
 export function compressedVary(rules: HostRules): string {
   return `${rules.apiHeaders['Vary']}, Accept-Encoding`;
 }

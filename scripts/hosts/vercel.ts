@@ -30,7 +30,7 @@ export function renderVercelConfig(rules: HostRules): string {
       // SPEC-NOTES 6: the path without its slash moves to the canonical one (Vercel keeps the query).
       { source: list, destination: '/api/:list/', statusCode: 301 },
       ...roots.map((rule) => ({ source: rule.redirectFrom, destination: rule.path, statusCode: 301 })),
-      // A record's detail (docs/api-contract.md): the path without its slash moves to it; the file's
+      // A record's detail (SPEC section 10): the path without its slash moves to it; the file's
       // own path (`/api/<list>/<id>.json`) is served as it is.
       {
         source: `${record}/:id((?!.*${escapeRegex(suffix)}$)[^/]+)`,

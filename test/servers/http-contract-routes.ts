@@ -1,6 +1,5 @@
 /**
- * The shared HTTP suite's part for the routes beyond the lists (docs/api-contract.md, "Routes
- * beyond the lists"): a record's detail, the API root and the sections, served like the lists; and
+ * The shared HTTP suite's part for the routes beyond the lists (SPEC section 10): a record's detail, the API root and the sections, served like the lists; and
  * the Content-Types of the files other outputs publish (the citations, the feed, the OpenAPI
  * description), checked with files written into the served folder before the server starts.
  */

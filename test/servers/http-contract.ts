@@ -295,7 +295,7 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
       });
     });
 
-    describe('the routes beyond the lists (docs/api-contract.md)', () => {
+    describe('the routes beyond the lists (SPEC section 10)', () => {
       describeRoutes({
         site: () => site,
         running: () => running,

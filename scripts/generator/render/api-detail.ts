@@ -1,6 +1,6 @@
 /**
- * Renderer: the original router's other routes (docs/contract-notes.md, "The original deployment"):
- * a detail file per record, the API root naming the lists, and the sections.
+ * Renderer: the original router's other routes (SPEC section 10; SPEC-NOTES, "The original
+ * deployment"): a detail file per record, the API root naming the lists, and the sections.
  *
  * - `api/<list>/<id>.json` answers `/api/<list>/<id>/` (the host rules map the slash URL to the file):
  *   exactly the record's item in its list, the same bytes, since both come from render/api.ts.
@@ -31,8 +31,8 @@ export function renderApiDetails(site: Site): OutputFile[] {
     { path: API_SECTIONS.file, body: () => [toJson(sectionsOf(site).map((title) => ({ title })))] },
   ];
   for (const author of site.authors) {
-    // The author's key: the only name an author has (docs/api-contract.md, "Detail routes"). A key
-    // that would overwrite the list's own file has no detail.
+    // An author's id is its key, the one name it has (SPEC section 10); a key that would name the
+    // list's own file has no detail.
     const key = author.origin.key;
     if (isReservedDetailId(key)) continue;
     files.push({ path: detailFile('authors', key), body: () => [toJson(publishedAuthor(author))] });
