@@ -13,7 +13,7 @@
  */
 import type { OutputFile } from '../shared/output-file.ts';
 import { quoteFor, serverName } from './config-value.ts';
-import { compressedVary, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, typeRulePattern, type HostRules } from './rules.ts';
 
 export interface ApacheOptions {
   /** Absolute path of the built output folder. */
@@ -67,6 +67,13 @@ export function renderApacheRules(rules: HostRules): string[] {
   const files = rules.api.map((rule) => escapeRegex(rule.file)).join('|');
   const listUris = `^/(${files})(${suffixes})?$`;
   const folders = rules.pages.folders.map(escapeRegex).join('|');
+  const detailLists = rules.details.lists.map(escapeRegex).join('|');
+  const detailSuffix = escapeRegex(rules.details.suffix);
+  // Names that are files already: a detail's own file, and the lists' twins (the precompressed
+  // rule below rewrites to them, and in .htaccess the rules then run again on the new path).
+  const notAFile = [rules.details.suffix, ...rules.precompressed.map((p) => p.suffix)]
+    .map((suffix) => `(?<!${escapeRegex(suffix)})`)
+    .join('');
 
   return [
     'Options -Indexes -MultiViews +FollowSymLinks',
@@ -94,6 +101,10 @@ export function renderApacheRules(rules: HostRules): string[] {
     // END, not L: in .htaccess, L would run the rules again on the rewritten `.html` path, which the
     // redirect above would then send back here.
     `RewriteRule ^(${folders})/([^/]+)$ $1/$2${rules.pages.suffix} [END]`,
+    "# A record's detail (SPEC section 10): one file per record, answered at its slash path;",
+    "# the path without the slash moves there (the file's own path is answered as it is).",
+    `RewriteRule ^api/(${detailLists})/([^/]+)${notAFile}$ /api/$1/$2/ [R=301,L]`,
+    `RewriteRule ^api/(${detailLists})/([^/]+)/$ api/$1/$2${detailSuffix} [END]`,
     '# SPEC section 4: each list is answered by its index.json...',
     ...rules.api.map((rule) => `RewriteRule ^${escapeRegex(relative(rule.path))}$ ${rule.file} [L]`),
     '# ...precompressed when the client accepts it and the build wrote the twin.',
@@ -109,6 +120,15 @@ export function renderApacheRules(rules: HostRules): string[] {
     `    ForceType ${contentType}`,
     ...Object.entries(apiHeaders).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
     '</If>',
+    `<If "%{REQUEST_URI} =~ m#^/api/(${detailLists})/[^/]+${detailSuffix}$#">`,
+    `    ForceType ${contentType}`,
+    ...Object.entries(apiHeaders).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
+    '</If>',
+    ...rules.types.flatMap((rule) => [
+      `<If "%{REQUEST_URI} =~ m#^${typeRulePattern(rule)}$#">`,
+      `    ForceType ${quote(rule.contentType)}`,
+      '</If>',
+    ]),
     `<If "%{REQUEST_URI} =~ m#^${escapeRegex(rules.mediaPrefix)}#">`,
     ...Object.entries(rules.mediaHeaders).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
     '</If>',
@@ -133,8 +153,4 @@ function renderMethodNotAllowedPage(rules: HostRules): string {
 /** A double-quoted Apache argument. Values come from the rules table and the `--root` option only. */
 function quote(value: string): string {
   return quoteFor('an Apache config', value, /["\\\n]/);
-}
-
-function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

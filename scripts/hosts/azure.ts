@@ -35,6 +35,18 @@ export function renderAzureConfig(rules: HostRules): string {
         // SPEC-NOTES 6: the path without its slash moves to the canonical one.
         { route: rule.redirectFrom, redirect: rule.path, statusCode: 301 },
       ]),
+      // A record's detail (SPEC section 10): Azure's routes cannot carry a path's part into a
+      // rewrite, so a record is served at its file's own path only, `/api/<list>/<id>.json` (the
+      // exception in docs/hosting/azure-static-web-apps.md). After the lists: the first route that
+      // matches wins, so each list's index.json keeps its own.
+      ...rules.details.lists.map((list) => ({
+        route: `/api/${list}/*.{${rules.details.suffix.slice(1)}}`,
+        headers: apiHeaders,
+      })),
+      ...rules.types.map((rule) => ({
+        route: 'path' in rule ? rule.path : `${rule.folder}*.{${rule.extension.slice(1)}}`,
+        headers: { 'Content-Type': rule.contentType },
+      })),
       { route: `${rules.mediaPrefix}*`, headers: { ...rules.mediaHeaders } },
     ],
     // Unknown paths get the 404 page with status 404, never a fallback page.

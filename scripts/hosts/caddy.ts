@@ -9,7 +9,7 @@
  *   which HTTP reads as one list).
  */
 import { quoteFor, serverName } from './config-value.ts';
-import type { HostRules } from './rules.ts';
+import { escapeRegex, typeRulePattern, type HostRules } from './rules.ts';
 
 export interface CaddyOptions {
   /** Absolute path of the built output folder. */
@@ -24,6 +24,8 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
   const listPaths = rules.api.flatMap((rule) => [rule.path, `/${rule.file}`]);
   const folders = rules.pages.folders.map(escapeRegex).join('|');
   const movedPage = `^/(${folders})/([^/]+)(${escapeRegex(rules.pages.suffix)}|/)$`;
+  const detailLists = rules.details.lists.map(escapeRegex).join('|');
+  const detailSuffix = escapeRegex(rules.details.suffix);
   const headerBlock = (matcher: string, headers: Readonly<Record<string, string>>) => [
     `header ${matcher} {`,
     ...Object.entries(headers).map(([name, value]) => `\t${name} ${quote(value)}`),
@@ -37,6 +39,11 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
     `@lists path ${listPaths.join(' ')}`,
     ...headerBlock('@lists', rules.apiHeaders),
     ...headerBlock(`${rules.mediaPrefix}*`, rules.mediaHeaders),
+    '# Files with a type of their own (the citations, the feed, the OpenAPI description).',
+    ...rules.types.flatMap((rule, i) => [
+      `@typed${i} path_regexp ^${typeRulePattern(rule)}$`,
+      `header @typed${i} Content-Type ${quote(rule.contentType)}`,
+    ]),
     '',
     'route {',
     ...[
@@ -54,6 +61,29 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
         `redir @noslash${i}query ${rule.path}?{query} 301`,
         `redir @noslash${i} ${rule.path} 301`,
       ]),
+      "# A record's detail (SPEC section 10): `/api/<list>/<id>/` is answered by its file,",
+      '# `/api/<list>/<id>` moves there. The headers are set here, on a file that exists, so an id',
+      '# no record has gets the 404 page as HTML, never with the JSON headers.',
+      '@detailnoslashquery {',
+      `\tpath_regexp detailnoslashquery ^/api/(${detailLists})/([^/]+)$`,
+      `\tnot path *${rules.details.suffix}`,
+      '\texpression {query} != ""',
+      '}',
+      'redir @detailnoslashquery /api/{re.detailnoslashquery.1}/{re.detailnoslashquery.2}/?{query} 301',
+      '@detailnoslash {',
+      `\tpath_regexp detailnoslash ^/api/(${detailLists})/([^/]+)$`,
+      `\tnot path *${rules.details.suffix}`,
+      '}',
+      'redir @detailnoslash /api/{re.detailnoslash.1}/{re.detailnoslash.2}/ 301',
+      `@detailslash path_regexp detailslash ^/api/(${detailLists})/([^/]+)/$`,
+      `rewrite @detailslash /api/{re.detailslash.1}/{re.detailslash.2}${rules.details.suffix}`,
+      '@detailfile {',
+      `\tpath_regexp ^/api/(${detailLists})/[^/]+${detailSuffix}$`,
+      '\tfile',
+      '}',
+      'header @detailfile {',
+      ...Object.entries(rules.apiHeaders).map(([name, value]) => `\t${name} ${quote(value)}`),
+      '}',
       '# docs/indexing.md: each page is one file, answered at its URL without the extension;',
       '# the other two spellings (the second is the URL the pages had as folders) move there.',
       `@pagemovedquery {`,
@@ -100,8 +130,4 @@ function siteAddress(options: CaddyOptions): string {
 /** A double-quoted Caddyfile token. Values come from the rules table and the `--root` option only. */
 function quote(value: string): string {
   return quoteFor('a Caddyfile', value, /["\\\n{}]/);
-}
-
-function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -6,15 +6,18 @@
  *
  * - request: every method but GET and HEAD gets 405 with `Allow: GET` (SPEC-NOTES 5);
  *   `/api/<list>` gets a 301 to `/api/<list>/` with the query kept (SPEC-NOTES 6);
- *   `/api/<list>/` is rewritten to `/api/<list>/index.json` (SPEC section 4).
+ *   `/api/<list>/` is rewritten to `/api/<list>/index.json` (SPEC section 4), and so are the API
+ *   root `/api/` and `/api/sections/`; a record's `/api/<list>/<id>/` is rewritten to its file
+ *   `/api/<list>/<id>.json`, and `/api/<list>/<id>` moves to it (SPEC section 10);
  *   a page's URL `/<folder>/<name>` is rewritten to its file `<folder>/<name>.html`, and its two
  *   other spellings (`.html`, and the slash URL pages had as folders) get a 301 to it (docs/indexing.md).
- * - response: the contract's headers on both list spellings, the media headers under `/media/`.
+ * - response: the contract's headers on both list spellings and on a record that exists, the
+ *   media headers under `/media/`, the types of the files in the rules' `types`.
  *
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in
  * them can break out of the source.
  */
-import { compressedVary, type HostRules } from './rules.ts';
+import { compressedVary, typeRulePattern, type HostRules } from './rules.ts';
 
 /** CloudFront's limit on a function's source (docs/hosting/s3-cloudfront.md). */
 export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10 * 1024;
@@ -28,9 +31,17 @@ const lowerCased = (headers: Readonly<Record<string, string>>, vary?: string) =>
   );
 
 export function renderCloudfrontFunction(rules: HostRules): string {
-  const lists = rules.api.map((rule) => rule.path.split('/')[2]!);
+  for (const rule of rules.api) {
+    if (rule.file !== `${rule.path.slice(1)}index.json`)
+      throw new Error(`${rule.path} is not answered by its index.json`);
+  }
   const constants = {
-    LISTS: lists,
+    // The lists, the sections and the root: folder paths, each answered by its index.json.
+    FOLDERS: rules.api.map((rule) => rule.path),
+    DETAIL_LISTS: rules.details.lists,
+    DETAIL_SUFFIX: rules.details.suffix,
+    // [pattern, type]: the files with a type of their own.
+    TYPES: rules.types.map((rule) => [`^${typeRulePattern(rule)}$`, rule.contentType]),
     ALLOWED_METHODS: rules.allowedMethods,
     ALLOW: rules.apiHeaders['Allow']!,
     // CloudFront compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
@@ -56,15 +67,27 @@ const FUNCTION_BODY = String.raw`function handler(event) {
   return onRequest(event);
 }
 
-// '/api/authors/' -> { list: 'authors', slash: true, file: false }; anything else -> null.
+// '/api/authors/' -> { folder: '/api/authors/', slash: true, file: false }; anything else -> null.
 function matchList(uri) {
-  var parts = uri.split('/');
-  if (parts.length < 3 || parts.length > 4 || parts[0] !== '' || parts[1] !== 'api') return null;
-  if (LISTS.indexOf(parts[2]) < 0) return null;
-  if (parts.length === 3) return { list: parts[2], slash: false, file: false };
-  if (parts[3] === '') return { list: parts[2], slash: true, file: false };
-  if (parts[3] === 'index.json') return { list: parts[2], slash: true, file: true };
+  for (var i = 0; i < FOLDERS.length; i++) {
+    var folder = FOLDERS[i];
+    if (uri === folder) return { folder: folder, slash: true, file: false };
+    if (uri === folder.slice(0, -1)) return { folder: folder, slash: false, file: false };
+    if (uri === folder + 'index.json') return { folder: folder, slash: true, file: true };
+  }
   return null;
+}
+
+// '/api/manuscripts/7/' -> { file: '/api/manuscripts/7.json' }; '/api/manuscripts/7.json' -> the
+// same, as it is; '/api/manuscripts/7' -> { moved: '/api/manuscripts/7/' }; anything else -> null.
+function matchDetail(uri) {
+  var parts = uri.split('/');
+  if (parts.length < 4 || parts.length > 5 || parts[0] !== '' || parts[1] !== 'api') return null;
+  if (DETAIL_LISTS.indexOf(parts[2]) < 0 || parts[3] === '') return null;
+  var name = parts[3];
+  if (parts.length === 5) return parts[4] === '' ? { file: '/api/' + parts[2] + '/' + name + DETAIL_SUFFIX } : null;
+  var file = name.length > DETAIL_SUFFIX.length && name.slice(-DETAIL_SUFFIX.length) === DETAIL_SUFFIX;
+  return file ? { file: uri } : { moved: uri + '/' };
 }
 
 function queryString(querystring) {
@@ -94,15 +117,21 @@ function onRequest(event) {
     };
   }
   var match = matchList(request.uri);
-  if (match && !match.slash) {
+  var detail = match ? null : matchDetail(request.uri);
+  var moved = match && !match.slash ? match.folder : detail && detail.moved;
+  if (moved) {
     return {
       statusCode: 301,
       statusDescription: 'Moved Permanently',
-      headers: { location: { value: '/api/' + match.list + '/' + queryString(request.querystring || {}) } }
+      headers: { location: { value: moved + queryString(request.querystring || {}) } }
     };
   }
-  if (match && !match.file) {
-    request.uri = '/api/' + match.list + '/index.json';
+  if (match) {
+    request.uri = match.folder + 'index.json';
+    return request;
+  }
+  if (detail) {
+    request.uri = detail.file;
     return request;
   }
   var page = matchPage(request.uri);
@@ -133,9 +162,15 @@ function onResponse(event) {
   var response = event.response;
   var uri = event.request.uri;
   var match = matchList(uri);
-  var headers = match && match.slash ? API_HEADERS : uri.indexOf(MEDIA_PREFIX) === 0 ? MEDIA_HEADERS : null;
+  var detail = match ? null : matchDetail(uri);
+  // A record that does not exist gets S3's error as it is, never labelled JSON.
+  var api = (match && match.slash) || (detail && detail.file && response.statusCode < 400);
+  var headers = api ? API_HEADERS : uri.indexOf(MEDIA_PREFIX) === 0 ? MEDIA_HEADERS : null;
   if (headers) {
     for (var name in headers) response.headers[name] = { value: headers[name] };
+  }
+  for (var i = 0; i < TYPES.length && !api; i++) {
+    if (new RegExp(TYPES[i][0]).test(uri)) response.headers['content-type'] = { value: TYPES[i][1] };
   }
   return response;
 }

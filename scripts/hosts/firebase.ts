@@ -6,7 +6,7 @@
  * Firebase answers in this order: redirects, exact files, rewrites, the 404 page. The canonical
  * list path has no file of its own (there is no index.html there), so the rewrite answers it.
  */
-import { compressedVary, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, type HostRules } from './rules.ts';
 
 export interface FirebaseOptions {
   /** The folder `firebase deploy` uploads, relative to firebase.json. */
@@ -19,8 +19,13 @@ const headerList = (headers: Readonly<Record<string, string>>, vary?: string): H
   Object.entries(headers).map(([key, value]) => ({ key, value: vary !== undefined && key === 'Vary' ? vary : value }));
 
 export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions = { publicDir: 'dist' }): string {
-  const names = rules.api.map((rule) => escapeRegex(rule.path.split('/')[2]!));
-  const lists = `@(${names.join('|')})`;
+  const api = rules.api.map((rule) => ({ ...rule, name: rule.path.slice('/api/'.length, -1) }));
+  // The lists and the sections (`/api/<name>/`); the root `/api/` has no name.
+  const names = api.filter((rule) => rule.name !== '').map((rule) => escapeRegex(rule.name));
+  const named = `@(${names.join('|')})`;
+  const detailLists = rules.details.lists.map(escapeRegex).join('|');
+  const suffix = rules.details.suffix;
+  const apiHeaders = headerList(rules.apiHeaders, compressedVary(rules));
   const config = {
     hosting: {
       public: options.publicDir,
@@ -35,6 +40,17 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
         // not a glob: Firebase's globs also match the path with a trailing slash, so a glob source
         // `/api/authors` would redirect `/api/authors/` to itself forever.
         { regex: `^/api/(${names.join('|')})$`, destination: '/api/:1/', type: 301 },
+        ...api
+          .filter((rule) => rule.name === '')
+          .map((rule) => ({ regex: `^${escapeRegex(rule.redirectFrom)}$`, destination: rule.path, type: 301 })),
+        // A record's detail (SPEC section 10): a rewrite cannot carry the id into its
+        // destination here, so both the slash path and the path without it move to the record's
+        // file, which is served as it is (the exception in docs/hosting/firebase.md).
+        {
+          regex: `^/api/(${detailLists})/(${notEndingWith(suffix)})/?$`,
+          destination: `/api/:1/:2${suffix}`,
+          type: 301,
+        },
         // The slash URL the pages had as folders moves to the page.
         { regex: `^/(${rules.pages.folders.map(escapeRegex).join('|')})/([^/]+)/$`, destination: '/:1/:2', type: 301 },
       ],
@@ -43,8 +59,22 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
       // Firebase matches headers against the path the client asked for, so both spellings carry them.
       headers: [
         // Firebase compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
-        { source: `/api/${lists}/`, headers: headerList(rules.apiHeaders, compressedVary(rules)) },
-        { source: `/api/${lists}/index.json`, headers: headerList(rules.apiHeaders, compressedVary(rules)) },
+        { source: `/api/${named}/`, headers: apiHeaders },
+        { source: `/api/${named}/index.json`, headers: apiHeaders },
+        ...api
+          .filter((rule) => rule.name === '')
+          .flatMap((rule) => [
+            { source: rule.path, headers: apiHeaders },
+            { source: `/${rule.file}`, headers: apiHeaders },
+          ]),
+        // A record's file. Firebase sends the headers of the path asked for on any answer, so an id
+        // no record has gets the 404 page with these too (the exception in docs/hosting/firebase.md);
+        // without the type, the records would be `application/json; charset=utf-8`.
+        { source: `/api/@(${detailLists})/!(index)${suffix}`, headers: apiHeaders },
+        ...rules.types.map((rule) => ({
+          source: 'path' in rule ? rule.path : `${rule.folder}*${rule.extension}`,
+          headers: [{ key: 'Content-Type', value: rule.contentType }],
+        })),
         { source: `${rules.mediaPrefix}**`, headers: headerList(rules.mediaHeaders) },
       ],
     },
@@ -52,6 +82,15 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
   return JSON.stringify(config, null, 2) + '\n';
 }
 
-function escapeRegex(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * A path segment that does not end with `suffix`, for Firebase's regular expressions (RE2, which
+ * has no lookbehind): shorter than the suffix, or differing from it at one of its last characters.
+ */
+function notEndingWith(suffix: string): string {
+  const alternatives = [`[^/]{1,${suffix.length - 1}}`];
+  for (let k = 0; k < suffix.length; k++) {
+    const tail = suffix.slice(k + 1);
+    alternatives.push(`[^/]*[^/${escapeRegex(suffix[k]!)}]${escapeRegex(tail)}`);
+  }
+  return alternatives.join('|');
 }

@@ -3,12 +3,15 @@
  * are rendered from one table, never written by hand per host"). A host renderer only translates
  * these rules into its own syntax.
  */
-import { API_LISTS, listFile, PAGE_FOLDERS } from '../shared/contract.ts';
+import { API_LISTS, API_ROOT, API_SECTIONS, DETAIL_SUFFIX, listFile, PAGE_FOLDERS } from '../shared/contract.ts';
 
 export type Method = 'GET' | 'HEAD';
 
 export interface ApiRule {
-  /** Canonical path of the list, with its trailing slash: `/api/authors/` (SPEC section 4). */
+  /**
+   * Canonical path of the list, with its trailing slash: `/api/authors/` (SPEC section 4); the API
+   * root `/api/` and `/api/sections/` are served the same way (SPEC section 10).
+   */
   path: string;
   /** The file that answers it, relative to the output folder. */
   file: string;
@@ -16,9 +19,34 @@ export interface ApiRule {
   redirectFrom: string;
 }
 
+/**
+ * A record's detail route (SPEC section 10): `/api/<list>/<id>/` is answered by the file
+ * `api/<list>/<id>.json`, with the lists' headers and methods. The file's own path
+ * `/api/<list>/<id>.json` (the original's format suffix) answers the same; `/api/<list>/<id>` moves
+ * to the slash path with 301, query kept (SPEC-NOTES 6). An id no record has gets the 404 page. The
+ * files have no precompressed twins (a few hundred bytes each, and 100,000 of them at scale).
+ */
+export interface DetailRules {
+  /** The lists whose records have a detail route, by name: `/api/<list>/<id>/`. */
+  lists: readonly string[];
+  /** What follows the id in the file's name. */
+  suffix: '.json';
+}
+
+/**
+ * A Content-Type for files that are not the API's: a file at exactly `path`, or any file in the
+ * folder `folder` (one level, as `/citations/<id>.bib`) whose name ends with `extension`.
+ */
+export type TypeRule = { contentType: string } & ({ path: string } | { folder: string; extension: string });
+
 export interface HostRules {
+  /** The lists, the API root and the sections: each a folder path answered by its `index.json`. */
   api: ApiRule[];
-  /** Headers on every list response, on both `path` and `/<file>` (SPEC section 4, SPEC-NOTES 7). */
+  details: DetailRules;
+  /**
+   * Headers on every list response, on both `path` and `/<file>` (SPEC section 4, SPEC-NOTES 7), and
+   * on every detail response, at both its spellings.
+   */
   apiHeaders: Readonly<Record<string, string>>;
   /** The only methods that succeed; every other one gets 405 with `Allow` (SPEC-NOTES 5). */
   allowedMethods: readonly Method[];
@@ -39,6 +67,11 @@ export interface HostRules {
    * host can say so; the home page `/` stays a folder index (`index.html`).
    */
   pages: { folders: readonly string[]; suffix: '.html' };
+  /**
+   * Files served as they are with a type of their own, which hosts do not know by extension (or
+   * know without the charset): the citations, the feed, and the API's OpenAPI description.
+   */
+  types: readonly TypeRule[];
 }
 
 /** SPEC section 4: exactly these three, with no charset parameter on the type. */
@@ -48,12 +81,16 @@ export const CONTRACT_HEADERS = Object.freeze({
   Vary: 'Accept',
 });
 
+/** The folder path's spelling without its slash: `/api/authors/` → `/api/authors`. */
+const folderRule = (path: string, file: string): ApiRule => ({ path, file, redirectFrom: path.slice(0, -1) });
+
 export const hostRules: HostRules = Object.freeze({
-  api: API_LISTS.map((list) => ({
-    path: `/api/${list}/`,
-    file: listFile(list),
-    redirectFrom: `/api/${list}`,
-  })),
+  api: [
+    ...API_LISTS.map((list) => folderRule(`/api/${list}/`, listFile(list))),
+    folderRule(API_SECTIONS.path, API_SECTIONS.file),
+    folderRule(API_ROOT.path, API_ROOT.file),
+  ],
+  details: Object.freeze({ lists: API_LISTS, suffix: DETAIL_SUFFIX }),
   apiHeaders: Object.freeze({
     ...CONTRACT_HEADERS,
     // SPEC-NOTES 7: the data is public and read-only.
@@ -79,7 +116,26 @@ export const hostRules: HostRules = Object.freeze({
   ] as const),
   notFoundPage: '/404.html',
   pages: Object.freeze({ folders: PAGE_FOLDERS, suffix: '.html' as const }),
+  types: Object.freeze([
+    // The citation formats' registered or customary types; the text ones in UTF-8, which they are.
+    { folder: '/citations/', extension: '.bib', contentType: 'application/x-bibtex; charset=utf-8' },
+    { folder: '/citations/', extension: '.ris', contentType: 'application/x-research-info-systems; charset=utf-8' },
+    // CSL JSON: JSON, which has no charset parameter (RFC 8259: always UTF-8).
+    { folder: '/citations/', extension: '.json', contentType: 'application/vnd.citationstyles.csl+json' },
+    { path: '/feed.xml', contentType: 'application/atom+xml; charset=utf-8' },
+    // OpenAPI 3.1 names `application/json` for a description written in JSON.
+    { path: '/api/openapi.json', contentType: 'application/json' },
+  ]),
 });
+
+/** A type rule's files as a regular expression over the request path (without `^` and `$`). */
+export function typeRulePattern(rule: TypeRule): string {
+  return 'path' in rule ? escapeRegex(rule.path) : `${escapeRegex(rule.folder)}[^/]+${escapeRegex(rule.extension)}`;
+}
+
+export function escapeRegex(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /**
  * `Vary` on the lists for a host that negotiates compression: the contract's value plus

@@ -4,7 +4,7 @@
  * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
  * One rule per kind, with the list names as an alternation, so the rule count never grows.
  */
-import { compressedVary, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, type HostRules } from './rules.ts';
 
 /** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
 function apiHeaders(rules: HostRules): { key: string; value: string }[] {
@@ -15,8 +15,12 @@ function apiHeaders(rules: HostRules): { key: string; value: string }[] {
 }
 
 export function renderVercelConfig(rules: HostRules): string {
-  const lists = rules.api.map((rule) => rule.path.split('/')[2]).join('|');
-  const list = `/api/:list(${lists})`;
+  // The lists and the sections, `/api/<name>/`; the API root `/api/` is written out on its own.
+  const names = rules.api.map((rule) => rule.path.slice('/api/'.length, -1)).filter((name) => name !== '');
+  const list = `/api/:list(${names.join('|')})`;
+  const roots = rules.api.filter((rule) => rule.path === '/api/');
+  const record = `/api/:list(${rules.details.lists.join('|')})`;
+  const suffix = rules.details.suffix;
   const config = {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     // docs/indexing.md: a page `/<folder>/<name>` is answered by `<folder>/<name>.html`,
@@ -25,15 +29,37 @@ export function renderVercelConfig(rules: HostRules): string {
     redirects: [
       // SPEC-NOTES 6: the path without its slash moves to the canonical one (Vercel keeps the query).
       { source: list, destination: '/api/:list/', statusCode: 301 },
+      ...roots.map((rule) => ({ source: rule.redirectFrom, destination: rule.path, statusCode: 301 })),
+      // A record's detail (SPEC section 10): the path without its slash moves to it; the file's
+      // own path (`/api/<list>/<id>.json`) is served as it is.
+      {
+        source: `${record}/:id((?!.*${escapeRegex(suffix)}$)[^/]+)`,
+        destination: '/api/:list/:id/',
+        statusCode: 301,
+      },
       // The slash URL the pages had as folders moves to the page.
       { source: `/:folder(${rules.pages.folders.join('|')})/:name/`, destination: '/:folder/:name', statusCode: 301 },
     ],
-    // SPEC section 4: the canonical path is answered by its index.json.
-    rewrites: [{ source: `${list}/`, destination: '/api/:list/index.json' }],
+    // SPEC section 4: the canonical path is answered by its index.json; a record's by its file.
+    rewrites: [
+      { source: `${list}/`, destination: '/api/:list/index.json' },
+      ...roots.map((rule) => ({ source: rule.path, destination: `/${rule.file}` })),
+      { source: `${record}/:id/`, destination: `/api/:list/:id${suffix}` },
+    ],
     // Headers match the path the client asked for, so both spellings carry them.
     headers: [
       { source: `${list}/`, headers: apiHeaders(rules) },
       { source: `${list}/index.json`, headers: apiHeaders(rules) },
+      ...roots.flatMap((rule) => [
+        { source: rule.path, headers: apiHeaders(rules) },
+        { source: `/${rule.file}`, headers: apiHeaders(rules) },
+      ]),
+      { source: `${record}/:id/`, headers: apiHeaders(rules) },
+      { source: `${record}/:id${suffix}`, headers: apiHeaders(rules) },
+      ...rules.types.map((rule) => ({
+        source: 'path' in rule ? rule.path : `${rule.folder}:name${rule.extension}`,
+        headers: [{ key: 'Content-Type', value: rule.contentType }],
+      })),
       {
         source: `${rules.mediaPrefix}(.*)`,
         headers: Object.entries(rules.mediaHeaders).map(([key, value]) => ({ key, value })),

@@ -135,6 +135,10 @@ function enforceHeaders(response: ServerResponse, headers: Map<string, [string, 
     const reason = typeof rest[0] === 'string' ? rest.shift() : undefined;
     const passed = (rest[0] ?? {}) as OutgoingHttpHeaders;
     for (const [name, value] of Object.entries(passed)) if (value !== undefined) response.setHeader(name, value);
+    // Cloudflare types a `.json` file as exactly `application/json`, where http-server adds a charset:
+    // the records' details take their type from the file (scripts/hosts/cloudflare.ts).
+    if (/^application\/json\s*;/i.test(String(response.getHeader('content-type') ?? '')))
+      response.setHeader('Content-Type', 'application/json');
     for (const [, [name, value]] of headers) response.setHeader(name, value);
     // SPEC-NOTES 7: a compressed answer names Accept-Encoding in Vary (once: `_headers` may already).
     const vary = String(response.getHeader('vary') ?? '');

@@ -11,6 +11,30 @@ export type ApiList = (typeof API_LISTS)[number];
 export const listFile = (list: ApiList) => `api/${list}/index.json`;
 
 /**
+ * The other routes of the original's router (SPEC-NOTES, "The original deployment"), each a folder
+ * path answered by its `index.json` like a list: the root object naming the lists, and the sections.
+ */
+export const API_ROOT = { path: '/api/', file: 'api/index.json' } as const;
+export const API_SECTIONS = { path: '/api/sections/', file: 'api/sections/index.json' } as const;
+
+/**
+ * A record's detail route, `/api/<list>/<id>/`, is answered by the file `api/<list>/<id>.json`: one
+ * file per record, not a folder each (a folder per record costs a cold build about ten seconds at
+ * 100,000 records, docs/performance.md). The file's own path is also the original's `.json` format
+ * suffix of the route (docs/contract-notes.md). `<id>` is a manuscript's `id`, a volume's `id`, and
+ * an author's key (its file name without the extension).
+ */
+export const DETAIL_SUFFIX = '.json';
+export const detailFile = (list: ApiList, id: string | number) => `api/${list}/${id}${DETAIL_SUFFIX}`;
+
+/**
+ * A detail's id that would name the list's own file (`index` → `api/authors/index.json`). Only an
+ * author's key can be such a name (ids are numbers); compared without case, since a journal may be
+ * built on a file system that ignores it.
+ */
+export const isReservedDetailId = (id: string) => id.toLowerCase() === 'index';
+
+/**
  * The folders of the HTML pages (docs/indexing.md): a page's URL `/<folder>/<name>` has no
  * extension and is answered by the file `<folder>/<name>.html`; the home page `/` by `index.html`.
  * One file per page, not a folder per page: a folder each costs a cold build about ten seconds at

@@ -134,9 +134,9 @@ describe('the CloudFront Function', () => {
     for (const uri of [
       '/',
       '/404.html',
-      '/api/sections/',
-      '/api/authors/x',
-      '/api/authors/index.json/',
+      '/api/no-such-list/',
+      '/api/authors/x/y',
+      '/api/openapi.json',
       '/manuscripts',
       '/manuscripts/',
       '/manuscripts/7/x',
@@ -163,6 +163,53 @@ describe('the CloudFront Function', () => {
     expect(pdf.headers['content-type']).toEqual({ value: 'binary/octet-stream' });
     const other = handler(viewerResponse('/404.html', 404)) as CfResponse;
     expect(other.headers['allow']).toBeUndefined();
+  });
+});
+
+describe("the CloudFront Function: a record's detail, the API root and the sections", () => {
+  it("rewrites a record's slash path to its file, passes the file through, and moves the path without the slash", () => {
+    for (const [uri, file] of [
+      ['/api/manuscripts/7/', '/api/manuscripts/7.json'],
+      ['/api/authors/ana.petrovska/', '/api/authors/ana.petrovska.json'],
+      ['/api/volumes/2.json', '/api/volumes/2.json'],
+      ['/api/', '/api/index.json'],
+      ['/api/index.json', '/api/index.json'],
+      ['/api/sections/', '/api/sections/index.json'],
+    ] as const) {
+      expect((handler(viewerRequest('GET', uri)) as CfRequest).uri, uri).toBe(file);
+    }
+    for (const [uri, to] of [
+      ['/api/manuscripts/7', '/api/manuscripts/7/?format=api'],
+      ['/api', '/api/?format=api'],
+      ['/api/sections', '/api/sections/?format=api'],
+    ] as const) {
+      const response = handler(viewerRequest('GET', uri, { format: { value: 'api' } })) as CfResponse;
+      expect(response.statusCode, uri).toBe(301);
+      expect(response.headers['location']).toEqual({ value: to });
+    }
+  });
+
+  it("sets the lists' headers on a record that exists, and leaves S3's error for one that does not", () => {
+    for (const uri of ['/api/manuscripts/7.json', '/api/index.json', '/api/sections/index.json']) {
+      const response = handler(viewerResponse(uri)) as CfResponse;
+      expect(response.headers['content-type'], uri).toEqual({ value: 'application/json' });
+      expect(response.headers['allow'], uri).toEqual({ value: 'GET' });
+    }
+    const missing = handler(viewerResponse('/api/manuscripts/999.json', 404)) as CfResponse;
+    expect(missing.headers['content-type']).toEqual({ value: 'binary/octet-stream' });
+    expect(missing.headers['allow']).toBeUndefined();
+  });
+
+  it('types the citations, the feed and the OpenAPI description', () => {
+    for (const [uri, type] of [
+      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
+      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
+      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
+      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+      ['/api/openapi.json', 'application/json'],
+    ] as const) {
+      expect((handler(viewerResponse(uri)) as CfResponse).headers['content-type'], uri).toEqual({ value: type });
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { renderFirebaseConfig } from '../../scripts/hosts/firebase.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { headerList, send, values } from '../servers/http-client.ts';
 import { findExecutable, freePort, startProcess, waitForHttp, type ServerProcess } from '../servers/process.ts';
+import { writeTypedFiles } from '../servers/http-contract-routes.ts';
 import { buildSample, type BuiltSite } from '../servers/site.ts';
 
 const binary = findExecutable('superstatic', process.env['PATH'], ['/usr/bin', '/usr/local/bin']);
@@ -32,6 +33,7 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     if (missing) throw new Error(missing);
     site = await buildSample();
     authors = await readFile(path.join(site.dist, 'api/authors/index.json'));
+    await writeTypedFiles(site.dist);
     // firebase.json sits beside dist/, as in the journal's repository.
     const project = path.dirname(site.dist);
     await writeFile(
@@ -80,7 +82,7 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
   });
 
   it('answers unknown paths with the 404 page and status 404, never JSON', async () => {
-    for (const target of ['/nothing-here', '/api/sections/']) {
+    for (const target of ['/nothing-here', '/api/no-such-list/']) {
       const response = await send(origin, 'GET', target);
       expect(response.status).toBe(404);
       expect(values(response, 'content-type')[0]).toMatch(/^text\/html/);
@@ -114,6 +116,74 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     }
     const missing = await send(origin, 'GET', '/manuscripts/999999999');
     expect(missing.status).toBe(404);
+  });
+
+  /** The headers every API answer carries here, a list's or a record's. */
+  function expectApiHeaders(response: Awaited<ReturnType<typeof send>>): void {
+    expect(values(response, 'content-type')).toEqual(['application/json']);
+    expect(values(response, 'allow')).toEqual(['GET']);
+    expect(headerList(response, 'vary')).toEqual(['accept', 'accept-encoding']);
+    expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
+    expect(values(response, 'cache-control')).toEqual(['public, max-age=300']);
+  }
+
+  it("serves a record's file at its own path, byte for byte, with the lists' headers", async () => {
+    for (const file of ['api/manuscripts/1.json', 'api/volumes/1.json', 'api/authors/ana-petrovska.json']) {
+      const response = await send(origin, 'GET', `/${file}`);
+      expect(response.status, `${file}\n${server.output()}`).toBe(200);
+      expectApiHeaders(response);
+      expect(response.body.equals(await readFile(path.join(site.dist, file)))).toBe(true);
+    }
+  });
+
+  it("documented exception: a record's slash path, and the path without it, move to the record's file with 301, query kept", async () => {
+    for (const target of ['/api/manuscripts/1/', '/api/manuscripts/1', '/api/authors/ana-petrovska/']) {
+      const response = await send(origin, 'GET', `${target}?format=api`);
+      expect(response.status, target).toBe(301);
+      expect(values(response, 'location'), target).toEqual([`${target.replace(/\/$/, '')}.json?format=api`]);
+    }
+  });
+
+  it("documented exception: an id no record has gets the 404 page with status 404, typed as the record's file would be", async () => {
+    const response = await send(origin, 'GET', '/api/manuscripts/999999999.json');
+    expect(response.status).toBe(404);
+    expect(response.body.toString('utf8')).toMatch(/<html/i);
+    expect(values(response, 'content-type')).toEqual(['application/json']);
+  });
+
+  it('answers the API root and the sections like a list, and moves them without their slash', async () => {
+    for (const [target, file] of [
+      ['/api/', 'api/index.json'],
+      ['/api/index.json', 'api/index.json'],
+      ['/api/sections/', 'api/sections/index.json'],
+    ] as const) {
+      const response = await send(origin, 'GET', target);
+      expect(response.status, target).toBe(200);
+      expectApiHeaders(response);
+      expect(response.body.equals(await readFile(path.join(site.dist, file)))).toBe(true);
+    }
+    for (const [target, to] of [
+      ['/api', '/api/'],
+      ['/api/sections', '/api/sections/'],
+    ] as const) {
+      const response = await send(origin, 'GET', target);
+      expect(response.status, target).toBe(301);
+      expect(values(response, 'location')).toEqual([to]);
+    }
+  });
+
+  it('serves the citations, the feed and the OpenAPI description with their types', async () => {
+    for (const [target, type] of [
+      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
+      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
+      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
+      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+      ['/api/openapi.json', 'application/json'],
+    ] as const) {
+      const response = await send(origin, 'GET', target);
+      expect(response.status, target).toBe(200);
+      expect(values(response, 'content-type'), target).toEqual([type]);
+    }
   });
 
   it('documented exception: other methods are not refused with 405 (firebase.json cannot match a method)', async () => {

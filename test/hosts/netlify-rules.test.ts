@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
 import { renderNetlifyToml } from '../../scripts/hosts/netlify.ts';
-import { CONTRACT_HEADERS, hostRules } from '../../scripts/hosts/rules.ts';
+import { hostRules } from '../../scripts/hosts/rules.ts';
 
 interface ParsedRedirect {
   from: string;
@@ -87,35 +87,75 @@ function match(pathname: string, query = ''): Match | null {
   });
 }
 
+/** The header rules Netlify reads for a path written the way a rule names it, merged as the CDN merges them. */
+function headersOf(...rules: string[]): Record<string, string[]> {
+  const merged: Record<string, string[]> = {};
+  for (const rule of headers.filter((h) => rules.includes(h.for))) {
+    for (const [name, value] of Object.entries(rule.values)) (merged[name] ??= []).push(value);
+  }
+  return merged;
+}
+
+const API_HEADERS = {
+  'Content-Type': ['application/json'],
+  Allow: ['GET'],
+  Vary: ['Accept, Accept-Encoding'],
+  'Access-Control-Allow-Origin': ['*'],
+  'X-Content-Type-Options': ['nosniff'],
+  'Cache-Control': ['public, max-age=300'],
+};
+
 describe('Netlify reads the rule files', () => {
   it('parses _headers, _redirects and netlify.toml without an error', () => {
     expect(errors).toEqual([]);
-    expect(redirects).toHaveLength(6);
-    expect(headers).toHaveLength(7);
+    // Two per list, the sections and the root; three per list for the records.
+    expect(redirects).toHaveLength(19);
+    expect(headers).toHaveLength(22);
   });
 
-  it('sets the contract headers on each list path and its index.json', () => {
+  it('sets the contract headers on each list path and its index.json, each once', () => {
     for (const list of ['authors', 'volumes', 'manuscripts']) {
-      for (const target of [`/api/${list}/`, `/api/${list}/index.json`]) {
-        const rule = headers.find((h) => h.for === target);
-        expect(rule?.values).toMatchObject({
-          ...CONTRACT_HEADERS,
-          Vary: 'Accept, Accept-Encoding',
-          'Access-Control-Allow-Origin': '*',
-        });
-      }
+      expect(headersOf(`/api/${list}/`)).toEqual(API_HEADERS);
+      // The list's file is matched by the records' rule too, which names no type (below).
+      expect(headersOf(`/api/${list}/index.json`, `/api/${list}/:id.json`)).toEqual(API_HEADERS);
+    }
+    for (const folder of ['/api/', '/api/sections/']) {
+      expect(headersOf(folder)).toEqual(API_HEADERS);
+      expect(headersOf(`${folder}index.json`)).toEqual(API_HEADERS);
     }
   });
 
-  it('rewrites each list path to its index.json with status 200', () => {
+  it("sets the lists' headers on a record's two spellings, but for the type, which Netlify takes from the file", () => {
+    const { 'Content-Type': _type, ...withoutType } = API_HEADERS;
     for (const list of ['authors', 'volumes', 'manuscripts']) {
-      expect(match(`/api/${list}/`, 'format=api')).toMatchObject({ to: `/api/${list}/index.json`, status: 200 });
-      expect(match(`/api/${list}/index.json`)).toBeNull();
+      expect(headersOf(`/api/${list}/:id/`)).toEqual(withoutType);
+      expect(headersOf(`/api/${list}/:id.json`)).toEqual(withoutType);
     }
-    expect(match('/api/sections/')).toBeNull();
+  });
+
+  it('types the citations, the feed and the OpenAPI description', () => {
+    expect(headersOf('/citations/:name.bib')).toEqual({ 'Content-Type': ['application/x-bibtex; charset=utf-8'] });
+    expect(headersOf('/feed.xml')).toEqual({ 'Content-Type': ['application/atom+xml; charset=utf-8'] });
+    expect(headersOf('/api/openapi.json')).toEqual({ 'Content-Type': ['application/json'] });
+  });
+
+  it('rewrites each list path, the sections and the root to its index.json with status 200', () => {
+    for (const folder of ['/api/authors/', '/api/volumes/', '/api/manuscripts/', '/api/sections/', '/api/']) {
+      expect(match(folder, 'format=api')).toMatchObject({ to: `${folder}index.json`, status: 200 });
+    }
+    expect(match('/api/no-such-list/')).toBeNull();
+  });
+
+  it("rewrites a record's slash path to its file with status 200, never forced over a file that exists", () => {
+    expect(match('/api/manuscripts/7/')).toMatchObject({ to: '/api/manuscripts/7.json', status: 200 });
+    expect(match('/api/authors/ana.petrovska/')).toMatchObject({ to: '/api/authors/ana.petrovska.json', status: 200 });
+    // The file's own path (and the list's index.json) matches a rule too, but Netlify serves a file that
+    // exists before any rule that is not forced.
+    for (const rule of redirects) expect(rule.force, rule.from).toBe(false);
   });
 
   it('documented exception: Netlify normalizes the trailing slash, so the path without it is rewritten too (200, not 301)', () => {
     expect(match('/api/volumes')).toMatchObject({ from: '/api/volumes/', to: '/api/volumes/index.json', status: 200 });
+    expect(match('/api/manuscripts/7')).toMatchObject({ to: '/api/manuscripts/7.json', status: 200 });
   });
 });

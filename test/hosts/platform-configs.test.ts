@@ -83,7 +83,52 @@ describe('vercel.json', () => {
       expect(rewrite && 'dest' in rewrite ? rewrite.dest : undefined).toBe('/api/$1/index.json');
     }
     // A name that is not a list gets no rule: the host's 404.
-    expect(matching('/api/sections/')).toEqual([]);
+    expect(matching('/api/no-such-list/')).toEqual([]);
+  });
+
+  it("routes a record's detail, the API root and the sections through Vercel's route compiler", () => {
+    const { routes, error } = getTransformedRoutes(config);
+    expect(error).toBeNull();
+    const all = routes ?? [];
+    const filesystem = all.findIndex((route) => 'handle' in route && route.handle === 'filesystem');
+    const fill = (template: string, match: RegExpExecArray) =>
+      template.replace(/\$(\d)/g, (_, i: string) => match[Number(i)] ?? '');
+    /** What Vercel answers for a path: the first redirect, else the headers of every route that continues, and the rewrite after its file system. */
+    const answer = (pathname: string) => {
+      const headers: Record<string, string> = {};
+      for (const route of all.slice(0, filesystem)) {
+        if ('handle' in route || typeof route.src !== 'string') continue;
+        const match = new RegExp(route.src).exec(pathname);
+        if (!match) continue;
+        if (route.status) return { status: route.status, location: fill(route.headers?.['Location'] ?? '', match) };
+        Object.assign(headers, route.headers);
+      }
+      for (const route of all.slice(filesystem + 1)) {
+        if ('handle' in route || typeof route.src !== 'string' || !route.dest) continue;
+        const match = new RegExp(route.src).exec(pathname);
+        if (match) return { rewrite: fill(route.dest, match), headers };
+      }
+      return { headers };
+    };
+    const api = {
+      ...CONTRACT_HEADERS,
+      Vary: 'Accept, Accept-Encoding',
+      'Access-Control-Allow-Origin': '*',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'public, max-age=300',
+    };
+    expect(answer('/api/manuscripts/7/')).toEqual({ rewrite: '/api/manuscripts/7.json', headers: api });
+    expect(answer('/api/authors/ana.petrovska/')).toEqual({ rewrite: '/api/authors/ana.petrovska.json', headers: api });
+    // The file's own path is the file, with the same headers; the path without the slash moves.
+    expect(answer('/api/volumes/2.json')).toEqual({ headers: api });
+    expect(answer('/api/manuscripts/7')).toEqual({ status: 301, location: '/api/manuscripts/7/' });
+    expect(answer('/api/authors/index.json')).toEqual({ headers: api });
+    expect(answer('/api/')).toEqual({ rewrite: '/api/index.json', headers: api });
+    expect(answer('/api/sections/')).toEqual({ rewrite: '/api/sections/index.json', headers: api });
+    expect(answer('/api')).toEqual({ status: 301, location: '/api/' });
+    expect(answer('/api/sections')).toEqual({ status: 301, location: '/api/sections/' });
+    expect(answer('/citations/7.bib')).toEqual({ headers: { 'Content-Type': 'application/x-bibtex; charset=utf-8' } });
+    expect(answer('/feed.xml')).toEqual({ headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
   });
 
   it('serves a page at its URL without the extension and moves its other spellings there (docs/indexing.md)', () => {
@@ -136,26 +181,57 @@ describe('firebase.json', () => {
     expect(validate(broken)).toBe(false);
   });
 
-  it('rewrites, redirects and sets headers for each list', () => {
+  it('rewrites, redirects and sets headers for each list, the sections and the API root', () => {
     expect(config.hosting.public).toBe('dist');
-    expect(config.hosting.rewrites).toEqual(
-      LISTS.map((l) => ({ source: `/api/${l}/`, destination: `/api/${l}/index.json` })),
-    );
-    // A regex: Firebase's globs would match the slash path too and loop (test/hosts/firebase-superstatic.test.ts).
-    expect(config.hosting.redirects).toEqual([
-      { regex: '^/api/(authors|volumes|manuscripts)$', destination: '/api/:1/', type: 301 },
-      // The slash URL the pages had as folders; cleanUrls serves each page without `.html` (docs/indexing.md).
-      { regex: '^/(volumes|manuscripts)/([^/]+)/$', destination: '/:1/:2', type: 301 },
+    expect(config.hosting.rewrites).toEqual([
+      ...LISTS.map((l) => ({ source: `/api/${l}/`, destination: `/api/${l}/index.json` })),
+      { source: '/api/sections/', destination: '/api/sections/index.json' },
+      { source: '/api/', destination: '/api/index.json' },
     ]);
+    // A regex: Firebase's globs would match the slash path too and loop (test/hosts/firebase-superstatic.test.ts).
+    expect(config.hosting.redirects.slice(0, 2)).toEqual([
+      { regex: '^/api/(authors|volumes|manuscripts|sections)$', destination: '/api/:1/', type: 301 },
+      { regex: '^/api$', destination: '/api/', type: 301 },
+    ]);
+    // The slash URL the pages had as folders; cleanUrls serves each page without `.html` (docs/indexing.md).
+    expect(config.hosting.redirects.at(-1)).toEqual({
+      regex: '^/(volumes|manuscripts)/([^/]+)/$',
+      destination: '/:1/:2',
+      type: 301,
+    });
     expect(config.hosting.cleanUrls).toBe(true);
     expect(config.hosting.trailingSlash).toBeUndefined();
     expect(config.hosting.headers.map((h: { source: string }) => h.source)).toEqual([
-      '/api/@(authors|volumes|manuscripts)/',
-      '/api/@(authors|volumes|manuscripts)/index.json',
+      '/api/@(authors|volumes|manuscripts|sections)/',
+      '/api/@(authors|volumes|manuscripts|sections)/index.json',
+      '/api/',
+      '/api/index.json',
+      '/api/@(authors|volumes|manuscripts)/!(index).json',
+      '/citations/*.bib',
+      '/citations/*.ris',
+      '/citations/*.json',
+      '/feed.xml',
+      '/api/openapi.json',
       '/media/**',
     ]);
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Content-Type', value: 'application/json' });
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Allow', value: 'GET' });
+  });
+
+  it("moves a record's slash path, and the path without it, to the record's file (RE2: no lookbehind)", () => {
+    const detail = config.hosting.redirects[2] as { regex: string; destination: string; type: number };
+    expect(detail).toMatchObject({ destination: '/api/:1/:2.json', type: 301 });
+    const moved = (pathname: string) => new RegExp(detail.regex).exec(pathname)?.slice(1, 3);
+    expect(moved('/api/manuscripts/7/')).toEqual(['manuscripts', '7']);
+    expect(moved('/api/manuscripts/7')).toEqual(['manuscripts', '7']);
+    expect(moved('/api/authors/ana-petrovska/')).toEqual(['authors', 'ana-petrovska']);
+    expect(moved('/api/authors/a.json.b/')).toEqual(['authors', 'a.json.b']);
+    expect(moved('/api/authors/json/')).toEqual(['authors', 'json']);
+    expect(moved('/api/authors/xjson/')).toEqual(['authors', 'xjson']);
+    // The files themselves, the lists and their index.json are served as they are.
+    for (const pathname of ['/api/manuscripts/7.json', '/api/authors/index.json', '/api/authors/', '/api/authors']) {
+      expect(moved(pathname), pathname).toBeUndefined();
+    }
   });
 });
 
@@ -190,6 +266,25 @@ describe('staticwebapp.config.json', () => {
       expect(slash).toBeLessThan(bare);
     }
     expect(config.responseOverrides).toEqual({ '404': { rewrite: '/404.html' } });
+  });
+
+  it("answers the root and the sections like a list, and a record at its file's path with the lists' headers", () => {
+    const routes = config.routes as { route: string; rewrite?: string; headers?: Record<string, string> }[];
+    for (const [path, file] of [
+      ['/api/', '/api/index.json'],
+      ['/api/sections/', '/api/sections/index.json'],
+    ]) {
+      expect(routes.find((r) => r.route === path)).toMatchObject({ rewrite: file, headers: { Allow: 'GET' } });
+    }
+    for (const list of LISTS) {
+      const record = routes.findIndex((r) => r.route === `/api/${list}/*.{json}`);
+      expect(routes[record]?.headers).toMatchObject({ 'Content-Type': 'application/json', Allow: 'GET' });
+      // After the list's own index.json: Azure takes the first route that matches.
+      expect(routes.findIndex((r) => r.route === `/api/${list}/index.json`)).toBeLessThan(record);
+    }
+    expect(routes.find((r) => r.route === '/citations/*.{bib}')?.headers).toEqual({
+      'Content-Type': 'application/x-bibtex; charset=utf-8',
+    });
   });
 });
 

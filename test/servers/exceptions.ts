@@ -16,7 +16,12 @@ export type CheckId =
   | 'not-found'
   | 'media'
   | 'range'
-  | 'media-methods';
+  | 'media-methods'
+  | 'detail-get'
+  | 'detail-file'
+  | 'detail-no-slash'
+  | 'detail-not-found'
+  | 'types';
 
 export const HOST_EXCEPTIONS: Record<HostName, Partial<Record<CheckId, string>>> = {
   nginx: {

@@ -17,6 +17,7 @@ import { REPO_ROOT } from '../helpers/workspace.ts';
 import { HOST_DOCS, HOST_EXCEPTIONS, PAGE_MOVED_STATUS, type CheckId } from './exceptions.ts';
 import { headerList, send, values, type RawResponse } from './http-client.ts';
 import type { RunningServer, ServerUnderTest } from './server.ts';
+import { describeRoutes, writeTypedFiles } from './http-contract-routes.ts';
 import { buildSample, type BuiltSite } from './site.ts';
 
 /** SPEC-NOTES 5: everything but GET and HEAD (OPTIONS too, as the original refused it). */
@@ -49,6 +50,7 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
       site = await buildSample();
       for (const list of API_LISTS) lists.set(list, await readFile(path.join(site.dist, 'api', list, 'index.json')));
       pdf = await firstPdf(site.dist);
+      await writeTypedFiles(site.dist);
       running = await server.start(site);
     });
     afterAll(async () => {
@@ -290,6 +292,16 @@ export function describeHttpContract(server: ServerUnderTest, env: NodeJS.Proces
         expect(robots.status).toBe(200);
         expect(values(robots, 'content-type')[0]).toMatch(/^text\/plain/);
         expect(robots.body.toString('utf8')).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
+      });
+    });
+
+    describe('the routes beyond the lists (SPEC section 10)', () => {
+      describeRoutes({
+        site: () => site,
+        running: () => running,
+        named,
+        expectListHeaders,
+        locationOf: (response) => locationOf(response, running.origin),
       });
     });
 

@@ -16,7 +16,7 @@ export const PAGE = /^\d+$/;
 export const VOLUME_UDC = /^\d+(?:\.\d+)*(?: \d+(?:\.\d+)*)*$/;
 
 /** Canonical Roman numerals 1..3999 (no `IIII`, no `VX`). */
-const ROMAN = /^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
+export const ROMAN = /^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 
 /** SPEC 2.2: the volume label is `Volume <roman_numeral>`. */
 export const VOLUME_LABEL = /^Volume ([IVXLCDM]+)$/;

@@ -115,16 +115,15 @@ function list<T extends object>(
 function* wholeList(items: ListItems): Generator<string> {
   const decoder = new TextDecoder();
   yield '[';
-  for (let i = 0; i < items.count; i++) {
-    const item = items.render(i);
-    yield (
-      (i > 0 ? ',' : '') +
-      (typeof item === 'string'
-        ? item
-        : item.map((piece) => (typeof piece === 'string' ? piece : decoder.decode(piece))).join(''))
-    );
-  }
+  for (let i = 0; i < items.count; i++) yield (i > 0 ? ',' : '') + itemText(items.render(i), decoder);
   yield ']';
+}
+
+/** An item's JSON as one text: its pieces joined, the UTF-8 ones decoded. */
+export function itemText(item: ReturnType<ListItems['render']>, decoder = new TextDecoder()): string {
+  return typeof item === 'string'
+    ? item
+    : item.map((piece) => (typeof piece === 'string' ? piece : decoder.decode(piece))).join('');
 }
 
 /**
@@ -134,7 +133,7 @@ function* wholeList(items: ListItems): Generator<string> {
  * cost the main thread about 3 s of a cold build, and their garbage). test/list-items.test.ts holds
  * the two to the same bytes.
  */
-function manuscriptItem(
+export function manuscriptItem(
   m: ManuscriptRecord,
   journal: JournalInput,
   authors: FoundAuthors,

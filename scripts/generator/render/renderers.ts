@@ -6,13 +6,17 @@
 import type { Renderer } from '../model/site.ts';
 import { renderAdmin } from './admin.ts';
 import { renderApi } from './api.ts';
+import { renderApiDetails } from './api-detail.ts';
 import { renderHostFiles } from './host-files.ts';
+import { renderOpenApi } from './openapi.ts';
 import { renderPages } from './pages.ts';
 import { renderSitemap } from './sitemap.ts';
 
 export const RENDERERS: readonly Renderer[] = [
   { name: 'the API lists', render: renderApi },
+  { name: 'the API records, root and sections', render: renderApiDetails },
   { name: 'the HTML pages', render: renderPages },
+  { name: 'the OpenAPI description', render: renderOpenApi },
   { name: 'the sitemap', render: renderSitemap },
   { name: 'the host rules', render: renderHostFiles },
   { name: 'the web editor', render: renderAdmin },
