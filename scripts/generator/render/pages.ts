@@ -13,14 +13,14 @@
  * Pure: records in, files out; each page is rendered when it is written.
  */
 import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
-import type { DeferredText, OutputFile } from '../../shared/output-file.ts';
+import type { OutputFile } from '../../shared/output-file.ts';
 import { mediaUrl } from './api.ts';
 import type { Site } from '../model/site.ts';
 import { publishedJsonOf, type FoundAuthors } from '../model/records.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
 import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
 import { homePagePath, manuscriptPagePath, volumeNumber, volumePagePath } from './page-paths.ts';
-import { keywordList, pageAuthors, standardIssn, tagsOf } from './page-metadata.ts';
+import { keywordList, manuscriptHead, pageAuthors, standardIssn, type PagePart } from './page-metadata.ts';
 import type { JournalInput } from '../model/schema.ts';
 import { pageFile } from '../../shared/contract.ts';
 
@@ -125,9 +125,6 @@ function pageFrame(journal: JournalInput): PageFrame {
   };
 }
 
-/** A part of a page: text, or a text of its abstract made where the page is written (abstract-text.ts). */
-type PagePart = string | DeferredText;
-
 /**
  * A page as its parts, in order: written one after the other (file-writer.ts) rather than joined
  * first. A landing page is about 6 KB, held at two bytes per character as soon as one name
@@ -175,9 +172,7 @@ function manuscriptPage(
   const language = m.citation_language ?? journal.citation_language;
   const named = pageAuthors(m, authors);
   const abstractPart = abstractParts(m);
-  const head: PagePart[] = ['<meta name="description" content="', abstractPart('summary'), '">\n'];
-  for (const [name, content] of tagsOf(journal, m, volume, named))
-    head.push(`<meta name="${name}" content="${e(content)}">\n`);
+  const head = manuscriptHead(journal, m, volume, named, abstractPart);
   let authorItems = '';
   for (const a of named) {
     authorItems += `<li><span class="author">${e(a.display)}</span>${a.institution ? `<span class="institution">${e(a.institution)}</span>` : ''}</li>`;
