@@ -258,7 +258,12 @@ export type ManuscriptField =
   | { field: 'id'; value: number }
   | { field: 'citation_volume'; pick: number }
   /** An absolute URL (published as it is, nothing copied), or back to a local PDF (written if missing). */
-  | { field: 'document'; remote: boolean };
+  | { field: 'document'; remote: boolean }
+  /** The optional scholarly fields (undefined removes one); pages as a first page and a span. */
+  | { field: 'doi'; value: string | undefined }
+  | { field: 'license'; value: string | undefined }
+  | { field: 'pages'; first: number; span: number; asNumbers: boolean }
+  | { field: 'pages'; first: undefined };
 
 /**
  * The edits a property test draws from. Numbers that pick a record, an author, a volume or a
@@ -282,6 +287,7 @@ export type Edit =
   | { kind: 'rename-author'; at: number; key: string }
   | { kind: 'author'; at: number; field: 'name' | 'surname' | 'institution'; value: string }
   | { kind: 'author-order'; at: number; value: number | undefined }
+  | { kind: 'author-orcid'; at: number; value: string | undefined }
   | { kind: 'add-author'; key: string; name: string; surname: string; institution: string; credit: number }
   | { kind: 'delete-author'; at: number }
   | {
@@ -300,6 +306,7 @@ export type Edit =
   | { kind: 'replace-volume-pdf'; at: number; title: string }
   | { kind: 'journal-title'; value: string }
   | { kind: 'journal-publisher'; value: string | undefined }
+  | { kind: 'journal-scholarly'; field: 'abbreviation' | 'online_issn' | 'license'; value: string | undefined }
   | { kind: 'add-section'; value: string; move: number }
   | { kind: 'rename-section'; at: number; value: string }
   | { kind: 'reorder-sections'; seed: number }
@@ -396,6 +403,11 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
       if (found) model.authors.set(found[0], edited(found[1], { order: edit.value }));
       return model;
     }
+    case 'author-orcid': {
+      const found = nth(model.authors, edit.at);
+      if (found) model.authors.set(found[0], edited(found[1], { orcid: edit.value }));
+      return model;
+    }
     case 'add-author': {
       const key = freeName(edit.key, (k) => model.authors.has(k));
       model.authors.set(key, {
@@ -478,6 +490,9 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
     case 'journal-publisher':
       model.journal = edited(model.journal, { publisher: edit.value });
       return model;
+    case 'journal-scholarly':
+      model.journal = edited(model.journal, { [edit.field]: edit.value });
+      return model;
     case 'add-section': {
       const sections = sectionsOf(model);
       if (sections.includes(edit.value)) return model;
@@ -549,6 +564,13 @@ function manuscriptFields(model: JournalModel, record: RecordFile, edit: Manuscr
       const name = [...model.manuscripts].find(([, r]) => r === record)![0];
       return { document: edit.remote ? `https://cdn.example.org/media/pdfs/${name}.pdf` : `pdfs/${name}.pdf` };
     }
+    case 'pages': {
+      if (edit.first === undefined) return { first_page: undefined, last_page: undefined };
+      const last = edit.first + edit.span;
+      return edit.asNumbers
+        ? { first_page: edit.first, last_page: last }
+        : { first_page: String(edit.first), last_page: String(last) };
+    }
     case 'citation_volume': {
       const ids = [...model.volumes.values()].map((v) => Number(v.data['id'])).sort((a, b) => a - b);
       return { citation_volume: ids[edit.pick % ids.length] ?? record.data['citation_volume'] };
@@ -556,6 +578,26 @@ function manuscriptFields(model: JournalModel, record: RecordFile, edit: Manuscr
     default:
       return { [edit.field]: edit.value };
   }
+}
+
+/**
+ * The journal with the optional scholarly fields on every other record (a DOI, pages and a licence
+ * on manuscripts, an ORCID iD on authors), from the start: records the build cache restores
+ * unchanged then carry them, and a page rendered again from such a record must still show them.
+ */
+export function withScholarlyFields(before: JournalModel): JournalModel {
+  const model = copy(before);
+  const ORCIDS = ['0000-0002-1825-0097', '0000-0002-9079-593X', '0000-0003-1234-5674'];
+  [...model.authors.keys()].sort().forEach((key, i) => {
+    if (i % 2 === 0) model.authors.set(key, edited(model.authors.get(key)!, { orcid: ORCIDS[i % ORCIDS.length] }));
+  });
+  [...model.manuscripts.keys()].sort().forEach((name, i) => {
+    if (i % 2 === 1) return;
+    const fields = { doi: `10.5555/bench.${i}`, first_page: String(i + 1), last_page: String(i + 9) };
+    const license = i % 4 === 0 ? { license: 'https://creativecommons.org/licenses/by-sa/4.0/' } : {};
+    model.manuscripts.set(name, edited(model.manuscripts.get(name)!, { ...fields, ...license }));
+  });
+  return model;
 }
 
 /** The file of the record an edit of kind `touch` names, relative to the project root. */

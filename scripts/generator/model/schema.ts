@@ -24,6 +24,7 @@ import {
   looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
+import * as scholarly from './scholarly-fields.ts';
 import { HOST_IDS, type HostId } from './host-ids.ts';
 import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
 
@@ -147,6 +148,7 @@ const page = (description: string) =>
     return ok(text);
   });
 
+const fieldOf = <T>(spec: scholarly.FieldSpec<T>) => field(spec.jsonSchema, spec.parse);
 const calendarDate = (description: string) => matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
 
 /**
@@ -199,6 +201,9 @@ export const journalSchema = z.strictObject({
   citation_issn: matching('the ISSN as "1234 - 5678" (a hyphen with one space on each side)', ISSN),
   citation_language: plainText('the language name used when a record gives none, e.g. English'),
   publisher: plainText("the publisher's name").optional(),
+  abbreviation: plainText("the journal's abbreviated title, e.g. Bull. Biol. Stud. Res. Soc.").optional(),
+  online_issn: matching(scholarly.ONLINE_ISSN_DESCRIPTION, scholarly.ONLINE_ISSN).optional(),
+  license: fieldOf(scholarly.JOURNAL_LICENSE_FIELD).optional(),
   sections: field(
     { type: 'array', items: { type: 'string' }, description: "the names of the journal's sections" },
     (value) => {
@@ -253,6 +258,7 @@ export const authorSchema = z.strictObject({
   surname: plainText('the family name'),
   institution: plainText('the institution, optionally with its postal address'),
   order,
+  orcid: fieldOf(scholarly.ORCID_FIELD).optional(),
 });
 
 export const volumeSchema = z.strictObject({
@@ -371,7 +377,7 @@ function isAsPublished(value: unknown): value is { as_published: string } {
   return keys.length === 1 && typeof text === 'string' && text !== '' && !/[\u0000-\u001f\u007f]/.test(text);
 }
 
-export const manuscriptSchema = z.strictObject({
+const manuscriptFields = z.strictObject({
   id: positiveInteger("the manuscript's id, unique among manuscripts"),
   citation_volume: positiveInteger('the id of the volume the manuscript appears in'),
   citation_title: plainText('the title of the manuscript'),
@@ -419,7 +425,14 @@ export const manuscriptSchema = z.strictObject({
   ),
   section: plainText('the name of the journal section'),
   order,
+  doi: fieldOf(scholarly.DOI_FIELD).optional(),
+  first_page: page('the first page as decimal digits').optional(),
+  last_page: page('the last page as decimal digits, not before first_page').optional(),
+  license: fieldOf(scholarly.MANUSCRIPT_LICENSE_FIELD).optional(),
 });
+
+// Its pages are checked together where the file is read (scholarly-fields.ts); a volume's in resolve.ts.
+export const manuscriptSchema = manuscriptFields.superRefine(scholarly.pagesInOrder);
 
 export type JournalInput = z.output<typeof journalSchema>;
 export type AuthorInput = z.output<typeof authorSchema>;

@@ -16,6 +16,7 @@ import {
   type ManuscriptInput,
 } from '../model/schema.ts';
 import { validate } from './validate.ts';
+import { issnWarningsOf } from '../model/issn-warnings.ts';
 import { type AuthorRecord, type ManuscriptRecord, type Origin, type VolumeRecord } from '../model/records.ts';
 
 export interface Records {
@@ -51,7 +52,11 @@ export async function loadJournal(
   const parsed = await readAndParse(file, absolutePath);
   if (!parsed.parsed) return { problems: parsed.problems };
   const result = validate(parsed.parsed, journalSchema);
-  return result.value ? { journal: Object.freeze(result.value), problems: [] } : { problems: result.problems };
+  if (!result.value) return { problems: result.problems };
+  const document = parsed.parsed;
+  // Its warnings (an ISSN's check digit) only: a journal with them is valid.
+  const warnings = issnWarningsOf(file, result.value, (field) => document.locate([field]));
+  return { journal: Object.freeze(result.value), problems: [...result.problems, ...warnings] };
 }
 
 export interface Loaded {
@@ -89,8 +94,11 @@ export function loadRecordFrom(
     authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
   const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
-  // A valid record may come with warnings (validate.ts).
-  if (result.value) return { record: { ...result.value, origin }, problems: result.problems };
+  // A valid record may come with warnings (validate.ts, and an ISSN's check digit): printed, never fatal.
+  if (result.value) {
+    const warnings = issnWarningsOf(source.file, result.value, (field) => parsed.locate([field]));
+    return { record: { ...result.value, origin }, problems: [...result.problems, ...warnings] };
+  }
   return {
     problems: result.problems,
     invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) },
