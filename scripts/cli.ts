@@ -3,7 +3,7 @@
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
  * Started by cli.mjs (`npm run <command>`), which registers the TypeScript loader.
  *
- *   build | check | preview | config <host> | schema | clean | import <source> | export <file>
+ *   build | check | preview | dev | config <host> | schema | clean | import <source> | export <file>
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,6 +33,8 @@ async function usage(): Promise<string> {
                                                          [--allow-shrink] (publish a list that lost all or most of its records)
   check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
+  dev       serve the site from memory while you edit:   [--content DIR] [--port N] [--host H]
+            rebuilds on save, reloads the page, shows problems in it
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
             print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
   schema    write the editors' JSON Schemas              [--out DIR]
@@ -92,6 +94,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       });
     case 'preview':
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
+    case 'dev':
+      return (await import('./dev/command.ts')).runDev(paths, {
+        port: parsePort(values.port ?? env['PORT'] ?? '8080'),
+        host: values.host ?? env['HOST'] ?? '127.0.0.1',
+        ...(process.stderr.isTTY ? { progress: terminalProgress(process.stderr, { live: true }) } : {}),
+      });
     case 'config': {
       const { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } = await import('./hosts/configs.ts');
       const host = positionals[0];
