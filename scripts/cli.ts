@@ -3,7 +3,7 @@
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
  * Started by cli.mjs (`npm run <command>`), which registers the TypeScript loader.
  *
- *   build | check | preview | dev | config <host> | schema | clean | import <source> | export <file>
+ *   build | check | preview | dev | new <kind> | config <host> | schema | clean | import <source> | export <file>
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,11 +41,19 @@ async function usage(): Promise<string> {
   clean     remove dist/ and the build cache
   import    content/ from a deployment or a dump         <url|dump.json|folder> [--force] [--volume-ids V=1,I=2,...]
                                                          [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
-  export    write the built lists as one dump file       <out.json> [--content DIR]`;
+  export    write the built lists as one dump file       <out.json> [--content DIR]
+  new       write a new record file in content/           manuscript --title T [--volume ID] [--authors a,b] [--section S]
+                                                         author --name N --surname S [--institution I]
+                                                         volume`;
 }
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
+  // `new` reads options of its own, per kind; today's date is its input (the build reads no clock).
+  if (command === 'new')
+    return (await import('./new/command.ts')).runNew(rest, localDate(new Date()), (content) =>
+      projectPaths(process.cwd(), { content }),
+    );
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -244,6 +252,12 @@ async function writeSchemas(outDir: string): Promise<number> {
   }
   console.log(`Wrote ${Object.keys(contentJsonSchemas()).length} JSON Schemas to ${outDir}.`);
   return 0;
+}
+
+/** The date where the editor is, as YYYY-MM-DD. */
+function localDate(now: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
 }
 
 function parsePort(text: string): number {
