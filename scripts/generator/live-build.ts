@@ -9,7 +9,8 @@
 import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
 import type { OutputFile } from '../shared/output-file.ts';
-import { openLiveContent, type LiveContent } from './engine/live/live-content.ts';
+import { openLiveContent, type LiveContent, type RecordChange } from './engine/live/live-content.ts';
+import { liveOrder, patchOrder, type LiveOrder } from './engine/live/live-order.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './engine/live/live-output.ts';
 import { isUnreadFolder, type Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
@@ -57,9 +58,13 @@ export interface LiveOptions {
 export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = {}): Promise<LiveBuild> {
   const renderers = options.renderers ?? RENDERERS;
   const content = await openLiveContent(paths, options.progress ?? silentProgress);
-  let publicFiles = await readPublicFiles(paths.root, paths.public);
-  let memo = emptyMemo();
-  let site = await assemble(content, publicFiles, renderers, memo);
+  const state: LiveState = {
+    publicFiles: await readPublicFiles(paths.root, paths.public),
+    memo: emptyMemo(),
+    order: undefined,
+    paths: undefined,
+  };
+  let site = await assemble(content, state, renderers, []);
   const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
 
   return {
@@ -70,43 +75,71 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
       const publicChanged = changed.some(inPublic);
       const change = await content.apply(changed.filter((file) => !inPublic(file)));
       if (change === 'none' && !publicChanged) return false;
-      if (publicChanged) publicFiles = await readPublicFiles(paths.root, paths.public);
+      if (publicChanged) state.publicFiles = await readPublicFiles(paths.root, paths.public);
       // New settings (or code) change what every output is: nothing made before is kept.
-      if (change === 'all') memo = emptyMemo();
-      site = await assemble(content, publicFiles, renderers, memo);
+      if (change === 'all') state.memo = emptyMemo();
+      site = await assemble(content, state, renderers, change === 'records' ? content.replaced() : undefined);
       return true;
     },
   };
 }
 
+/** What one build of the site hands the next. */
+interface LiveState {
+  publicFiles: Awaited<ReturnType<typeof readPublicFiles>>;
+  memo: OutputMemo;
+  /** The journal as last ordered, to be patched when an edit leaves the order as it was. */
+  order: LiveOrder | undefined;
+  /** Every output path of the last site that had no conflict, joined: the same paths have none again. */
+  paths: string | undefined;
+}
+
+/**
+ * `replaced`: the records the edit replaced (none after a first load); undefined after anything
+ * else (a file added or removed), when the journal is ordered from scratch.
+ */
 async function assemble(
   content: LiveContent,
-  publicFiles: Awaited<ReturnType<typeof readPublicFiles>>,
+  state: LiveState,
   renderers: readonly Renderer[],
-  memo: OutputMemo,
+  replaced: readonly RecordChange[] | undefined,
 ): Promise<LiveSite> {
-  const counts = content.counts();
-  const problems = [...content.problems(), ...publicFiles.problems];
+  const records = content.records();
+  const media = content.media();
+  const counts = {
+    authors: records.authors.length,
+    volumes: records.volumes.length,
+    manuscripts: records.manuscripts.length,
+    pdfs: media.size,
+  };
+  const problems = [...content.problems(), ...state.publicFiles.problems];
   const { journal } = content;
   if (!journal) return { ok: false, problems, counts };
-  const records = content.records();
   if (!problems.some(isUnreadFolder)) problems.push(...checkReferences(journal, referencesOf(records)));
   if (problems.length > 0) {
     await content.locate(problems);
+    state.order = undefined;
     return { ok: false, problems, counts };
   }
 
-  const output = renderLive(orderJournal(journal, records), renderers, memo);
-  const media = content.media();
-  const conflicts = findOutputConflicts([
+  state.order =
+    (replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records));
+  const output = renderLive(state.order.resolved, renderers, state.memo);
+  const groups = [
     ...output.groups,
-    ...publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
+    ...state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
     { source: 'content/media', outputs: [...media.keys()].map((name) => ({ path: name, body: '' })) },
-  ]);
-  if (conflicts.length > 0) return { ok: false, problems: conflicts, counts };
+  ];
+  // Only paths can conflict: the same paths as the last site's, which had none, have none now.
+  const outputPaths = groups.map((group) => group.outputs.map((file) => file.path).join('\n')).join('\n');
+  if (outputPaths !== state.paths) {
+    const conflicts = findOutputConflicts(groups);
+    if (conflicts.length > 0) return { ok: false, problems: conflicts, counts };
+    state.paths = outputPaths;
+  }
 
   const files = new Map<string, OutputFile>();
-  for (const file of [...output.groups.flatMap((group) => group.outputs), ...publicFiles.outputs])
+  for (const file of [...output.groups.flatMap((group) => group.outputs), ...state.publicFiles.outputs])
     files.set(file.path, file);
   return {
     ok: true,

@@ -5,6 +5,7 @@
  * only their PDFs. A change this cannot follow cheaply (a file added or removed, the settings, a PDF
  * or a folder) loads everything again, still with the build cache, so it costs what `check` costs.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectPaths } from '../../../project.ts';
@@ -22,7 +23,7 @@ import { MEDIA_FOLDER } from '../../../shared/contract.ts';
 import { scanContent } from '../scan/content-scan.ts';
 import { manyFilesOnWorkers } from '../scan/many-files.ts';
 
-type AnyRecord = AuthorRecord | VolumeRecord | ManuscriptRecord;
+export type AnyRecord = AuthorRecord | VolumeRecord | ManuscriptRecord;
 
 /** One content file as last loaded: its record (or what is known of it when invalid) and its problems. */
 interface FileEntry {
@@ -40,6 +41,12 @@ interface FileEntry {
   readonly copies: readonly MediaCopy[];
 }
 
+export interface RecordChange {
+  collection: CollectionName;
+  before: AnyRecord | undefined;
+  after: AnyRecord | undefined;
+}
+
 /** What a batch of changed paths did to the content. */
 export type ContentChange =
   /** Nothing that matters: the same bytes saved again, or a file no build reads. */
@@ -55,21 +62,28 @@ export interface LiveContent {
   records(): Records;
   /** Every problem of the files, their PDFs and discovery, as loading found them. */
   problems(): Problem[];
-  /** Where each PDF the records name goes in the output (`media/...`), and its file. */
+  /** Where each PDF the records name goes in the output (`media/...`), and its file (made again after a change only). */
   media(): ReadonlyMap<string, string>;
-  /** Counts for a summary line. */
-  counts(): { authors: number; volumes: number; manuscripts: number; pdfs: number };
   /** The changed paths (absolute), as a watcher reports them. */
   apply(changed: readonly string[]): Promise<ContentChange>;
+  /**
+   * After `apply`: each record it replaced and what replaced it (`after` undefined: now invalid);
+   * undefined when it loaded everything again (files may have come or gone).
+   */
+  replaced(): readonly RecordChange[] | undefined;
   /** Gives problems of records restored from the build cache their lines and columns. */
   locate(problems: Problem[]): Promise<void>;
 }
 
 export async function openLiveContent(paths: ProjectPaths, progress: Progress = silentProgress): Promise<LiveContent> {
   let state = await loadEverything(paths, progress);
+  let media: Map<string, string> | undefined;
+  let replaced: RecordChange[] | undefined = [];
   const reloadEverything = async (): Promise<ContentChange> => {
     const before = state.fingerprint;
     state = await loadEverything(paths, progress);
+    media = undefined;
+    replaced = undefined;
     return state.fingerprint === before ? 'records' : 'all';
   };
 
@@ -80,21 +94,17 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
     records: () => recordsOf(state.entries),
     problems: () => [...state.other, ...state.entries.flatMap((entry) => [...entry.problems, ...entry.mediaProblems])],
     media() {
-      const media = new Map<string, string>();
-      for (const entry of state.entries) for (const copy of entry.copies) media.set(copy.to, copy.from);
+      if (!media) {
+        media = new Map();
+        for (const entry of state.entries) for (const copy of entry.copies) media.set(copy.to, copy.from);
+      }
       return media;
     },
-    counts() {
-      const records = recordsOf(state.entries);
-      return {
-        authors: records.authors.length,
-        volumes: records.volumes.length,
-        manuscripts: records.manuscripts.length,
-        pdfs: new Set(state.entries.flatMap((entry) => entry.copies.map((copy) => copy.to))).size,
-      };
-    },
+    replaced: () => replaced,
     async apply(changed) {
       const known: number[] = [];
+      const changes: RecordChange[] = [];
+      replaced = changes;
       for (const absolute of changed) {
         const relative = path.relative(paths.content, absolute);
         if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
@@ -102,6 +112,8 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
         // The editors' JSON Schemas are read by their editor, never by a build.
         if (folder === 'schemas') continue;
         const at = state.byPath.get(absolute);
+        // A file that came and went (an editor's temporary file) changed nothing a build reads.
+        if (at === undefined && !existsSync(absolute)) continue;
         if (at === undefined) return reloadEverything();
         known.push(at);
       }
@@ -113,7 +125,10 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
         if (!bytes) return reloadEverything();
         const hash = contentHash(bytes);
         if (hash === entry.hash) continue;
-        state.entries[at] = await reloadFile(paths, entry, bytes, hash);
+        const now = await reloadFile(paths, entry, bytes, hash);
+        state.entries[at] = now;
+        changes.push({ collection: entry.collection, before: entry.record, after: now.record });
+        if (entry.copies.length > 0 || now.copies.length > 0) media = undefined;
         reloaded = true;
       }
       return reloaded ? 'records' : 'none';
