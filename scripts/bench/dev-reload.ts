@@ -11,7 +11,7 @@
  *
  * and the dev process's peak resident set. The file is restored afterwards.
  *
- *   tsx scripts/bench/dev-reload.ts <project root> <manuscript file, relative to the root> [saves]
+ *   tsx scripts/bench/dev-reload.ts <project root> <manuscript file> [saves]
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const [root, relative, savesText] = process.argv.slice(2);
   if (!root || !relative) throw new Error('usage: dev-reload.ts <project root> <manuscript file> [saves]');
   const saves = Number(savesText ?? '5');
-  const file = path.join(root, relative);
+  const file = path.resolve(root, relative);
   const original = await readFile(file, 'utf8');
 
   const started = performance.now();
