@@ -70,6 +70,13 @@ describe.skipIf(skip)('npm run dev', () => {
       .output()
       .split('\n')
       .filter((line) => line.startsWith('Rebuilt')).length;
+  /** Waits until no rebuild has come for a while: what was saved has been taken in. */
+  const settled = async () => {
+    for (let count = -1; count !== rebuilds();) {
+      count = rebuilds();
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+  };
 
   it('shows a saved change in the open page, without navigating', async () => {
     const response = await page.goto(`${origin}/manuscripts/1`, { waitUntil: 'load' });
@@ -91,6 +98,7 @@ describe.skipIf(skip)('npm run dev', () => {
     expect(await page.evaluate(() => document.querySelectorAll('#problems b').length)).toBe(0);
 
     // The same broken file saved again: no rebuild, and the terminal says it once.
+    await settled();
     const before = rebuilds();
     await save(broken);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -106,6 +114,7 @@ describe.skipIf(skip)('npm run dev', () => {
   });
 
   it('does not rebuild for a save of the same bytes', async () => {
+    await settled();
     const events = await eventStream(`${origin}/__dev/events`);
     const before = rebuilds();
     await save(original);

@@ -1,7 +1,9 @@
 /**
  * Watches the folders a build reads (content/, public/) and hands over the paths that changed, one
  * batch at a time: a batch that arrives while the previous one is handled waits, and joins the
- * batches after it, so a burst of saves is one rebuild.
+ * batches after it, so a burst of saves is one rebuild. A batch is handed over once no event has
+ * come for SETTLE_MS: an editor's save truncates the file and then writes it, and the file read
+ * between the two would be reported empty for a moment.
  *
  * @parcel/watcher: one native watch per folder (inotify on Linux, FSEvents on macOS, the change
  * journal on Windows), events batched and coalesced by the library. A journal of 100,000
@@ -10,6 +12,8 @@
  */
 import { existsSync } from 'node:fs';
 import watcher from '@parcel/watcher';
+
+const SETTLE_MS = 30;
 
 export interface Watch {
   close(): Promise<void>;
@@ -22,6 +26,7 @@ export async function watchFolders(
 ): Promise<Watch> {
   let waiting = new Set<string>();
   let running: Promise<void> | undefined;
+  let settling: NodeJS.Timeout | undefined;
   const run = () => {
     const changed = [...waiting];
     waiting = new Set();
@@ -29,7 +34,7 @@ export async function watchFolders(
       .catch(failed)
       .finally(() => {
         running = undefined;
-        if (waiting.size > 0) run();
+        if (waiting.size > 0 && !settling) run();
       });
   };
   const subscriptions = await Promise.all(
@@ -41,7 +46,11 @@ export async function watchFolders(
           (error, events) => {
             if (error) return failed(error);
             for (const event of events) waiting.add(event.path);
-            if (!running && waiting.size > 0) run();
+            clearTimeout(settling);
+            settling = setTimeout(() => {
+              settling = undefined;
+              if (!running && waiting.size > 0) run();
+            }, SETTLE_MS);
           },
           { ignore: ['.git', 'node_modules'] },
         ),
@@ -49,6 +58,7 @@ export async function watchFolders(
   );
   return {
     async close() {
+      clearTimeout(settling);
       await Promise.all(subscriptions.map((subscription) => subscription.unsubscribe()));
       await running;
     },

@@ -17,7 +17,7 @@ import type { Renderer } from './model/site.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
-import { checkReferences, orderJournal, referencesOf } from './stages/resolve.ts';
+import { checkReferences, orderJournal, referencesOf, withAuthorsFound } from './stages/resolve.ts';
 
 /** The site as it is now: its files, or the problems that keep it from being built. */
 export type LiveSite =
@@ -115,16 +115,21 @@ async function assemble(
   const problems = [...content.problems(), ...state.publicFiles.problems];
   const { journal } = content;
   if (!journal) return { ok: false, problems, counts };
-  if (!problems.some(isUnreadFolder)) problems.push(...checkReferences(journal, referencesOf(records)));
-  if (problems.length > 0) {
+  // As build.ts: a journal with no problem so far is ordered first, and the references' checks
+  // skip the authors ordering found.
+  const order =
+    problems.length === 0
+      ? ((replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records)))
+      : undefined;
+  const checked = order ? withAuthorsFound(referencesOf(records), records, order.resolved) : referencesOf(records);
+  if (!problems.some(isUnreadFolder)) problems.push(...checkReferences(journal, checked));
+  state.order = problems.length === 0 ? order : undefined;
+  if (problems.length > 0 || !order) {
     await content.locate(problems);
-    state.order = undefined;
     return { ok: false, problems, counts };
   }
 
-  state.order =
-    (replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records));
-  const output = renderLive(state.order.resolved, renderers, state.memo);
+  const output = renderLive(order.resolved, renderers, state.memo);
   const groups = [
     ...output.groups,
     ...state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),

@@ -128,7 +128,8 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
         const now = await reloadFile(paths, entry, bytes, hash);
         state.entries[at] = now;
         changes.push({ collection: entry.collection, before: entry.record, after: now.record });
-        if (entry.copies.length > 0 || now.copies.length > 0) media = undefined;
+        // The same PDFs in the same places (an edit of anything but `document` or `pdf`): the map stands.
+        if (copiesOf(entry) !== copiesOf(now)) media = undefined;
         reloaded = true;
       }
       return reloaded ? 'records' : 'none';
@@ -226,6 +227,8 @@ function recordsOf(entries: readonly FileEntry[]): Records {
   }
   return records;
 }
+
+const copiesOf = (entry: FileEntry) => entry.copies.map((copy) => `${copy.to}\n${copy.from}`).join('\n');
 
 /** The PDFs in content/media/ a record names. */
 function mediaRefsOf(record: AnyRecord): Extract<MediaRef, { kind: 'local' }>[] {
