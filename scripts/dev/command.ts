@@ -5,7 +5,7 @@
  * the build cache: dist/ is left as the last `build` made it. Stops on SIGINT or SIGTERM.
  */
 import path from 'node:path';
-import { openLiveBuild, type LiveSite } from '../generator/live-build.ts';
+import { openLiveBuild, type LiveBuild, type LiveSite } from '../generator/live-build.ts';
 import { formatReport } from '../generator/model/problems.ts';
 import type { Progress } from '../generator/progress.ts';
 import type { ProjectPaths } from '../project.ts';
@@ -20,28 +20,49 @@ export interface DevOptions {
 
 export async function runDev(paths: ProjectPaths, options: DevOptions): Promise<number> {
   const started = performance.now();
-  const live = await openLiveBuild(paths, options.progress ? { progress: options.progress } : {});
-  const server = createDevServer(live);
+  // The watch starts with the load, and the address is printed once both are ready: a save made
+  // while the journal loads (or the watcher starts, a few seconds at 100,000 manuscripts) waits
+  // for the load, and is never missed.
+  let loaded!: (live: LiveBuild) => void;
+  const loading = new Promise<LiveBuild>((resolve) => (loaded = resolve));
+  const current: { live?: LiveBuild } = {};
+  // It listens once the journal is loaded: no request reads the site before.
+  const server = createDevServer({
+    get site() {
+      return current.live!.site;
+    },
+  });
+  let shownProblems: string | undefined;
+  const watching = watchFolders(
+    [paths.content, paths.public],
+    async (changed) => {
+      const begun = performance.now();
+      const ready = await loading;
+      if (!(await ready.update(changed))) return;
+      server.reload();
+      shownProblems = report(ready.site, shownProblems, `Rebuilt in ${Math.round(performance.now() - begun)} ms`);
+    },
+    // The watcher or a rebuild failed: an internal bug, with its stack; the server goes on.
+    (error) => console.error(error),
+  );
+  const live = await openLiveBuild(paths, options.progress ? { progress: options.progress } : {}).catch(
+    async (error: unknown) => {
+      // Nothing may keep the process alive after a failed load.
+      await (await watching).close();
+      throw error;
+    },
+  );
+  const watch = await watching;
+  shownProblems = report(live.site, undefined, `Loaded in ${seconds(started)} s`);
+  current.live = live;
+  loaded(live);
   const address = await server.listen(options.port, options.host);
   const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
-  let shownProblems = report(live.site, undefined, `Loaded in ${seconds(started)} s`);
   console.log(
     `Serving the site at ${origin}/ (from memory; ${path.relative(paths.root, paths.out) || paths.out}/ is not touched).`,
   );
   console.log(
     `Watching ${[paths.content, paths.public].map((folder) => path.relative(paths.root, folder) || folder).join('/ and ')}/: pages reload by themselves. Press Ctrl+C to stop.`,
-  );
-
-  const watch = await watchFolders(
-    [paths.content, paths.public],
-    async (changed) => {
-      const begun = performance.now();
-      if (!(await live.update(changed))) return;
-      server.reload();
-      shownProblems = report(live.site, shownProblems, `Rebuilt in ${Math.round(performance.now() - begun)} ms`);
-    },
-    // The watcher or a rebuild failed: an internal bug, with its stack; the server goes on.
-    (error) => console.error(error),
   );
 
   await new Promise<void>((resolve) => {
