@@ -6,9 +6,9 @@
  * between the two would be reported empty for a moment.
  *
  * @parcel/watcher: one native watch per folder (inotify on Linux, FSEvents on macOS, the change
- * journal on Windows), events batched and coalesced by the library. A journal of 100,000
- * manuscripts is a handful of folders: nothing is stat'ed or watched per file, and watching starts
- * at once. Node 20's own recursive `fs.watch` keeps a watcher per file on Linux.
+ * journal on Windows), events batched and coalesced by the library, its tree of entries kept in
+ * native code. A journal of 100,000 manuscripts is a handful of folders, so a handful of watches.
+ * Node 20's own recursive `fs.watch` is emulated in JavaScript on Linux, with a watcher per file.
  */
 import { existsSync } from 'node:fs';
 import watcher from '@parcel/watcher';
