@@ -3,7 +3,7 @@
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
  * Started by cli.mjs (`npm run <command>`), which registers the TypeScript loader.
  *
- *   build | check | preview | admin | config <host> | schema | clean | import <source> | export <file>
+ *   build | check | preview | dev | new <kind> | admin | config <host> | schema | clean | import <source> | export <file>
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -34,6 +34,8 @@ async function usage(): Promise<string> {
                                                          [--allow-shrink] (publish a list that lost all or most of its records)
   check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
   preview   serve dist/ as the CDN will                  [--dir DIR] [--port N] [--host H]
+  dev       serve the site from memory while you edit:   [--content DIR] [--port N] [--host H]
+            rebuilds on save, reloads the page, shows problems in it
   admin     the web editor, saving into content/         [--content DIR] [--port N] [--host H]
   config    print a server configuration                 <${Object.keys(HOST_CONFIGS).join('|')}> --root DIR [--port N]
             print a hosting platform's file              <${Object.keys(PLATFORM_CONFIGS).join('|')}>
@@ -41,14 +43,17 @@ async function usage(): Promise<string> {
   clean     remove dist/ and the build cache
   import    content/ from a deployment or a dump         <url|dump.json|folder> [--force] [--volume-ids V=1,I=2,...]
                                                          [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
-  export    write the built lists as one dump file       <out.json> [--content DIR]`;
+  export    write the built lists as one dump file       <out.json> [--content DIR]
+  new       write a new record file in content/           manuscript --title T [--volume ID] [--authors a,b] [--section S]
+                                                         author --name N --surname S [--institution I]
+                                                         volume`;
 }
 
 /** A wrong call said in one sentence and the command to run, without the usage text after it. */
 class BriefUsageError extends UsageError {}
 
 /** The commands of `npm run`, for "did you mean". */
-const COMMANDS = ['build', 'check', 'preview', 'admin', 'config', 'schema', 'clean', 'import', 'export'];
+const COMMANDS = ['build', 'check', 'preview', 'dev', 'new', 'admin', 'config', 'schema', 'clean', 'import', 'export'];
 
 /** parseArgs' own errors, in one sentence that names the command and what to run instead. */
 function parseArguments<T extends ParseArgsConfig>(
@@ -78,6 +83,11 @@ function parseArguments<T extends ParseArgsConfig>(
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const [command, ...rest] = argv;
+  // `new` reads options of its own, per kind; today's date is its input (the build reads no clock).
+  if (command === 'new')
+    return (await import('./new/command.ts')).runNew(rest, localDate(new Date()), (content) =>
+      projectPaths(process.cwd(), { content }),
+    );
   const { values, positionals } = parseArguments(command, {
     args: rest,
     allowPositionals: true,
@@ -128,6 +138,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
     case 'admin':
       return runAdmin(paths, values.port ?? '8090', values.host ?? '127.0.0.1', env);
+    case 'dev':
+      return (await import('./dev/command.ts')).runDev(paths, {
+        port: parsePort(values.port ?? env['PORT'] ?? '8080'),
+        host: values.host ?? env['HOST'] ?? '127.0.0.1',
+        ...(process.stderr.isTTY ? { progress: terminalProgress(process.stderr, { live: true }) } : {}),
+      });
     case 'config': {
       const { renderHostConfig, HOST_CONFIGS, PLATFORM_CONFIGS } = await import('./hosts/configs.ts');
       const host = positionals[0];
@@ -323,6 +339,12 @@ async function writeSchemas(contentDir: string, outDir: string): Promise<number>
   }
   console.log(`Wrote ${Object.keys(schemas).length} JSON Schemas to ${outDir}.`);
   return 0;
+}
+
+/** The date where the editor is, as YYYY-MM-DD. */
+function localDate(now: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
 }
 
 function parsePort(text: string): number {

@@ -15,11 +15,14 @@
  *                   over content/, the least a check that finds the edit can do
  *   check (edit)    `check` after that edit
  *   build (edit)    `build` after that edit
+ *   dev             `npm run dev` on the journal: its start, a save of the same bytes (no reload may
+ *                   come), and saves of that manuscript timed to the reload event its open pages get
+ *                   (scripts/bench/dev-reload.ts)
  *
  * and prints one table, then each step against its target. `--steps floor,hugo,cold,linked,no-change,edit`
  * (the default: all) runs some of them: `edit` is node+find, check (edit) and build (edit), and
- * needs a build before it (cold). The edited manuscript is restored afterwards, so the journal on disk can
- * be reused by the next run. Timings are reported, never asserted: targets live here, not in tests.
+ * needs a build before it (cold); `dev` starts from the build cache a build left. The edited
+ * manuscript is restored afterwards, so the journal on disk can be reused by the next run. Timings are reported, never asserted: targets live here, not in tests.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
     options: { size: { type: 'string', default: '10000' }, dir: { type: 'string' }, steps: { type: 'string' } },
   });
   const size = Number(values.size);
-  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit').split(','));
+  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev').split(','));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const root = path.resolve(values.dir ?? path.join(os.tmpdir(), `journal-bench-${size}`));
   const hasTime = existsSync(GNU_TIME);
@@ -129,9 +132,15 @@ async function main(): Promise<void> {
     await run('cold, linked', cli('build', '--link-media'));
   }
   if (steps.has('no-change')) await run('no-change', cli('build'));
+  const edited = path.join(journal.content, 'manuscripts', 'm000001.yaml');
+  const dev: string[] = [];
+  if (steps.has('dev')) {
+    const measured = await run('dev', ['--import', TSX, path.join(REPO, 'scripts/bench/dev-reload.ts'), root, edited]);
+    dev.push(...measured.output.split('\n'));
+    console.log(dev.map((line) => `      ${line}`).join('\n'));
+  }
   if (!steps.has('edit')) return report();
 
-  const edited = path.join(journal.content, 'manuscripts', 'm000001.yaml');
   const original = await readFile(edited, 'utf8');
   await writeFile(
     edited,
@@ -187,11 +196,11 @@ async function main(): Promise<void> {
         r.rss === undefined ? '?' : mib(r.rss),
         r.step === 'floor'
           ? `${mb(floorBytes)} / - / -`
-          : r.step.startsWith('check') || r.step === 'node+find' || r.step === 'hugo'
+          : r.step.startsWith('check') || ['node+find', 'hugo', 'dev'].includes(r.step)
             ? '-'
             : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
         floor ? `${(r.wall / floor.wall).toFixed(2)}x` : '',
-        !cold || ['floor', 'hugo', 'node+find'].includes(r.step) || r.step.startsWith('cold')
+        !cold || ['floor', 'hugo', 'node+find', 'dev'].includes(r.step) || r.step.startsWith('cold')
           ? ''
           : `${(r.wall / cold.wall).toFixed(2)}x`,
       ]),
@@ -210,6 +219,8 @@ async function main(): Promise<void> {
     against('cold build', 'hugo', 'at most 1.0x at 1,000 manuscripts');
     against('check (edit)', 'node+find', 'at most 1.5x');
     against('build (edit)', 'cold build', 'at most 0.2x');
+    const reload = dev.find((line) => line.startsWith('save → reload'));
+    if (reload) console.log(`dev ${reload} (target: under 1 s at 100,000 manuscripts; no reload for the same bytes)`);
     await mkdir(root, { recursive: true });
     await writeFile(
       path.join(root, `bench-${size}.json`),
@@ -222,6 +233,7 @@ async function main(): Promise<void> {
           results: results.map(({ stderr, ...r }) => r),
           sizes,
           floorBytes,
+          dev,
         },
         null,
         2,

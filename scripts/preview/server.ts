@@ -26,41 +26,23 @@ type Middleware = (req: IncomingMessage, res: UnionResponse) => void;
 
 export function createPreviewServer(options: PreviewOptions): PreviewServer {
   const root = path.resolve(options.root);
-  const headerRules = parseHeaders(readFileSync(path.join(root, '_headers'), 'utf8'));
-  const redirectRules = parseRedirects(readFileSync(path.join(root, '_redirects'), 'utf8'));
-  const allowed = new Set<string>(hostRules.allowedMethods);
+
+  const rules = pathRules(
+    readFileSync(path.join(root, '_headers'), 'utf8'),
+    readFileSync(path.join(root, '_redirects'), 'utf8'),
+  );
+  const isFile = isFileUnder(root);
 
   const applyRules: Middleware = (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://preview.invalid');
-    const headers = headersFor(headerRules, url.pathname);
-    enforceHeaders(res.response ?? res, headers);
-
-    if (!allowed.has(req.method ?? '')) {
-      // As the CDN answers: 405, the path's headers, Allow, no body.
-      res.statusCode = 405;
-      res.setHeader('Allow', hostRules.apiHeaders['Allow']!);
+    const answer = rules(req.method, req.url ?? '/', isFile);
+    enforceHeaders(res.response ?? res, answer.headers);
+    if (answer.status !== undefined) {
+      res.statusCode = answer.status;
+      for (const [name, value] of Object.entries(answer.set)) res.setHeader(name, value);
       res.end();
       return;
     }
-    const redirect = redirectFor(redirectRules, url.pathname);
-    if (redirect && redirect.status !== 200) {
-      res.statusCode = redirect.status;
-      res.setHeader('Location', redirect.to + url.search);
-      res.end();
-      return;
-    }
-    if (redirect) {
-      req.url = redirect.to + url.search;
-    } else {
-      const html = htmlHandling(root, url.pathname);
-      if (html?.status) {
-        res.statusCode = html.status;
-        res.setHeader('Location', html.path + url.search);
-        res.end();
-        return;
-      }
-      if (html) req.url = html.path + url.search;
-    }
+    req.url = answer.url;
     res.emit('next');
   };
 
@@ -90,6 +72,39 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
   };
 }
 
+/** What the rules make of a request: an answer without a body, or the path to serve instead. */
+export type RuleAnswer = { headers: Map<string, [string, string]> } & (
+  { status: number; set: Record<string, string> } | { status?: undefined; url: string }
+);
+
+/**
+ * The rules of the `_headers` and `_redirects` files the build wrote, and the CDN's handling of
+ * HTML files, for one request: the preview server applies them to the output folder, and the dev
+ * server (scripts/dev/) to the files it holds in memory. `isFile` answers for a decoded path
+ * relative to the output folder.
+ */
+export function pathRules(
+  headersText: string,
+  redirectsText: string,
+): (method: string | undefined, url: string, isFile: (relative: string) => boolean) => RuleAnswer {
+  const headerRules = parseHeaders(headersText);
+  const redirectRules = parseRedirects(redirectsText);
+  const allowed = new Set<string>(hostRules.allowedMethods);
+  return (method, requested, isFile): RuleAnswer => {
+    const url = new URL(requested, 'http://preview.invalid');
+    const headers = headersFor(headerRules, url.pathname);
+    // As the CDN answers: 405, the path's headers, Allow, no body.
+    if (!allowed.has(method ?? '')) return { headers, status: 405, set: { Allow: hostRules.apiHeaders['Allow']! } };
+    const redirect = redirectFor(redirectRules, url.pathname);
+    if (redirect && redirect.status !== 200)
+      return { headers, status: redirect.status, set: { Location: redirect.to + url.search } };
+    if (redirect) return { headers, url: redirect.to + url.search };
+    const html = htmlHandlingOf(isFile, url.pathname);
+    if (html?.status) return { headers, status: html.status, set: { Location: html.path + url.search } };
+    return { headers, url: html ? html.path + url.search : requested };
+  };
+}
+
 /**
  * Cloudflare Pages' own handling of HTML files (its default, which `_redirects` cannot express),
  * so the pages behave as they will there (docs/indexing.md):
@@ -98,18 +113,28 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
  * Returns the path to serve instead (no status) or to move to (a status), or nothing to change.
  */
 export function htmlHandling(root: string, pathname: string): { path: string; status?: 308 } | undefined {
+  return htmlHandlingOf(isFileUnder(root), pathname);
+}
+
+function isFileUnder(root: string): (relative: string) => boolean {
+  return (relative) => {
+    const file = path.join(root, relative);
+    // Only files under the output folder (an encoded `..` must not probe outside it).
+    if (!file.startsWith(root + path.sep)) return false;
+    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
+  };
+}
+
+function htmlHandlingOf(
+  isFile: (relative: string) => boolean,
+  pathname: string,
+): { path: string; status?: 308 } | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
-  const isFile = (relative: string) => {
-    const file = path.join(root, relative);
-    // Only files under the output folder (an encoded `..` must not probe outside it).
-    if (!file.startsWith(root + path.sep)) return false;
-    return statSync(file, { throwIfNoEntry: false })?.isFile() === true;
-  };
   if (decoded.endsWith('/index.html'))
     return isFile(decoded) ? { path: pathname.slice(0, -'index.html'.length), status: 308 } : undefined;
   if (decoded.endsWith('.html'))

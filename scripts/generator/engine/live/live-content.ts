@@ -1,0 +1,242 @@
+/**
+ * The files → records seam kept open between builds (`npm run dev`): the journal is loaded once, as
+ * a build loads it (content.ts, with the build cache and the load threads), then held in memory; a
+ * change to files already known re-loads those files only (stages/load, one file each) and checks
+ * only their PDFs. A change this cannot follow cheaply (a file added or removed, the settings, a PDF
+ * or a folder) loads everything again, still with the build cache, so it costs what `check` costs.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ProjectPaths } from '../../../project.ts';
+import type { Problem } from '../../model/problems.ts';
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
+import { COLLECTION_NAMES, type CollectionName, type JournalInput, type MediaRef } from '../../model/schema.ts';
+import { silentProgress, type Progress } from '../../progress.ts';
+import { loadRecordFrom, type InvalidRecord, type Records } from '../../stages/load.ts';
+import { startMediaCheck, type MediaCopy } from '../../stages/media.ts';
+import { referencesOf } from '../../stages/resolve.ts';
+import { locateProblems } from '../cache/locate-problems.ts';
+import { loadContentFiles } from '../content.ts';
+import { contentHash } from '../load/load-job.ts';
+import { MEDIA_FOLDER } from '../../../shared/contract.ts';
+import { scanContent } from '../scan/content-scan.ts';
+import { manyFilesOnWorkers } from '../scan/many-files.ts';
+
+export type AnyRecord = AuthorRecord | VolumeRecord | ManuscriptRecord;
+
+/** One content file as last loaded: its record (or what is known of it when invalid) and its problems. */
+interface FileEntry {
+  readonly collection: CollectionName;
+  readonly key: string;
+  /** Relative to the project root, forward slashes: the name in every report. */
+  readonly file: string;
+  /** The hash of the bytes loaded; unknown for a file that could not be read. */
+  readonly hash: string | undefined;
+  readonly record: AnyRecord | undefined;
+  readonly invalid: InvalidRecord | undefined;
+  readonly problems: readonly Problem[];
+  /** Its PDFs' problems, and where each of its PDFs goes in the output. */
+  readonly mediaProblems: readonly Problem[];
+  readonly copies: readonly MediaCopy[];
+}
+
+export interface RecordChange {
+  collection: CollectionName;
+  before: AnyRecord | undefined;
+  after: AnyRecord | undefined;
+}
+
+/** What a batch of changed paths did to the content. */
+export type ContentChange =
+  /** Nothing that matters: the same bytes saved again, or a file no build reads. */
+  | 'none'
+  /** Some records were loaded again. */
+  | 'records'
+  /** Everything was loaded again, and the settings (or the code) differ: nothing rendered before may be kept. */
+  | 'all';
+
+export interface LiveContent {
+  readonly journal: JournalInput | undefined;
+  /** The records of every file, in discovery order (each collection's files sorted by name). */
+  records(): Records;
+  /** Every problem of the files, their PDFs and discovery, as loading found them. */
+  problems(): Problem[];
+  /** Where each PDF the records name goes in the output (`media/...`), and its file (made again after a change only). */
+  media(): ReadonlyMap<string, string>;
+  /** The changed paths (absolute), as a watcher reports them. */
+  apply(changed: readonly string[]): Promise<ContentChange>;
+  /**
+   * After `apply`: each record it replaced and what replaced it (`after` undefined: now invalid);
+   * undefined when it loaded everything again (files may have come or gone).
+   */
+  replaced(): readonly RecordChange[] | undefined;
+  /** Gives problems of records restored from the build cache their lines and columns. */
+  locate(problems: Problem[]): Promise<void>;
+}
+
+export async function openLiveContent(paths: ProjectPaths, progress: Progress = silentProgress): Promise<LiveContent> {
+  let state = await loadEverything(paths, progress);
+  let media: Map<string, string> | undefined;
+  let replaced: RecordChange[] | undefined = [];
+  const reloadEverything = async (): Promise<ContentChange> => {
+    const before = state.fingerprint;
+    state = await loadEverything(paths, progress);
+    media = undefined;
+    replaced = undefined;
+    return state.fingerprint === before ? 'records' : 'all';
+  };
+
+  return {
+    get journal() {
+      return state.journal;
+    },
+    records: () => recordsOf(state.entries),
+    problems: () => [...state.other, ...state.entries.flatMap((entry) => [...entry.problems, ...entry.mediaProblems])],
+    media() {
+      if (!media) {
+        media = new Map();
+        for (const entry of state.entries) for (const copy of entry.copies) media.set(copy.to, copy.from);
+      }
+      return media;
+    },
+    replaced: () => replaced,
+    async apply(changed) {
+      const known: number[] = [];
+      const changes: RecordChange[] = [];
+      replaced = changes;
+      for (const absolute of changed) {
+        const relative = path.relative(paths.content, absolute);
+        if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+        const [folder] = relative.split(path.sep);
+        // The editors' JSON Schemas are read by their editor, never by a build.
+        if (folder === 'schemas') continue;
+        const at = state.byPath.get(absolute);
+        // A file that came and went (an editor's temporary file) changed nothing a build reads.
+        if (at === undefined && !existsSync(absolute)) continue;
+        if (at === undefined) return reloadEverything();
+        known.push(at);
+      }
+      let reloaded = false;
+      for (const at of new Set(known)) {
+        const entry = state.entries[at]!;
+        const bytes = await readFile(path.join(paths.root, entry.file)).catch(() => undefined);
+        // Removed (or being replaced): what is there now is found by loading everything.
+        if (!bytes) return reloadEverything();
+        const hash = contentHash(bytes);
+        if (hash === entry.hash) continue;
+        const now = await reloadFile(paths, entry, bytes, hash);
+        state.entries[at] = now;
+        changes.push({ collection: entry.collection, before: entry.record, after: now.record });
+        // The same PDFs in the same places (an edit of anything but `document` or `pdf`): the map stands.
+        if (copiesOf(entry) !== copiesOf(now)) media = undefined;
+        reloaded = true;
+      }
+      return reloaded ? 'records' : 'none';
+    },
+    locate: (problems) => locateProblems(problems, paths.root),
+  };
+}
+
+interface ContentState {
+  journal: JournalInput | undefined;
+  /** The build cache's key: the code and the journal's settings. */
+  fingerprint: string;
+  /** In discovery order. */
+  entries: FileEntry[];
+  /** Each entry's place in `entries`, by absolute path. */
+  byPath: Map<string, number>;
+  /** Problems of no single record file: discovery's, the settings', a folder's. */
+  other: Problem[];
+}
+
+async function loadEverything(paths: ProjectPaths, progress: Progress): Promise<ContentState> {
+  // Listed without the output folder: dev never writes nor reads dist/.
+  const scan = scanContent(paths.content, { cacheDir: paths.cache });
+  const content = await loadContentFiles(paths, 'build', { progress, scan });
+  const media = content.journal ? await content.checkMedia(true) : { problems: [], copies: [] };
+  const records = content.records ?? { authors: [], volumes: [], manuscripts: [], invalid: [] };
+
+  const byFile = new Map<string, { collection: CollectionName; record?: AnyRecord; invalid?: InvalidRecord }>();
+  for (const collection of COLLECTION_NAMES)
+    for (const record of records[collection] as readonly AnyRecord[])
+      byFile.set(record.origin.file, { collection, record });
+  for (const invalid of records.invalid) byFile.set(invalid.origin.file, { collection: invalid.collection, invalid });
+  const copies = new Map(media.copies.map((copy) => [copy.to, copy]));
+
+  const other: Problem[] = [];
+  const problemsOf = new Map<string, Problem[]>();
+  const mediaProblemsOf = new Map<string, Problem[]>();
+  const sortInto = (problems: readonly Problem[], into: Map<string, Problem[]>) => {
+    for (const problem of problems) {
+      if (!byFile.has(problem.file)) other.push(problem);
+      else into.set(problem.file, [...(into.get(problem.file) ?? []), problem]);
+    }
+  };
+  sortInto(content.problems, problemsOf);
+  sortInto(media.problems, mediaProblemsOf);
+
+  const entries: FileEntry[] = [...byFile].map(([file, found]) => {
+    const origin = found.record?.origin ?? found.invalid!.origin;
+    return {
+      collection: found.collection,
+      key: origin.key,
+      file,
+      hash: origin.hash,
+      record: found.record,
+      invalid: found.invalid,
+      problems: problemsOf.get(file) ?? [],
+      mediaProblems: mediaProblemsOf.get(file) ?? [],
+      copies: found.record ? mediaRefsOf(found.record).flatMap((ref) => copies.get(outputPathOf(ref)) ?? []) : [],
+    };
+  });
+  const rank = (collection: CollectionName) => COLLECTION_NAMES.indexOf(collection);
+  // Discovery's order: the collections in their order, each folder's names by UTF-16 code units.
+  entries.sort((a, b) => rank(a.collection) - rank(b.collection) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const byPath = new Map(entries.map((entry, i) => [path.join(paths.root, entry.file), i]));
+  return { journal: content.journal, fingerprint: content.fingerprint, entries, byPath, other };
+}
+
+/** One file loaded again, as the load stage loads it, and its PDFs checked as the media stage does. */
+async function reloadFile(paths: ProjectPaths, entry: FileEntry, bytes: Uint8Array, hash: string): Promise<FileEntry> {
+  const loaded = loadRecordFrom(entry, bytes, hash);
+  const reloaded = {
+    ...entry,
+    hash,
+    record: loaded.record,
+    invalid: loaded.invalid,
+    problems: loaded.problems,
+    mediaProblems: [],
+    copies: [],
+  };
+  if (!loaded.record || mediaRefsOf(loaded.record).length === 0) return reloaded;
+  const only: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
+  if (entry.collection === 'volumes') only.volumes.push(loaded.record as VolumeRecord);
+  if (entry.collection === 'manuscripts') only.manuscripts.push(loaded.record as ManuscriptRecord);
+  const media = await (
+    await startMediaCheck(referencesOf(only), paths.content, manyFilesOnWorkers, undefined, undefined, { copies: true })
+  ).result;
+  return { ...reloaded, mediaProblems: media.problems, copies: media.copies };
+}
+
+function recordsOf(entries: readonly FileEntry[]): Records {
+  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
+  for (const entry of entries) {
+    if (entry.record) (records[entry.collection] as AnyRecord[]).push(entry.record);
+    else if (entry.invalid) records.invalid.push(entry.invalid);
+  }
+  return records;
+}
+
+const copiesOf = (entry: FileEntry) => entry.copies.map((copy) => `${copy.to}\n${copy.from}`).join('\n');
+
+/** The PDFs in content/media/ a record names. */
+function mediaRefsOf(record: AnyRecord): Extract<MediaRef, { kind: 'local' }>[] {
+  const refs = ['pdf' in record ? record.pdf : undefined, 'document' in record ? record.document : undefined];
+  return refs.filter((ref): ref is Extract<MediaRef, { kind: 'local' }> => ref?.kind === 'local');
+}
+
+/** Where a PDF goes in the output: at its path below content/media/ (render/api.ts, mediaUrl). */
+function outputPathOf(ref: Extract<MediaRef, { kind: 'local' }>): string {
+  return `${MEDIA_FOLDER}/${ref.path}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * The outputs → files seam kept in memory (`npm run dev`): nothing is written. Every renderer lists
+ * its outputs as in a build (output.ts), keyed by what they read last time (reuse/); a file's bytes
+ * are made when it is asked for, and kept under its key, so a file asked for again is made again
+ * only when a record it read has changed. A list is kept with its items' keys and places: after an
+ * edit, only the items whose keys changed are rendered, the rest are the previous bytes.
+ */
+import type { OutputFile } from '../../../shared/output-file.ts';
+import type { Renderer } from '../../model/site.ts';
+import type { ResolvedJournal } from '../../stages/resolve.ts';
+import { readLongFieldsIn } from '../load/packed-manuscript.ts';
+import { rereadManuscript } from '../load/reread.ts';
+import { trackReads } from '../reuse/read-tracking.ts';
+import { emptyReads, keyOutputs, type RecordedReads } from '../reuse/reuse.ts';
+
+/** What the outputs made so far are, kept from one edit to the next. */
+export interface OutputMemo {
+  /** What each output and list item read when it was last made. */
+  reads: RecordedReads;
+  files: Map<string, { key: string; bytes: Uint8Array }>;
+  lists: Map<string, KeptList>;
+}
+
+/** A list as last made: its bytes and key, where each item starts and ends, and each item's place by its key. */
+interface KeptList {
+  bytes: Uint8Array;
+  key: string | undefined;
+  starts: Float64Array;
+  ends: Float64Array;
+  places: Map<string, number>;
+}
+
+export function emptyMemo(): OutputMemo {
+  return { reads: emptyReads(), files: new Map(), lists: new Map() };
+}
+
+export interface LiveOutput {
+  /** Each renderer's outputs, for the conflict check. */
+  groups: { source: string; outputs: OutputFile[] }[];
+  /** The bytes of an output of this site (made now, or kept since its reads last changed). */
+  bytesOf(output: OutputFile): Uint8Array;
+}
+
+export function renderLive(resolved: ResolvedJournal, renderers: readonly Renderer[], memo: OutputMemo): LiveOutput {
+  // As a build does (output.ts): a record restored from the check index reads its long fields in first.
+  const tracker = trackReads(resolved, { readIn: (record) => readLongFieldsIn(record, rereadManuscript) });
+  const groups = renderers.map((renderer) => ({ source: renderer.name, outputs: renderer.render(tracker.site) }));
+  // An output is keyed when it is first asked for, not all of them after each edit (at 100,000
+  // manuscripts, keying every page and list item costs more than the rest of the edit). What it
+  // read is kept in one record across edits: an output keyed now replaces what it read before, and
+  // one never asked for keeps it.
+  const keyed = new Set<OutputFile>();
+  return {
+    groups,
+    bytesOf(output) {
+      if (!keyed.has(output)) {
+        keyOutputs([output], tracker, memo.reads, memo.reads);
+        keyed.add(output);
+      }
+      return bytesOf(output, memo);
+    },
+  };
+}
+
+const encoder = new TextEncoder();
+const toBytes = (body: string | Uint8Array) => (typeof body === 'string' ? encoder.encode(body) : body);
+
+function bytesOf(output: OutputFile, memo: OutputMemo): Uint8Array {
+  const { body } = output;
+  if (typeof body !== 'function') return toBytes(body);
+  if (output.items) return listBytes(output, memo);
+  const kept = memo.files.get(output.path);
+  if (kept && output.key !== undefined && kept.key === output.key) return kept.bytes;
+  const bytes = toBytes([...body()].map((part) => (typeof part === 'string' ? part : part.toString())).join(''));
+  // The body set its key from what it read while it ran (reuse.ts).
+  if (output.key !== undefined) memo.files.set(output.path, { key: output.key, bytes });
+  else memo.files.delete(output.path);
+  return bytes;
+}
+
+/**
+ * SPEC 4, rule 1 (render/api.ts, wholeList): a bare JSON array, its items joined by commas. An item
+ * whose key the previous list has is that list's bytes; equal keys mean equal bytes (reuse.ts).
+ */
+function listBytes(output: OutputFile, memo: OutputMemo): Uint8Array {
+  const items = output.items!;
+  const previous = memo.lists.get(output.path);
+  if (previous && previous.key !== undefined && previous.key === output.key) return previous.bytes;
+  const pieces: Uint8Array[] = [];
+  for (let i = 0; i < items.count; i++) {
+    const key = items.keys?.[i];
+    const at = key === undefined || key.startsWith('new:') ? undefined : previous?.places.get(key);
+    if (previous && at !== undefined) {
+      pieces.push(previous.bytes.subarray(previous.starts[at], previous.ends[at]));
+      continue;
+    }
+    const item = items.render(i);
+    pieces.push(typeof item === 'string' ? encoder.encode(item) : Buffer.concat(item.map((piece) => toBytes(piece))));
+  }
+  const comma = encoder.encode(',');
+  const framed: Uint8Array[] = [encoder.encode('[')];
+  const starts = new Float64Array(items.count);
+  const ends = new Float64Array(items.count);
+  let offset = 1;
+  pieces.forEach((piece, i) => {
+    if (i > 0) {
+      framed.push(comma);
+      offset += 1;
+    }
+    starts[i] = offset;
+    framed.push(piece);
+    offset += piece.length;
+    ends[i] = offset;
+  });
+  framed.push(encoder.encode(']'));
+  const bytes = Buffer.concat(framed);
+  // Items rendered just now were keyed while they ran (reuse.ts): the next list may take them.
+  const places = new Map<string, number>();
+  items.keys?.forEach((key, i) => {
+    if (!key.startsWith('new:')) places.set(key, i);
+  });
+  memo.lists.set(output.path, { bytes, key: output.key, starts, ends, places });
+  return bytes;
+}

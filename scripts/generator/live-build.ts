@@ -1,0 +1,165 @@
+/**
+ * The orchestrator of `npm run dev`: build.ts's stages, kept open between edits and written
+ * nowhere. The engine's live seams (engine/live/) hold the loaded journal and the outputs made so far
+ * in memory; an edit loads the changed files again, checks the references, orders the journal and
+ * lists the outputs, and a file's bytes are made when it is asked for. It prints nothing.
+ *
+ *   load (changed files) → media (theirs) → resolve → render (listed; made when asked)
+ */
+import path from 'node:path';
+import type { ProjectPaths } from '../project.ts';
+import type { OutputFile } from '../shared/output-file.ts';
+import { openLiveContent, type LiveContent, type RecordChange } from './engine/live/live-content.ts';
+import { liveOrder, patchOrder, type LiveOrder } from './engine/live/live-order.ts';
+import { emptyMemo, renderLive, type OutputMemo } from './engine/live/live-output.ts';
+import { isUnreadFolder, takeWarnings, type Problem } from './model/problems.ts';
+import type { Renderer } from './model/site.ts';
+import { silentProgress, type Progress } from './progress.ts';
+import { RENDERERS } from './render/renderers.ts';
+import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
+import { checkReferences, orderJournal, referencesOf, withAuthorsFound } from './stages/resolve.ts';
+
+/** The site as it is now: its files, or the problems that keep it from being built. */
+export type LiveSite =
+  | { ok: true; files: LiveFiles; counts: LiveCounts; mediaUrl: string; warnings: Problem[] }
+  | { ok: false; problems: Problem[]; counts: LiveCounts };
+
+export interface LiveCounts {
+  authors: number;
+  volumes: number;
+  manuscripts: number;
+  pdfs: number;
+}
+
+/** The files a build would write into dist/, by their path there. */
+export interface LiveFiles {
+  has(path: string): boolean;
+  /** The bytes of a file the renderers or public/ make. */
+  bytes(path: string): Uint8Array | undefined;
+  /** The source of a PDF (`media/...`), absolute. */
+  mediaSource(path: string): string | undefined;
+}
+
+export interface LiveBuild {
+  readonly site: LiveSite;
+  /**
+   * Takes the paths a watcher saw change (absolute; under content/ or public/) and builds again;
+   * false when nothing a build reads has changed (the same bytes saved again), and nothing was done.
+   */
+  update(changed: readonly string[]): Promise<boolean>;
+}
+
+export interface LiveOptions {
+  renderers?: readonly Renderer[];
+  /** Progress of the first load, which is a build's. */
+  progress?: Progress;
+}
+
+export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = {}): Promise<LiveBuild> {
+  const renderers = options.renderers ?? RENDERERS;
+  const content = await openLiveContent(paths, options.progress ?? silentProgress);
+  const state: LiveState = {
+    publicFiles: await readPublicFiles(paths.root, paths.public),
+    memo: emptyMemo(),
+    order: undefined,
+    paths: undefined,
+  };
+  let site = await assemble(content, state, renderers, []);
+  const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
+
+  return {
+    get site() {
+      return site;
+    },
+    async update(changed) {
+      const publicChanged = changed.some(inPublic);
+      const change = await content.apply(changed.filter((file) => !inPublic(file)));
+      if (change === 'none' && !publicChanged) return false;
+      if (publicChanged) state.publicFiles = await readPublicFiles(paths.root, paths.public);
+      // New settings (or code) change what every output is: nothing made before is kept.
+      if (change === 'all') state.memo = emptyMemo();
+      site = await assemble(content, state, renderers, change === 'records' ? content.replaced() : undefined);
+      return true;
+    },
+  };
+}
+
+/** What one build of the site hands the next. */
+interface LiveState {
+  publicFiles: Awaited<ReturnType<typeof readPublicFiles>>;
+  memo: OutputMemo;
+  /** The journal as last ordered, to be patched when an edit leaves the order as it was. */
+  order: LiveOrder | undefined;
+  /** Every output path of the last site that had no conflict, joined: the same paths have none again. */
+  paths: string | undefined;
+}
+
+/**
+ * `replaced`: the records the edit replaced (none after a first load); undefined after anything
+ * else (a file added or removed), when the journal is ordered from scratch.
+ */
+async function assemble(
+  content: LiveContent,
+  state: LiveState,
+  renderers: readonly Renderer[],
+  replaced: readonly RecordChange[] | undefined,
+): Promise<LiveSite> {
+  const records = content.records();
+  const media = content.media();
+  const counts = {
+    authors: records.authors.length,
+    volumes: records.volumes.length,
+    manuscripts: records.manuscripts.length,
+    pdfs: media.size,
+  };
+  const problems = [...content.problems(), ...state.publicFiles.problems];
+  // Warnings never keep the site from being built (build.ts): they are shown beside it.
+  const warnings = takeWarnings(problems);
+  const { journal } = content;
+  if (!journal) return { ok: false, problems, counts };
+  // As build.ts: a journal with no problem so far is ordered first, and the references' checks
+  // skip the authors ordering found.
+  const order =
+    problems.length === 0
+      ? ((replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records)))
+      : undefined;
+  const checked = order ? withAuthorsFound(referencesOf(records), records, order.resolved) : referencesOf(records);
+  if (!problems.some(isUnreadFolder)) problems.push(...checkReferences(journal, checked));
+  state.order = problems.length === 0 ? order : undefined;
+  if (problems.length > 0 || !order) {
+    await content.locate(problems);
+    return { ok: false, problems, counts };
+  }
+
+  const output = renderLive(order.resolved, renderers, state.memo);
+  const groups = [
+    ...output.groups,
+    ...state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
+    { source: 'content/media', outputs: [...media.keys()].map((name) => ({ path: name, body: '' })) },
+  ];
+  // Only paths can conflict: the same paths as the last site's, which had none, have none now.
+  const outputPaths = groups.map((group) => group.outputs.map((file) => file.path).join('\n')).join('\n');
+  if (outputPaths !== state.paths) {
+    const conflicts = findOutputConflicts(groups);
+    if (conflicts.length > 0) return { ok: false, problems: conflicts, counts };
+    state.paths = outputPaths;
+  }
+
+  const files = new Map<string, OutputFile>();
+  for (const file of [...output.groups.flatMap((group) => group.outputs), ...state.publicFiles.outputs])
+    files.set(file.path, file);
+  return {
+    ok: true,
+    counts,
+    warnings,
+    mediaUrl: journal.media_url,
+    files: {
+      has: (name) => files.has(name) || media.has(name),
+      bytes(name) {
+        const file = files.get(name);
+        return file && output.bytesOf(file);
+      },
+      mediaSource: (name) => media.get(name),
+    },
+  };
+}

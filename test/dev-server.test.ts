@@ -1,0 +1,215 @@
+/**
+ * `npm run dev` as an editor uses it: the command runs on a copy of the sample journal, a real
+ * headless Chromium keeps a manuscript's page open, and the content file is edited, broken and
+ * fixed on disk; the page follows each save by itself. The JSON lists it serves are a build's,
+ * byte for byte, with the preview's headers.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPreviewServer } from '../scripts/preview/server.ts';
+import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
+import { send, type RawResponse } from './servers/http-client.ts';
+import { startProcess, type ServerProcess } from './servers/process.ts';
+
+declare const document: {
+  title: string;
+  querySelector(selector: string): { textContent: string | null; innerHTML: string } | null;
+  querySelectorAll(selector: string): { length: number };
+};
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+const skip = !haveChromium && !process.env['CI'];
+if (skip) console.warn(`${CHROMIUM} is not installed (Debian chromium): the dev server browser test is skipped`);
+
+const MANUSCRIPT = 'manuscripts/petrovska-2023-salamandra.yaml';
+const TITLE = 'New records of Salamandra salamandra (Linnaeus, 1758) from Galičica Mountain, North Macedonia';
+
+describe.skipIf(skip)('npm run dev', () => {
+  let workspace: Workspace;
+  let dev: ServerProcess;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+  let original: string;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace({}, path.join(REPO_ROOT, 'content'));
+    original = await readFile(path.join(workspace.paths.content, MANUSCRIPT), 'utf8');
+    dev = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'dev', '--port', '0'], {
+      cwd: workspace.root,
+    });
+    origin = await printed(dev, /Serving the site at (http:\/\/127\.0\.0\.1:\d+)\//);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    page = await browser.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop('SIGKILL');
+    await workspace?.dispose();
+  });
+
+  const save = (text: string) => writeFile(path.join(workspace.paths.content, MANUSCRIPT), text);
+  const rebuilds = () =>
+    dev
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('Rebuilt')).length;
+  /** Waits until no rebuild has come for a while: what was saved has been taken in. */
+  const settled = async () => {
+    for (let count = -1; count !== rebuilds();) {
+      count = rebuilds();
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+  };
+
+  it('shows a saved change in the open page, without navigating', async () => {
+    const response = await page.goto(`${origin}/manuscripts/1`, { waitUntil: 'load' });
+    expect(response?.status()).toBe(200);
+    expect(await page.textContent('h1')).toBe(TITLE);
+
+    await save(original.replace(TITLE, 'Salamanders of Galičica, revised'));
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Salamanders of Galičica, revised');
+    expect(page.url()).toBe(`${origin}/manuscripts/1`);
+  });
+
+  it('shows the problems in the page, as text, and prints them once', async () => {
+    const broken = original.replace(/^id: 1$/m, 'id: "<b>one</b>"');
+    await save(broken);
+    await page.waitForFunction(() => document.querySelector('#problems') !== null);
+    const text = await page.textContent('#problems');
+    expect(text).toContain('content/manuscripts/petrovska-2023-salamandra.yaml:1:5 id: is the string "<b>one</b>"');
+    // Escaped: the value is text in the page, never markup.
+    expect(await page.evaluate(() => document.querySelectorAll('#problems b').length)).toBe(0);
+
+    // The same broken file saved again: no rebuild, and the terminal says it once.
+    await settled();
+    const before = rebuilds();
+    await save(broken);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(rebuilds()).toBe(before);
+    const line = 'content/manuscripts/petrovska-2023-salamandra.yaml:1:5 id: is the string "<b>one</b>"';
+    expect(dev.output().split(line).length - 1).toBe(1);
+  });
+
+  it('brings the page back when the file is fixed, without a restart', async () => {
+    await save(original);
+    await page.waitForFunction((title) => document.querySelector('h1')?.textContent === title, TITLE);
+    expect(page.url()).toBe(`${origin}/manuscripts/1`);
+  });
+
+  it('does not rebuild for a save of the same bytes', async () => {
+    await settled();
+    const events = await eventStream(`${origin}/__dev/events`);
+    const before = rebuilds();
+    await save(original);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(rebuilds()).toBe(before);
+    expect(events.reloads()).toBe(0);
+    events.close();
+  });
+
+  it('serves the PDF a page links to, from content/media/', async () => {
+    const href = await page.getAttribute('a.pdf', 'href');
+    expect(href).toBe('/media/pdfs/petrovska-2023-salamandra.pdf');
+    const response = await send(origin, 'GET', href!);
+    expect(response.status).toBe(200);
+    expect(header(response, 'content-type')).toBe('application/pdf');
+    expect(response.body.equals(await readFile(path.join(workspace.paths.content, 'media', href!.slice(7))))).toBe(
+      true,
+    );
+  });
+
+  it("serves the JSON lists byte for byte as a build writes them, with the preview's headers", async () => {
+    // dev wrote no dist/; the build below writes the one to compare with.
+    expect(existsSync(workspace.paths.out)).toBe(false);
+    expect((await workspace.build()).problems).toEqual([]);
+    const preview = createPreviewServer({ root: workspace.paths.out });
+    const address = await preview.listen(0, '127.0.0.1');
+    try {
+      for (const target of ['/api/authors/', '/api/volumes/', '/api/manuscripts/?format=api', '/api/volumes']) {
+        const [fromDev, fromPreview] = await Promise.all([
+          send(origin, 'GET', target),
+          send(`http://127.0.0.1:${address.port}`, 'GET', target),
+        ]);
+        expect(fromDev.status, target).toBe(fromPreview.status);
+        expect(fromDev.body.equals(fromPreview.body), target).toBe(true);
+        expect(contractHeaders(fromDev), target).toEqual(contractHeaders(fromPreview));
+      }
+      const built = await readFile(path.join(workspace.paths.out, 'api/manuscripts/index.json'));
+      expect((await send(origin, 'GET', '/api/manuscripts/')).body.equals(built)).toBe(true);
+      const post = await send(origin, 'POST', '/api/authors/');
+      expect(post.status).toBe(405);
+      expect(header(post, 'allow')).toBe('GET');
+    } finally {
+      await preview.close();
+    }
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    dev.child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => dev.child.once('exit', (exit) => resolve(exit)));
+    expect(code).toBe(0);
+  });
+});
+
+/** Waits for the process to print a line matching `pattern`; its first group. */
+async function printed(server: ServerProcess, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const found = pattern.exec(server.output());
+    if (found) return found[1]!;
+    if (server.child.exitCode !== null) throw new Error(`dev exited:\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`dev printed no address:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function header(response: RawResponse, name: string): string | undefined {
+  return response.headers.find(([key]) => key === name)?.[1];
+}
+
+/** The headers a client of the API relies on; the date and the connection's are each server's own. */
+function contractHeaders(response: RawResponse): [string, string][] {
+  const own = new Set([
+    'date',
+    'connection',
+    'keep-alive',
+    'etag',
+    'last-modified',
+    'server',
+    'transfer-encoding',
+    'accept-ranges',
+  ]);
+  return response.headers.filter(([name]) => !own.has(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Counts the reload events of the dev server's stream, as an open page receives them. */
+async function eventStream(url: string): Promise<{ reloads(): number; close(): void }> {
+  let reloads = 0;
+  let request!: http.ClientRequest;
+  await new Promise<void>((resolve, reject) => {
+    request = http.get(url, (response) => {
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (reloads += chunk.match(/^event: reload$/gm)?.length ?? 0));
+      resolve();
+    });
+    request.on('error', reject);
+  });
+  return { reloads: () => reloads, close: () => request.destroy() };
+}

@@ -1,0 +1,111 @@
+/**
+ * The dev server's build (generator/live-build.ts) against the reference: after each kind of edit,
+ * every file a cold build writes into dist/ (the precompressed twins aside, which dev does not
+ * serve) is the same bytes when asked of the live site, and a save of the same bytes builds nothing.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { build } from '../scripts/generator/build.ts';
+import { openLiveBuild, type LiveBuild } from '../scripts/generator/live-build.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+
+let workspace: Workspace;
+let live: LiveBuild;
+beforeEach(async () => {
+  workspace = await createWorkspace();
+  live = await openLiveBuild(workspace.paths);
+});
+afterEach(async () => {
+  await workspace.dispose();
+});
+
+const absolute = (file: string) => path.join(workspace.paths.content, file);
+
+/** Writes `file` (relative to content/), and hands its path to the live build as a watcher would. */
+async function edit(file: string, change: (text: string) => string): Promise<boolean> {
+  const text = await readFile(absolute(file), 'utf8');
+  await workspace.write(file, change(text));
+  return live.update([absolute(file)]);
+}
+
+async function expectSameAsColdBuild(): Promise<void> {
+  const result = await build(workspace.paths, 'build', { cache: false, threads: 0 });
+  expect(result.problems).toEqual([]);
+  const site = live.site;
+  if (!site.ok) throw new Error(`the live site has problems: ${JSON.stringify(site.problems)}`);
+  const files = (await readdir(workspace.paths.out, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile() && !/\.(gz|br)$/.test(entry.name))
+    .map((entry) =>
+      path.relative(workspace.paths.out, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    );
+  expect(files.length).toBeGreaterThan(20);
+  for (const file of files) {
+    const built = await readFile(path.join(workspace.paths.out, file));
+    const media = site.files.mediaSource(file);
+    const served = media ? await readFile(media) : site.files.bytes(file);
+    expect(served && Buffer.from(served).equals(built), file).toBe(true);
+  }
+}
+
+it('serves what a cold build writes, after edits that keep the order and edits that change it', async () => {
+  // Pages and lists asked for before the edits, so that what they read is kept and keyed.
+  const before = live.site;
+  if (!before.ok) throw new Error('the fixture has problems');
+  before.files.bytes('api/manuscripts/index.json');
+  before.files.bytes('manuscripts/1.html');
+  await expectSameAsColdBuild();
+
+  const first = 'manuscripts/salamanders.yaml';
+  expect(
+    await edit(first, (text) => text.replace(/^citation_title: (.*)$/m, 'citation_title: A title edited live')),
+  ).toBe(true);
+  await expectSameAsColdBuild();
+
+  // A new id moves the manuscript in the list: ordered from scratch.
+  expect(await edit(first, (text) => text.replace(/^id: \d+$/m, 'id: 900'))).toBe(true);
+  await expectSameAsColdBuild();
+
+  expect(
+    await edit('authors/marko-nikolov.yaml', (text) =>
+      text.replace(/^institution: .*$/m, 'institution: Zzz Institute'),
+    ),
+  ).toBe(true);
+  await expectSameAsColdBuild();
+
+  expect(await edit('volumes/volume-i.yaml', (text) => text.replace(/^last_page: .*$/m, 'last_page: "999"'))).toBe(
+    true,
+  );
+  await expectSameAsColdBuild();
+});
+
+it('builds nothing for the same bytes, and follows a file added and one removed', async () => {
+  const first = 'manuscripts/salamanders.yaml';
+  expect(await edit(first, (text) => text)).toBe(false);
+
+  const copy = 'manuscripts/zz-copy.yaml';
+  const text = await readFile(absolute(first), 'utf8');
+  await workspace.write(copy, text.replace(/^id: \d+$/m, 'id: 901'));
+  expect(await live.update([absolute(copy)])).toBe(true);
+  await expectSameAsColdBuild();
+
+  await workspace.remove(copy);
+  expect(await live.update([absolute(copy)])).toBe(true);
+  await expectSameAsColdBuild();
+});
+
+it('reports a broken file in the site, and recovers when it is fixed', async () => {
+  const first = 'manuscripts/salamanders.yaml';
+  const text = await readFile(absolute(first), 'utf8');
+  await edit(first, (t) => t.replace(/^citation_date: .*$/m, 'citation_date: 2023-02-30'));
+  const broken = live.site;
+  expect(broken.ok).toBe(false);
+  if (!broken.ok) {
+    expect(broken.problems.map((p) => [p.file, p.field, p.code])).toEqual([
+      [`content/${first}`, 'citation_date', expect.any(String)],
+    ]);
+    expect(broken.problems[0]!.line).toBeGreaterThan(0);
+  }
+  await edit(first, () => text);
+  await expectSameAsColdBuild();
+});
