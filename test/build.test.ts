@@ -127,6 +127,7 @@ describe('build of a valid journal', () => {
       '_headers',
       '_redirects',
       'api',
+      'citations',
       'index.html',
       'manuscripts',
       'media',

@@ -5,6 +5,7 @@
  */
 import type { Renderer } from '../model/site.ts';
 import { renderApi } from './api.ts';
+import { renderCitations } from './citations/citations.ts';
 import { renderHostFiles } from './host-files.ts';
 import { renderPages } from './pages.ts';
 import { renderSitemap } from './sitemap.ts';
@@ -13,5 +14,6 @@ export const RENDERERS: readonly Renderer[] = [
   { name: 'the API lists', render: renderApi },
   { name: 'the HTML pages', render: renderPages },
   { name: 'the sitemap', render: renderSitemap },
+  { name: 'the citation files', render: renderCitations },
   { name: 'the host rules', render: renderHostFiles },
 ];

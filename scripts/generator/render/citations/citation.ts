@@ -1,0 +1,82 @@
+/**
+ * One manuscript as a reference manager reads it: the fields every citation format writes
+ * (bibtex.ts, ris.ts, csl-json.ts), found once here from the records, in the readers' terms
+ * (docs/indexing.md, "Citation files").
+ *
+ * The same values as the landing page's meta tags (render/pages.ts): the volume is the number
+ * readers cite (the label's numeral), the ISSN is in its standard form, the language is a code.
+ */
+import type { ManuscriptRecord } from '../../model/records.ts';
+import type { Site } from '../../model/site.ts';
+import { richTextToPlain } from '../../model/rich-text.ts';
+import { mediaUrl } from '../api.ts';
+import { keywordList, languageCode, manuscriptPagePath, standardIssn, volumeNumber } from '../pages.ts';
+import { citationKey } from './citation-key.ts';
+
+/** An author: a family and a given name from an author record, or a name kept as published (a literal). */
+export type CitedName = { family: string; given: string } | { literal: string };
+
+export interface Citation {
+  /** A key for the reference, unique in the journal (citation-key.ts). */
+  key: string;
+  title: string;
+  authors: CitedName[];
+  /** `citation_date`, `YYYY-MM-DD`, and its parts. */
+  date: { iso: string; year: number; month: number; day: number };
+  journal: string;
+  volume: number;
+  /** `NNNN-NNNN`; undefined when neither the manuscript nor the journal has one. */
+  issn?: string;
+  publisher?: string;
+  /** The landing page. */
+  url: string;
+  pdf: string;
+  /** Plain text. */
+  abstract: string;
+  keywords: string[];
+  /** The language as the content names it, and its ISO 639-1 code (pages.ts, languageCode). */
+  language?: { name: string; code: string };
+}
+
+/**
+ * The manuscript's reference, read through the site while a body runs (what a body reads is what
+ * its file depends on, model/site.ts). `plainAbstract` gives the abstract as plain text; the
+ * renderer keeps the last one made, as the three files of a manuscript are made one after the other.
+ */
+export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: ManuscriptRecord) => string): Citation {
+  const { journal } = site;
+  const found = site.authorsOf(m);
+  const authors: CitedName[] = [];
+  m.authors.forEach((ref, k) => {
+    if (typeof ref !== 'string') authors.push({ literal: ref.as_published });
+    else {
+      const a = found[k];
+      // A key no author has is reported by the reference checks, and nothing is published.
+      if (a) authors.push({ family: a.surname, given: a.name });
+    }
+  });
+  const [year, month, day] = m.citation_date.split('-').map(Number) as [number, number, number];
+  const issn = m.citation_issn || journal.citation_issn;
+  const language = m.citation_language ?? journal.citation_language;
+  const citation: Citation = {
+    key: citationKey(authors[0], year, m.id),
+    title: m.citation_title,
+    authors,
+    date: { iso: m.citation_date, year, month, day },
+    journal: journal.title,
+    volume: volumeNumber(site.volume(m.citation_volume)!),
+    url: journal.base_url + manuscriptPagePath(m),
+    pdf: mediaUrl(m.document, journal),
+    abstract: plainAbstract(m),
+    keywords: keywordList(m.keywords),
+  };
+  if (issn) citation.issn = standardIssn(issn);
+  if (journal.publisher) citation.publisher = journal.publisher;
+  if (language) citation.language = { name: language, code: languageCode(language) };
+  return citation;
+}
+
+/** The abstract as plain text: the project's one conversion from rich text (model/rich-text.ts). */
+export function plainAbstractOf(m: ManuscriptRecord): string {
+  return richTextToPlain(m.abstract);
+}

@@ -1,0 +1,51 @@
+/**
+ * Renderer: three citation files per manuscript, for reference managers (docs/indexing.md,
+ * "Citation files"), linked from its landing page:
+ *
+ *   citations/<id>.bib    BibTeX (bibtex.ts)
+ *   citations/<id>.ris    RIS (ris.ts)
+ *   citations/<id>.json   CSL-JSON (csl-json.ts)
+ *
+ * `<id>` is the manuscript's API id, as in its landing page's URL. Each body reads its manuscript,
+ * its volume and its authors through the site, so an edit re-renders the files of the manuscripts
+ * it touches and no others (model/site.ts).
+ */
+import type { OutputFile } from '../../../shared/output-file.ts';
+import type { ManuscriptRecord } from '../../model/records.ts';
+import type { Site } from '../../model/site.ts';
+import { bibtexEntry } from './bibtex.ts';
+import { citationOf, plainAbstractOf, type Citation } from './citation.ts';
+import { cslJson } from './csl-json.ts';
+import { risRecord } from './ris.ts';
+
+/** The folder of the citation files in the output, and each format's extension and media type. */
+export const CITATIONS_FOLDER = 'citations';
+export const CITATION_FORMATS = [
+  { name: 'BibTeX', extension: 'bib', type: 'application/x-bibtex', write: bibtexEntry },
+  { name: 'RIS', extension: 'ris', type: 'application/x-research-info-systems', write: risRecord },
+  { name: 'CSL-JSON', extension: 'json', type: 'application/vnd.citationstyles.csl+json', write: cslJson },
+] as const satisfies readonly { name: string; extension: string; type: string; write: (c: Citation) => string }[];
+
+/** The URL path of a manuscript's citation file in a format, from the site's root. */
+export const citationPath = (id: number, extension: string) => `/${CITATIONS_FOLDER}/${id}.${extension}`;
+
+export function renderCitations(site: Site): OutputFile[] {
+  // The three files of a manuscript are made one after the other: its plain abstract, the costly
+  // part, is made once for them. Every body still reads the manuscript itself, so each is keyed by it.
+  let last: { m: ManuscriptRecord; plain: string } | undefined;
+  const plainAbstract = (m: ManuscriptRecord) => {
+    if (last?.m !== m) last = { m, plain: plainAbstractOf(m) };
+    return last.plain;
+  };
+  const outputs: OutputFile[] = [];
+  for (const m of site.manuscripts) {
+    const id = m.id;
+    for (const format of CITATION_FORMATS) {
+      outputs.push({
+        path: citationPath(id, format.extension).slice(1),
+        body: () => [format.write(citationOf(site, m, plainAbstract))],
+      });
+    }
+  }
+  return outputs;
+}
