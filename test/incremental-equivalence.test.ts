@@ -249,6 +249,61 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     }),
   },
   {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.record({
+        kind: fc.constant('manuscript' as const),
+        at,
+        field: fc.constant('doi' as const),
+        value: fc.constantFrom(undefined, '10.1234/bbsrs.2023.17', '10.5555/a<b>&"c"', '10.123456789/x'),
+      }),
+      fc.record({
+        kind: fc.constant('manuscript' as const),
+        at,
+        field: fc.constant('license' as const),
+        value: fc.constantFrom(
+          undefined,
+          'https://creativecommons.org/licenses/by/4.0/',
+          'https://example.org/l?a=1&b=<2>',
+        ),
+      }),
+      fc.record({
+        kind: fc.constant('manuscript' as const),
+        at,
+        field: fc.constant('pages' as const),
+        first: fc.integer({ min: 0, max: 400 }),
+        span: fc.integer({ min: 0, max: 40 }),
+        asNumbers: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constant('manuscript' as const),
+        at,
+        field: fc.constant('pages' as const),
+        first: fc.constant(undefined),
+      }),
+      fc.record({
+        kind: fc.constant('author-orcid' as const),
+        at,
+        value: fc.constantFrom(undefined, '0000-0002-1825-0097', '0000-0002-9079-593X', '0000-0003-1234-5674'),
+      }),
+      fc.record({
+        kind: fc.constant('journal-scholarly' as const),
+        field: fc.constant('abbreviation' as const),
+        value: fc.option(line, { nil: undefined }),
+      }),
+      fc.record({
+        kind: fc.constant('journal-scholarly' as const),
+        field: fc.constant('online_issn' as const),
+        value: fc.constantFrom(undefined, '2545 - 4269', '1857 - 9870'),
+      }),
+      fc.record({
+        kind: fc.constant('journal-scholarly' as const),
+        field: fc.constant('license' as const),
+        value: fc.constantFrom(undefined, 'https://creativecommons.org/licenses/by/4.0/'),
+      }),
+    ),
+  },
+  {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('add-manuscript' as const),

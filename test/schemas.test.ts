@@ -34,6 +34,10 @@ describe("the editors' JSON Schemas", () => {
       'authors',
       'section',
       'order',
+      'doi',
+      'first_page',
+      'last_page',
+      'license',
     ]);
     expect(manuscript.required).toEqual([
       'id',

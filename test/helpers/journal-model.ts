@@ -258,7 +258,12 @@ export type ManuscriptField =
   | { field: 'id'; value: number }
   | { field: 'citation_volume'; pick: number }
   /** An absolute URL (published as it is, nothing copied), or back to a local PDF (written if missing). */
-  | { field: 'document'; remote: boolean };
+  | { field: 'document'; remote: boolean }
+  /** The optional scholarly fields (undefined removes one); pages as a first page and a span. */
+  | { field: 'doi'; value: string | undefined }
+  | { field: 'license'; value: string | undefined }
+  | { field: 'pages'; first: number; span: number; asNumbers: boolean }
+  | { field: 'pages'; first: undefined };
 
 /**
  * The edits a property test draws from. Numbers that pick a record, an author, a volume or a
@@ -282,6 +287,7 @@ export type Edit =
   | { kind: 'rename-author'; at: number; key: string }
   | { kind: 'author'; at: number; field: 'name' | 'surname' | 'institution'; value: string }
   | { kind: 'author-order'; at: number; value: number | undefined }
+  | { kind: 'author-orcid'; at: number; value: string | undefined }
   | { kind: 'add-author'; key: string; name: string; surname: string; institution: string; credit: number }
   | { kind: 'delete-author'; at: number }
   | {
@@ -300,6 +306,7 @@ export type Edit =
   | { kind: 'replace-volume-pdf'; at: number; title: string }
   | { kind: 'journal-title'; value: string }
   | { kind: 'journal-publisher'; value: string | undefined }
+  | { kind: 'journal-scholarly'; field: 'abbreviation' | 'online_issn' | 'license'; value: string | undefined }
   | { kind: 'add-section'; value: string; move: number }
   | { kind: 'rename-section'; at: number; value: string }
   | { kind: 'reorder-sections'; seed: number }
@@ -396,6 +403,11 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
       if (found) model.authors.set(found[0], edited(found[1], { order: edit.value }));
       return model;
     }
+    case 'author-orcid': {
+      const found = nth(model.authors, edit.at);
+      if (found) model.authors.set(found[0], edited(found[1], { orcid: edit.value }));
+      return model;
+    }
     case 'add-author': {
       const key = freeName(edit.key, (k) => model.authors.has(k));
       model.authors.set(key, {
@@ -478,6 +490,9 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
     case 'journal-publisher':
       model.journal = edited(model.journal, { publisher: edit.value });
       return model;
+    case 'journal-scholarly':
+      model.journal = edited(model.journal, { [edit.field]: edit.value });
+      return model;
     case 'add-section': {
       const sections = sectionsOf(model);
       if (sections.includes(edit.value)) return model;
@@ -548,6 +563,13 @@ function manuscriptFields(model: JournalModel, record: RecordFile, edit: Manuscr
     case 'document': {
       const name = [...model.manuscripts].find(([, r]) => r === record)![0];
       return { document: edit.remote ? `https://cdn.example.org/media/pdfs/${name}.pdf` : `pdfs/${name}.pdf` };
+    }
+    case 'pages': {
+      if (edit.first === undefined) return { first_page: undefined, last_page: undefined };
+      const last = edit.first + edit.span;
+      return edit.asNumbers
+        ? { first_page: edit.first, last_page: last }
+        : { first_page: String(edit.first), last_page: String(last) };
     }
     case 'citation_volume': {
       const ids = [...model.volumes.values()].map((v) => Number(v.data['id'])).sort((a, b) => a - b);

@@ -151,11 +151,14 @@ function refusedLink(rest: string, issue: (message: string, expected: string) =>
 }
 
 /**
- * The abstract as plain text (for meta tags and feeds): tags removed, every reference decoded
- * once, white space (no-break spaces included) folded.
+ * The abstract as plain text, the one conversion every output that needs plain text uses (meta
+ * tags, feeds, citation files): read as a browser reads the markup, tags removed (a line break or a
+ * paragraph is white space, any other tag nothing), a `<` that opens no tag kept as text
+ * (`p < 0.05`), every character reference decoded once, white space (no-break spaces included)
+ * folded.
  */
 export function richTextToPlain(text: string): string {
-  return plainOf(withoutTags(text));
+  return plainOf(tagsAsText(text).text);
 }
 
 /**
@@ -163,24 +166,20 @@ export function richTextToPlain(text: string): string {
  * richTextToPlain(text), for a caller that needs no more (a landing page's description reads
  * 300 characters of abstracts of up to 2,500). Otherwise the whole plain text.
  *
- * The opening ends just before the first `<` from `from` on, and is used only where nothing can
- * read differently for the cut: every `<` in it is closed by a `>` in it once line breaks and
- * paragraph ends are spaces (so each tag is removed as in the whole text), and every `&` left once
- * the tags are removed has a `;` after it (so no reference runs on past the cut). A run of white
- * space at the cut is one space either way, and the trailing one is trimmed. test/pages.test.ts
- * compares the two on seeded random markup.
+ * The opening ends just before the first tag from `from` on, and is used only where nothing can
+ * read differently for the cut: every tag in it ends in it (so each is removed as in the whole
+ * text), and every `&` left once the tags are removed has a `;` after it (so no reference runs on
+ * past the cut). A run of white space at the cut is one space either way, and the trailing one is
+ * trimmed. test/pages.test.ts compares the two on seeded random markup.
  */
 export function richTextOpeningToPlain(text: string, from: number, atLeast: number): string {
-  const cut = text.indexOf('<', from);
+  const cut = nextTag(text, from);
   if (cut > 0) {
-    // Breaks first, as in the whole text: a `</p>` taken away closes nothing left open before it.
-    const opening = breaksAsSpaces(text.slice(0, cut));
-    const lastOpen = opening.lastIndexOf('<');
-    if (lastOpen < 0 || lastOpen < opening.lastIndexOf('>')) {
-      const stripped = tagsRemoved(opening);
-      const amp = stripped.lastIndexOf('&');
-      if (amp < 0 || stripped.indexOf(';', amp) >= 0) {
-        const plain = plainOf(stripped);
+    const opening = tagsAsText(text, cut);
+    if (opening.closed) {
+      const amp = opening.text.lastIndexOf('&');
+      if (amp < 0 || opening.text.indexOf(';', amp) >= 0) {
+        const plain = plainOf(opening.text);
         if (plain.length > atLeast) return plain;
       }
     }
@@ -188,12 +187,47 @@ export function richTextOpeningToPlain(text: string, from: number, atLeast: numb
   return richTextToPlain(text);
 }
 
+/** Where the first `<` at or after `from` that starts a tag is (-1: none). */
+function nextTag(text: string, from: number): number {
+  for (let at = text.indexOf('<', from); at >= 0; at = text.indexOf('<', at + 1))
+    if (startsTag(text, at + 1)) return at;
+  return -1;
+}
+
+/**
+ * The first `end` characters of `text` with each tag replaced (a line break or a paragraph by a
+ * space, any other by nothing) and everything else kept, a `<` that starts no complete tag
+ * included; `closed` is false when a tag that starts before `end` does not end before it.
+ */
+function tagsAsText(text: string, end = text.length): { text: string; closed: boolean } {
+  let out = '';
+  let kept = 0;
+  for (let at = nextTag(text, 0); at >= 0 && at < end; at = nextTag(text, at + 1)) {
+    TAG_HERE.lastIndex = at;
+    const tag = TAG_HERE.exec(text);
+    // A tag the tokenizer would leave open: the validation refuses it and the pages show it as
+    // text (sanitize-html.ts), and so does the plain text.
+    if (!tag) continue;
+    if (TAG_HERE.lastIndex > end) return { text: out + text.slice(kept, end), closed: false };
+    out += text.slice(kept, at) + (isBreak(tag) ? ' ' : '');
+    kept = TAG_HERE.lastIndex;
+    at = kept - 1;
+  }
+  return { text: out + text.slice(kept, end), closed: true };
+}
+
+/** A line break or a paragraph's start or end: white space between the words around it. */
+function isBreak(tag: RegExpExecArray): boolean {
+  const name = tag[2]!.toLowerCase();
+  return name === 'br' || name === 'p';
+}
+
 /**
  * The first `count` characters of richTextToPlain(text) (all of it when shorter), read in one pass
  * that stops there: a landing page's summary needs 301, and one pass makes the summary and its
  * escaping about 40% faster than richTextOpeningToPlain's replaces (docs/performance.md). Undefined
  * for what it leaves to the others: a `&` (a reference is decoded after the tags are removed, and
- * may be cut by one), and a `<` with another `<` before its `>`, or none.
+ * may be cut by one).
  */
 export function plainStart(text: string, count: number): string | undefined {
   let plain = '';
@@ -208,14 +242,12 @@ export function plainStart(text: string, count: number): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === AMPERSAND) return undefined;
-    if (c === LESS_THAN) {
-      const close = text.indexOf('>', i + 1);
-      const inner = text.indexOf('<', i + 1);
-      if (close < 0 || (inner >= 0 && inner < close)) return undefined;
+    const tag = c === LESS_THAN && startsTag(text, i + 1) ? tagAt(text, i) : undefined;
+    if (tag) {
       endRun(i);
-      // A line break or a paragraph's end reads as white space; any other tag as nothing.
-      if (BREAK_TAG.test(text.slice(i, close + 1))) space = plain.length > 0;
-      i = close;
+      // A line break or a paragraph reads as white space; any other tag as nothing.
+      if (isBreak(tag)) space = plain.length > 0;
+      i = tag.index + tag[0].length - 1;
     } else if (isWhiteSpace(c)) {
       // A single space between two words stays in the run; anything else ends it.
       const next = text.charCodeAt(i + 1);
@@ -244,9 +276,13 @@ export function plainStart(text: string, count: number): string | undefined {
   return plain;
 }
 
+/** The complete tag that starts at `at`, if one does. */
+function tagAt(text: string, at: number): RegExpExecArray | undefined {
+  TAG_HERE.lastIndex = at;
+  return TAG_HERE.exec(text) ?? undefined;
+}
+
 const [AMPERSAND, LESS_THAN, SPACE] = ['&', '<', ' '].map((c) => c.charCodeAt(0)) as [number, number, number];
-/** A whole tag that breaksAsSpaces turns into a space. */
-const BREAK_TAG = /^(?:<br\s*\/?>|<\/p>)$/i;
 
 /** What `\s` matches (and `trim` removes): ASCII white space, no-break and other Unicode spaces, line separators. */
 function isWhiteSpace(c: number): boolean {
@@ -262,19 +298,6 @@ function isWhiteSpace(c: number): boolean {
     c === 0x3000 ||
     c === 0xfeff
   );
-}
-
-/** Line breaks and paragraph ends as spaces, every other tag removed. */
-function withoutTags(text: string): string {
-  return tagsRemoved(breaksAsSpaces(text));
-}
-
-function breaksAsSpaces(text: string): string {
-  return text.replace(/<br\s*\/?>|<\/p>/gi, ' ');
-}
-
-function tagsRemoved(text: string): string {
-  return text.replace(/<[^>]*>/g, '');
 }
 
 /** References decoded once, white space (no-break spaces included) folded. */

@@ -43,14 +43,23 @@ function indexFrame(
   // at its length and filled in place: 250,000 rows at 100,000 manuscripts); another
   // collection's columns have none (megabytes of the index that every check and build reads).
   const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
-  const [sections, documents, authors, titles, dates] = [
+  const [sections, documents, authors, titles, dates, dois, firstPages, lastPages, licenses] = [
+    column(isManuscripts),
+    column(isManuscripts),
+    column(isManuscripts),
+    column(isManuscripts),
     column(isManuscripts),
     column(isManuscripts),
     column(isManuscripts),
     column(isManuscripts),
     column(isManuscripts),
   ];
-  const [names, surnames, institutions] = [column(isAuthors), column(isAuthors), column(isAuthors)];
+  const [names, surnames, institutions, orcids] = [
+    column(isAuthors),
+    column(isAuthors),
+    column(isAuthors),
+    column(isAuthors),
+  ];
   const whole: IndexFrame['whole'] = [];
   const authorRows: number[] = [];
   const authorStarts = new Uint32Array(isManuscripts ? entries.length + 1 : 0);
@@ -87,12 +96,17 @@ function indexFrame(
       if (rows.includes(-1)) authors[i] = (manuscript.authors as string[]).join('\t');
       titles[i] = manuscript.citation_title;
       dates[i] = manuscript.citation_date;
+      dois[i] = manuscript.doi ?? '';
+      firstPages[i] = manuscript.first_page ?? '';
+      lastPages[i] = manuscript.last_page ?? '';
+      licenses[i] = manuscript.license ?? '';
     } else {
       const author = record as AuthorRecord;
       if (author.order !== undefined) orders[i] = author.order;
       names[i] = author.name;
       surnames[i] = author.surname;
       institutions[i] = author.institution;
+      orcids[i] = author.orcid ?? '';
     }
     if (isManuscripts) authorStarts[i + 1] = authorRows.length;
   });
@@ -113,6 +127,11 @@ function indexFrame(
     institutions: sharedColumn(institutions),
     titles: joined(titles),
     dates: sharedColumn(dates),
+    dois: joined(dois),
+    firstPages: joined(firstPages),
+    lastPages: joined(lastPages),
+    licenses: sharedColumn(licenses),
+    orcids: joined(orcids),
     whole,
   };
 }

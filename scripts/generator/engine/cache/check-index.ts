@@ -84,6 +84,16 @@ export interface IndexFrame {
   institutions: SharedColumn;
   titles: string;
   dates: SharedColumn;
+  /**
+   * The optional scholarly fields, '' where a record has none (none of them can be empty or hold a
+   * line break): a manuscript's DOI and pages (newline-joined) and licence (shared), an author's
+   * ORCID iD (newline-joined).
+   */
+  dois: string;
+  firstPages: string;
+  lastPages: string;
+  licenses: SharedColumn;
+  orcids: string;
   /** Files kept whole, by position: their hash and what loading them gave. */
   whole: [number, string, Loaded][];
 }
@@ -201,9 +211,23 @@ function recordRow(
   fileNames: () => readonly string[],
   authorKeys: () => readonly string[],
 ): (row: number) => Loaded | NonNullable<Loaded['record']> {
-  let columns: (ReturnType<typeof manuscriptColumns> & { titles: string[]; date: (row: number) => string }) | undefined;
+  let columns:
+    | (ReturnType<typeof manuscriptColumns> & {
+        titles: string[];
+        date: (row: number) => string;
+        dois: string[];
+        firstPages: string[];
+        lastPages: string[];
+        license: (row: number) => string;
+      })
+    | undefined;
   let people:
-    | { name: (row: number) => string; surname: (row: number) => string; institution: (row: number) => string }
+    | {
+        name: (row: number) => string;
+        surname: (row: number) => string;
+        institution: (row: number) => string;
+        orcids: string[];
+      }
     | undefined;
   return (row) => {
     const kept = whole.get(row);
@@ -213,12 +237,17 @@ function recordRow(
         ...manuscriptColumns(frame, authorKeys),
         titles: frame.titles.split('\n'),
         date: sharedTexts(frame.dates),
+        dois: frame.dois.split('\n'),
+        firstPages: frame.firstPages.split('\n'),
+        lastPages: frame.lastPages.split('\n'),
+        license: sharedTexts(frame.licenses),
       };
     if (frame.collection === 'authors')
       people ??= {
         name: sharedTexts(frame.names),
         surname: sharedTexts(frame.surnames),
         institution: sharedTexts(frame.institutions),
+        orcids: frame.orcids.split('\n'),
       };
     const name = fileNames()[row]!;
     // The key from the name, not from the path: slicing the path would flatten it, a string more
@@ -239,6 +268,7 @@ function recordRow(
         surname: people.surname(row),
         institution: people.institution(row),
         ...(Number.isNaN(order) ? {} : { order }),
+        ...present('orcid', people.orcids[row]),
         origin,
       };
       return author;
@@ -253,10 +283,19 @@ function recordRow(
       authors: columns.authors(row),
       section: columns.section(row),
       ...(Number.isNaN(order) ? {} : { order }),
+      ...present('doi', columns.dois[row]),
+      ...present('first_page', columns.firstPages[row]),
+      ...present('last_page', columns.lastPages[row]),
+      ...present('license', columns.license(row)),
       origin,
     };
     return slim as ManuscriptRecord;
   };
+}
+
+/** An optional field restored from a column, where '' stands for a record without it. */
+function present<K extends string>(field: K, value: string | undefined): { [F in K]?: string } {
+  return value ? ({ [field]: value } as { [F in K]: string }) : {};
 }
 
 /** A manuscript row's authors as the restored authors' own keys (recordRow); undefined when one names no author file. */
