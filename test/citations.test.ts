@@ -30,9 +30,10 @@ interface CslItem {
   author?: CslName[];
   issued?: { 'date-parts'?: number[][] };
   'container-title'?: string;
+  'container-title-short'?: string;
   volume?: string | number;
   page?: string;
-  ISSN?: string;
+  ISSN?: string | string[];
   DOI?: string;
   URL?: string;
   abstract?: string;
@@ -77,10 +78,15 @@ describe('the citation files of the sample journal, read back by citation-js', (
   let volumes: Map<string, Record<string, unknown>>;
   let manuscripts: Map<string, Record<string, unknown>>;
 
+  /** The sample's settings with every optional field a citation reads: an abbreviation, an online ISSN, a licence. */
+  const settings = async () =>
+    `${await readFile(path.join(content, 'journal.yaml'), 'utf8')}abbreviation: Bull. Biol. Stud. Res. Soc.\nonline_issn: 2545 - 4439\nlicense: https://creativecommons.org/licenses/by/4.0/\n`;
+
   beforeAll(async () => {
-    workspace = await createWorkspace({}, content);
+    const journalYaml = await settings();
+    workspace = await createWorkspace({ 'journal.yaml': journalYaml }, content);
     expect((await workspace.build()).problems).toEqual([]);
-    journal = await record(path.join(content, 'journal.yaml'));
+    journal = parse(journalYaml) as Record<string, unknown>;
     [authors, volumes, manuscripts] = (await Promise.all(['authors', 'volumes', 'manuscripts'].map(recordsIn))) as [
       typeof authors,
       typeof volumes,
@@ -96,8 +102,10 @@ describe('the citation files of the sample journal, read back by citation-js', (
     expect(files.sort()).toEqual(ids.flatMap((id) => FORMATS.map((f) => `${id}.${f}`)).sort());
   });
 
-  it('reads back the title, the authors in order, the date, volume, journal, ISSN and URL of every one', async () => {
-    const issn = String(journal['citation_issn']).replace(' - ', '-');
+  it('reads back the title, the authors in order, the date, volume, pages, journal, ISSN, DOI and URL of every one', async () => {
+    const standard = (issn: unknown) => String(issn).replace(' - ', '-');
+    const online = standard(journal['online_issn']);
+    let withDoi = 0;
     let checked = 0;
     for (const m of manuscripts.values()) {
       const volumeRecord = [...volumes.values()].find((v) => Number(v['id']) === Number(m['citation_volume']))!;
@@ -110,11 +118,12 @@ describe('the citation files of the sample journal, read back by citation-js', (
         }),
         issued: { 'date-parts': [String(m['citation_date']).split('-').map(Number)] },
         'container-title': journal['title'],
+        'container-title-short': journal['abbreviation'],
         volume: String(ROMAN[String(volumeRecord['citation_journal_title']).replace('Volume ', '')]),
-        ISSN:
-          m['citation_issn'] === '' || m['citation_issn'] === undefined
-            ? issn
-            : String(m['citation_issn']).replace(' - ', '-'),
+        page: m['first_page'] === undefined ? undefined : `${String(m['first_page'])}-${String(m['last_page'])}`,
+        // The manuscript's ISSN (the journal's when it has none), then the online one.
+        ISSN: `${standard(m['citation_issn'] || journal['citation_issn'])}, ${online}`,
+        DOI: m['doi'],
         URL: `${String(journal['base_url'])}/manuscripts/${Number(m['id'])}`,
         type: 'article-journal',
       };
@@ -132,8 +141,12 @@ describe('the citation files of the sample journal, read back by citation-js', (
             author: item.author?.map(cited),
             issued: item.issued,
             'container-title': item['container-title'],
+            'container-title-short': item['container-title-short'],
             volume: String(item.volume),
-            ISSN: item.ISSN,
+            page: item.page,
+            // RIS gives each ISSN on a line of its own.
+            ISSN: Array.isArray(item.ISSN) ? item.ISSN.join(', ') : item.ISSN,
+            DOI: item.DOI,
             URL: item.URL,
             type: item.type,
           },
@@ -144,8 +157,10 @@ describe('the citation files of the sample journal, read back by citation-js', (
         });
         checked++;
       }
+      if (m['doi'] !== undefined) withDoi++;
     }
     expect(checked).toBe(manuscripts.size * 3);
+    expect(withDoi).toBeGreaterThan(0);
   });
 
   it('reads Cyrillic names back as the same given and family names', async () => {

@@ -3,7 +3,7 @@
  *
  * - Text fields are LaTeX-escaped: `{ } \ # $ % & _ ~ ^` are written as LaTeX writes them, so a
  *   title with `{` or `%` neither unbalances the entry nor starts a comment in the document.
- * - Link fields (`url`, `doi`, `pdf`) are read verbatim by biblatex and by `\url`: they are written as
+ * - Link fields (`doi`, `url`, `pdf`) are read verbatim by biblatex and by `\url`: they are written as
  *   they are, except for a `{`, `}` or `\`, percent-encoded, as nothing in a link needs them raw.
  * - Non-ASCII text stays UTF-8, as biber reads it; classic BibTeX copies it byte by byte (with
  *   `\usepackage[utf8]{inputenc}` it prints, but it sorts and abbreviates by bytes).
@@ -26,10 +26,14 @@ export function bibtexEntry(c: Citation): string {
   if (c.authors.length > 0) fields.push(['author', `{${c.authors.map(bibtexName).join(' and ')}}`]);
   text('title', c.title);
   text('journal', c.journal);
+  // biblatex's field for the abbreviation; BibTeX's styles pass over a field they do not know.
+  text('shortjournal', c.journalAbbreviation);
   fields.push(['year', `{${c.date.year}}`], ['month', MONTHS[c.date.month - 1]!], ['date', `{${c.date.iso}}`]);
   fields.push(['volume', `{${c.volume}}`]);
-  text('issn', c.issn);
+  if (c.pages) text('pages', c.pages.last ? `${c.pages.first}--${c.pages.last}` : c.pages.first);
+  text('issn', c.issns.join(', '));
   text('publisher', c.publisher);
+  link('doi', c.doi);
   link('url', c.url);
   link('pdf', c.pdf);
   text('abstract', c.abstract);

@@ -24,10 +24,21 @@ export interface Citation {
   /** `citation_date`, `YYYY-MM-DD`, and its parts. */
   date: { iso: string; year: number; month: number; day: number };
   journal: string;
+  /** The journal's abbreviated title, when it has one. */
+  journalAbbreviation?: string;
   volume: number;
-  /** `NNNN-NNNN`; undefined when neither the manuscript nor the journal has one. */
-  issn?: string;
+  /** `first_page` and `last_page`, when the manuscript has them. */
+  pages?: { first: string; last?: string };
+  /**
+   * `NNNN-NNNN`: the manuscript's ISSN (else the journal's), then the journal's online ISSN, when
+   * there is each.
+   */
+  issns: string[];
   publisher?: string;
+  /** Bare, e.g. `10.1234/bbsrs.2023.17`. */
+  doi?: string;
+  /** The manuscript's licence URL, else the journal's. */
+  license?: string;
   /** The landing page. */
   url: string;
   pdf: string;
@@ -56,7 +67,6 @@ export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: M
     }
   });
   const [year, month, day] = m.citation_date.split('-').map(Number) as [number, number, number];
-  const issn = m.citation_issn || journal.citation_issn;
   const language = m.citation_language ?? journal.citation_language;
   const citation: Citation = {
     key: citationKey(authors[0], year, m.id),
@@ -65,13 +75,20 @@ export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: M
     date: { iso: m.citation_date, year, month, day },
     journal: journal.title,
     volume: volumeNumber(site.volume(m.citation_volume)!),
+    issns: [m.citation_issn || journal.citation_issn, journal.online_issn]
+      .filter((issn): issn is string => Boolean(issn))
+      .map(standardIssn),
     url: journal.base_url + manuscriptPagePath(m),
     pdf: mediaUrl(m.document, journal),
     abstract: plainAbstract(m),
     keywords: keywordList(m.keywords),
   };
-  if (issn) citation.issn = standardIssn(issn);
+  if (journal.abbreviation) citation.journalAbbreviation = journal.abbreviation;
+  if (m.first_page) citation.pages = m.last_page ? { first: m.first_page, last: m.last_page } : { first: m.first_page };
   if (journal.publisher) citation.publisher = journal.publisher;
+  if (m.doi) citation.doi = m.doi;
+  const license = m.license ?? journal.license;
+  if (license) citation.license = license;
   if (language) citation.language = { name: language, code: languageCode(language) };
   return citation;
 }

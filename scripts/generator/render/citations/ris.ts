@@ -9,7 +9,8 @@
  * `  - ` that some readers split a line at. Control characters are dropped.
  *
  * The tags are those Zotero, EndNote and Mendeley read for a journal article: `T2` the journal,
- * `DA` the date as `YYYY/MM/DD/`, `L1` the PDF, `UR` the landing page.
+ * `J2` its abbreviation, `DA` the date as `YYYY/MM/DD/`, `SP` and `EP` the pages, `SN` each ISSN,
+ * `DO` the DOI, `L1` the PDF, `UR` the landing page. RIS has no tag for a licence.
  */
 import type { Citation, CitedName } from './citation.ts';
 
@@ -26,9 +27,13 @@ export function risRecord(c: Citation): string {
   line('PY', c.date.year);
   line('DA', `${c.date.iso.replaceAll('-', '/')}/`);
   line('T2', c.journal);
+  line('J2', c.journalAbbreviation);
   line('VL', c.volume);
-  line('SN', c.issn);
+  line('SP', c.pages?.first);
+  line('EP', c.pages?.last);
+  for (const issn of c.issns) line('SN', issn);
   line('PB', c.publisher);
+  line('DO', c.doi);
   line('UR', c.url);
   line('L1', c.pdf);
   line('AB', c.abstract);
