@@ -128,6 +128,7 @@ describe('build of a valid journal', () => {
       '_redirects',
       'api',
       'citations',
+      'feed.xml',
       'index.html',
       'manuscripts',
       'media',

@@ -6,6 +6,7 @@
 import type { Renderer } from '../model/site.ts';
 import { renderApi } from './api.ts';
 import { renderCitations } from './citations/citations.ts';
+import { renderFeed } from './feed.ts';
 import { renderHostFiles } from './host-files.ts';
 import { renderPages } from './pages.ts';
 import { renderSitemap } from './sitemap.ts';
@@ -15,5 +16,6 @@ export const RENDERERS: readonly Renderer[] = [
   { name: 'the HTML pages', render: renderPages },
   { name: 'the sitemap', render: renderSitemap },
   { name: 'the citation files', render: renderCitations },
+  { name: 'the feed', render: renderFeed },
   { name: 'the host rules', render: renderHostFiles },
 ];
