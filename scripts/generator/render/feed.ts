@@ -17,11 +17,10 @@ import type { Site } from '../model/site.ts';
 import { mediaUrl } from './api.ts';
 import { plainAbstractOf } from './citations/citation.ts';
 import { keywordList, manuscriptPagePath } from './pages.ts';
+import { FEED_PATH, FEED_TYPE } from './linked-files.ts';
 
-export const FEED_PATH = 'feed.xml';
 /** How many manuscripts the feed lists: a reader polls it for what is new, not for the archive. */
 export const FEED_ENTRIES = 50;
-export const FEED_TYPE = 'application/atom+xml';
 
 export function renderFeed(site: Site): OutputFile[] {
   return [{ path: FEED_PATH, body: () => [feed(site)] }];

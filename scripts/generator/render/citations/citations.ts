@@ -17,17 +17,10 @@ import { bibtexEntry } from './bibtex.ts';
 import { citationOf, plainAbstractOf, type Citation } from './citation.ts';
 import { cslJson } from './csl-json.ts';
 import { risRecord } from './ris.ts';
+import { CITATION_FORMATS, citationPath, type CitationExtension } from '../linked-files.ts';
 
-/** The folder of the citation files in the output, and each format's extension and media type. */
-export const CITATIONS_FOLDER = 'citations';
-export const CITATION_FORMATS = [
-  { name: 'BibTeX', extension: 'bib', type: 'application/x-bibtex', write: bibtexEntry },
-  { name: 'RIS', extension: 'ris', type: 'application/x-research-info-systems', write: risRecord },
-  { name: 'CSL-JSON', extension: 'json', type: 'application/vnd.citationstyles.csl+json', write: cslJson },
-] as const satisfies readonly { name: string; extension: string; type: string; write: (c: Citation) => string }[];
-
-/** The URL path of a manuscript's citation file in a format, from the site's root. */
-export const citationPath = (id: number, extension: string) => `/${CITATIONS_FOLDER}/${id}.${extension}`;
+/** What writes each format's file (linked-files.ts lists the formats). */
+const WRITERS: Record<CitationExtension, (c: Citation) => string> = { bib: bibtexEntry, ris: risRecord, json: cslJson };
 
 export function renderCitations(site: Site): OutputFile[] {
   // The three files of a manuscript are made one after the other: its plain abstract, the costly
@@ -43,7 +36,7 @@ export function renderCitations(site: Site): OutputFile[] {
     for (const format of CITATION_FORMATS) {
       outputs.push({
         path: citationPath(id, format.extension).slice(1),
-        body: () => [format.write(citationOf(site, m, plainAbstract))],
+        body: () => [WRITERS[format.extension](citationOf(site, m, plainAbstract))],
       });
     }
   }
