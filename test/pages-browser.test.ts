@@ -95,16 +95,21 @@ describe.skipIf(skip)('landing page in a browser', () => {
         'Department of Zoology, University of Oxford, 11a Mansfield Road, Oxford OX1 3SZ, United Kingdom',
       ],
       ['citation_publication_date', '2021/03/04'],
+      ['citation_date', '2021/03/04'],
       ['citation_journal_title', 'Bulletin of the Test Society'],
+      ['citation_issn', '1857-9639'],
       // The manuscript's volume has the id 2 and the label "Volume I".
       ['citation_volume', '1'],
-      ['citation_issn', '1857-9639'],
-      ['citation_language', 'en'],
+      ['citation_pdf_url', 'https://media.example.org/media/pdfs/salamanders.pdf'],
+      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7'],
       ['citation_keywords', 'Salamandra salamandra'],
       ['citation_keywords', 'distribution'],
       ['citation_keywords', 'Macedonia'],
-      ['citation_pdf_url', 'https://media.example.org/media/pdfs/salamanders.pdf'],
-      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7'],
+      ['citation_language', 'en'],
+      [
+        'citation_abstract',
+        'We report new localities of Salamandra salamandra (Linnaeus, 1758) at 1.10 km from the village “Пакошево” – at 12 °C.',
+      ],
     ]);
     expect(await page.title()).toBe(
       'Distribution of the fire salamander in the Jakupica mountains | Bulletin of the Test Society',

@@ -84,7 +84,8 @@ describe('landing page of a manuscript', () => {
     const expected = bodyText(pageOfRecord(plain));
     const output = pageOfRecord(unpack(slim, packed));
     const parts = [...(output.body as () => Iterable<string | DeferredText>)()];
-    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(2);
+    // The HTML, the summary (description, Dublin Core, Open Graph), the plain text and the JSON-LD's string.
+    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(6);
     expect(parts.join('')).toBe(expected);
     expect(expected).toContain(`<meta name="description" content="${escapeHtml(summary(abstract))}">`);
     expect(expected).toContain(`<div class="abstract">${sanitizeAbstractHtml(abstract)}</div>`);
@@ -135,7 +136,7 @@ describe('landing page of a manuscript', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pages-'));
     try {
       for (const [behindAt, count, made] of [
-        [0, 300, 600],
+        [0, 300, 1800],
         [undefined, 3, 0],
       ] as const) {
         madeHere = 0;
@@ -165,17 +166,19 @@ describe('landing page of a manuscript', () => {
       // Kept as published (no record): cited as written, without an institution.
       ['citation_author', 'M. Nikolov'],
       ['citation_publication_date', '2021/03/04'],
+      ['citation_date', '2021/03/04'],
       ['citation_journal_title', 'Bulletin of the "Test" Society & <Friends>'],
-      ['citation_publisher', 'Test Society, Skopje'],
+      ['citation_issn', '1857-9639'],
       // The label's numeral (Volume V), not the volume's key (1).
       ['citation_volume', '5'],
-      ['citation_issn', '1857-9639'],
-      ['citation_language', 'mk'],
+      ['citation_pdf_url', 'https://media.example.org/media/pdfs/m-7.pdf'],
+      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7'],
       ['citation_keywords', 'Salamandra salamandra'],
       ['citation_keywords', 'distribution'],
       ['citation_keywords', 'Macedonia'],
-      ['citation_pdf_url', 'https://media.example.org/media/pdfs/m-7.pdf'],
-      ['citation_abstract_html_url', 'https://journal.example.org/manuscripts/7'],
+      ['citation_language', 'mk'],
+      ['citation_publisher', 'Test Society, Skopje'],
+      ['citation_abstract', 'New localities of Salamandra salamandra (Linnaeus, 1758).'],
     ]);
   });
 
@@ -228,7 +231,9 @@ describe('landing page of a manuscript', () => {
       authors: ['jane-doe', { as_published: hostile }],
     });
     const html = pageOf('manuscripts/9.html', site({ authors: [jane], volumes: [volumeV], manuscripts: [evil] }));
-    expect(html).not.toContain('<script');
+    // The one script element is the renderer's own JSON-LD.
+    expect(html.match(/<script/g)).toEqual(['<script']);
+    expect(html).toContain('<script type="application/ld+json">{"@context":"https://schema.org"');
     expect(html).not.toContain('<x ');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('onclick');
@@ -260,6 +265,7 @@ describe('landing page of a manuscript', () => {
         'main',
         'meta',
         'p',
+        'script',
         'span',
         'style',
         'time',

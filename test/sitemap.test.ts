@@ -166,3 +166,81 @@ describe('sitemap edges', () => {
     }
   });
 });
+
+describe('the vendored sitemap schemas are as strict as the published ones', () => {
+  const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+  const XML = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'sitemap-schema-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function check(name: string, text: string, schema: 'sitemap.xsd' | 'siteindex.xsd') {
+    const file = path.join(dir, name);
+    await writeFile(file, XML + text);
+    return validate(file, schema).then(
+      (report) => ({ ok: true, report }),
+      (error: { stderr?: string }) => ({ ok: false, report: String(error.stderr) }),
+    );
+  }
+
+  // Each must-fail document beside the one-change document that must pass: the check can fail and pass.
+  it.skipIf(!xmllint).each([
+    [
+      'an index with <lastmod> before <loc>',
+      'siteindex.xsd',
+      `<sitemapindex ${NS}><sitemap><lastmod>2024-01-02</lastmod><loc>https://journal.example.org/sitemap-1.xml</loc></sitemap></sitemapindex>`,
+      `<sitemapindex ${NS}><sitemap><loc>https://journal.example.org/sitemap-1.xml</loc><lastmod>2024-01-02</lastmod></sitemap></sitemapindex>`,
+    ],
+    [
+      'an index whose sitemap has no <loc>',
+      'siteindex.xsd',
+      `<sitemapindex ${NS}><sitemap><lastmod>2024-01-02</lastmod></sitemap></sitemapindex>`,
+      `<sitemapindex ${NS}><sitemap><loc>https://journal.example.org/sitemap-1.xml</loc></sitemap></sitemapindex>`,
+    ],
+    [
+      'a <sitemap> as the root of an index',
+      'siteindex.xsd',
+      `<sitemap ${NS}><loc>https://journal.example.org/sitemap-1.xml</loc></sitemap>`,
+      `<sitemapindex ${NS}><sitemap><loc>https://journal.example.org/sitemap-1.xml</loc></sitemap></sitemapindex>`,
+    ],
+    [
+      'a <url> as the root of a sitemap',
+      'sitemap.xsd',
+      `<url ${NS}><loc>https://journal.example.org/manuscripts/7</loc></url>`,
+      `<urlset ${NS}><url><loc>https://journal.example.org/manuscripts/7</loc></url></urlset>`,
+    ],
+    [
+      'a <loc> as the root of a sitemap',
+      'sitemap.xsd',
+      `<loc ${NS}>https://journal.example.org/manuscripts/7</loc>`,
+      `<urlset ${NS}><url><loc>https://journal.example.org/manuscripts/7</loc></url></urlset>`,
+    ],
+    [
+      'a sitemap index read as a sitemap',
+      'sitemap.xsd',
+      `<sitemapindex ${NS}><sitemap><loc>https://journal.example.org/sitemap-1.xml</loc></sitemap></sitemapindex>`,
+      `<urlset ${NS}><url><loc>https://journal.example.org/sitemap-1.xml</loc></url></urlset>`,
+    ],
+    [
+      'a <url> with <lastmod> before <loc>',
+      'sitemap.xsd',
+      `<urlset ${NS}><url><lastmod>2024-01-02</lastmod><loc>https://journal.example.org/manuscripts/7</loc></url></urlset>`,
+      `<urlset ${NS}><url><loc>https://journal.example.org/manuscripts/7</loc><lastmod>2024-01-02</lastmod></url></urlset>`,
+    ],
+    [
+      'an empty <urlset>',
+      'sitemap.xsd',
+      `<urlset ${NS}></urlset>`,
+      `<urlset ${NS}><url><loc>https://journal.example.org/</loc></url></urlset>`,
+    ],
+  ] as const)('rejects %s', async (name, schema, loose, strict) => {
+    const slug = name.replace(/\W+/g, '-');
+    const refused = await check(`${slug}-loose.xml`, loose, schema);
+    expect(refused.ok, refused.report).toBe(false);
+    expect(refused.report).toMatch(/fails to validate/);
+    const accepted = await check(`${slug}-strict.xml`, strict, schema);
+    expect(accepted, accepted.report).toEqual({ ok: true, report: expect.stringMatching(/validates$/) });
+  });
+});

@@ -9,7 +9,7 @@ import type { ProjectPaths } from '../project.ts';
 import { loadContentFiles } from './engine/content.ts';
 import { startOutput } from './engine/output.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
-import { isUnreadFolder } from './model/problems.ts';
+import { compareProblems, formatProblem, isUnreadFolder } from './model/problems.ts';
 import { silentProgress, timed } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
@@ -22,13 +22,22 @@ export type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
   // What a killed build left beside the output is settled first: never a missing site.
   const recovered = await recoverOutput(paths.out);
-  const result = await stages(paths, mode, options);
-  return recovered.length ? { ...result, warnings: [...recovered, ...(result.warnings ?? [])] } : result;
+  const noted: string[] = [];
+  const result = await stages(paths, mode, options, noted);
+  const warnings = [...recovered, ...noted, ...(result.warnings ?? [])];
+  return warnings.length ? { ...result, warnings } : result;
 }
 
-async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOptions): Promise<BuildResult> {
+async function stages(
+  paths: ProjectPaths,
+  mode: BuildMode,
+  options: BuildOptions,
+  warnings: string[],
+): Promise<BuildResult> {
   const progress = options.progress ?? silentProgress;
   const content = await loadContentFiles(paths, mode, { ...options, progress });
+  // The content's warnings (an ISSN's check digit), each where an editor finds it, in the problems' order.
+  warnings.push(...content.warnings.sort(compareProblems).map(formatProblem));
   const { journal, records, checked, problems, parsed } = content;
   const counts = {
     authors: checked.authors,

@@ -43,6 +43,8 @@ export interface LoadedContent {
   records?: Records;
   checked: CheckedRecords;
   problems: Problem[];
+  /** What is worth telling but not wrong (an ISSN's check digit), at its file, line and column. */
+  warnings: Problem[];
   /** Content files found, and how many of them were read and parsed (the rest came from the build cache). */
   files: number;
   parsed: number;
@@ -78,7 +80,7 @@ export async function loadContentFiles(
   const journalFound = await discoverJournal(paths.root, paths.content);
   const journal = journalFound.journalFile
     ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath)
-    : { problems: [] };
+    : { problems: [], warnings: [] };
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
   const fingerprint = cacheFingerprint(
@@ -112,6 +114,7 @@ export async function loadContentFiles(
     ...(loaded.records ? { records: loaded.records } : {}),
     checked,
     problems: [...found.problems, ...journal.problems, ...loaded.problems],
+    warnings: [...journal.warnings, ...loaded.warnings],
     files: loaded.files,
     parsed: loaded.parsed,
     fingerprint,

@@ -49,7 +49,9 @@ export type ProblemCode =
   | 'import/not-empty'
   | 'import/media'
   | 'import/round-trip'
-  | 'usage';
+  | 'usage'
+  // Warnings: reported, never fatal (issn-warnings.ts)
+  | 'warning/issn-check-digit';
 
 export interface Problem {
   code: ProblemCode;

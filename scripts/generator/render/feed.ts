@@ -16,7 +16,7 @@ import type { ManuscriptRecord } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { mediaUrl } from './api.ts';
 import { plainAbstractOf } from './citations/citation.ts';
-import { keywordList, manuscriptPagePath } from './pages.ts';
+import { keywordList, orcidUrl, pageUrl } from './citation-values.ts';
 import { FEED_PATH, FEED_TYPE } from './linked-files.ts';
 
 /** How many manuscripts the feed lists: a reader polls it for what is new, not for the archive. */
@@ -51,7 +51,7 @@ function feed(site: Site): string {
 
 function entry(site: Site, m: ManuscriptRecord): string {
   const { journal } = site;
-  const url = journal.base_url + manuscriptPagePath(m);
+  const url = pageUrl(journal, m);
   const date = atomDate(m.citation_date);
   const found = site.authorsOf(m);
   let authors = '';
@@ -60,7 +60,7 @@ function entry(site: Site, m: ManuscriptRecord): string {
     else {
       const a = found[k];
       if (a)
-        authors += `<author><name>${xmlText(`${a.name} ${a.surname}`)}</name>${a.orcid ? `<uri>https://orcid.org/${xmlText(a.orcid)}</uri>` : ''}</author>`;
+        authors += `<author><name>${xmlText(`${a.name} ${a.surname}`)}</name>${a.orcid ? `<uri>${xmlText(orcidUrl(a.orcid))}</uri>` : ''}</author>`;
     }
   });
   const categories = keywordList(m.keywords)

@@ -16,6 +16,7 @@ import {
   type ManuscriptInput,
 } from '../model/schema.ts';
 import { validate } from './validate.ts';
+import { issnWarningsOf } from '../model/issn-warnings.ts';
 import { type AuthorRecord, type ManuscriptRecord, type Origin, type VolumeRecord } from '../model/records.ts';
 
 export interface Records {
@@ -47,17 +48,22 @@ const LOCATED_FIELDS = {
 export async function loadJournal(
   file: string,
   absolutePath: string,
-): Promise<{ journal?: JournalInput; problems: Problem[] }> {
+): Promise<{ journal?: JournalInput; problems: Problem[]; warnings: Problem[] }> {
   const parsed = await readAndParse(file, absolutePath);
-  if (!parsed.parsed) return { problems: parsed.problems };
+  if (!parsed.parsed) return { problems: parsed.problems, warnings: [] };
   const result = validate(parsed.parsed, journalSchema);
-  return result.value ? { journal: Object.freeze(result.value), problems: [] } : { problems: result.problems };
+  if (!result.value) return { problems: result.problems, warnings: [] };
+  const document = parsed.parsed;
+  const warnings = issnWarningsOf(file, result.value, (field) => document.locate([field]));
+  return { journal: Object.freeze(result.value), problems: [], warnings };
 }
 
 export interface Loaded {
   record?: AuthorRecord | VolumeRecord | ManuscriptRecord;
   invalid?: InvalidRecord;
   problems: Problem[];
+  /** What is worth telling but not wrong (a valid record's only): an ISSN's check digit. */
+  warnings?: Problem[];
 }
 
 /** Parse and validate one file's bytes (run by the load workers, see load-job.ts). */
@@ -89,7 +95,10 @@ export function loadRecordFrom(
     authors.forEach((_, i) => (at[`authors[${i}]`] = parsed.locate(['authors', i])));
   }
   const origin: Origin = { file: source.file, key: source.key, at, ...(hash ? { hash } : {}) };
-  if (result.value) return { record: { ...result.value, origin }, problems: [] };
+  if (result.value) {
+    const warnings = issnWarningsOf(source.file, result.value, (field) => parsed.locate([field]));
+    return { record: { ...result.value, origin }, problems: [], ...(warnings.length ? { warnings } : {}) };
+  }
   return {
     problems: result.problems,
     invalid: { collection: source.collection, origin, ...salvage(source.collection, parsed.data) },

@@ -76,6 +76,8 @@ function indexFrame(
       entry.hash.length === HASH_LENGTH &&
       record &&
       entry.loaded.problems.length === 0 &&
+      // Warnings are kept with the file, as its problems are: the columns have no place for them.
+      !entry.loaded.warnings &&
       !entry.loaded.invalid &&
       ((collection === 'authors' && authorFitsColumns(record as AuthorRecord)) ||
         (collection === 'manuscripts' && fitsColumns(record as ManuscriptRecord)));

@@ -24,6 +24,8 @@ export interface LoadedContent {
   /** What the checks across records read (resolve.ts). */
   checked: CheckedRecords;
   problems: Problem[];
+  /** The records' warnings (stages/load.ts), in discovery order. */
+  warnings: Problem[];
   /** Files found. */
   files: number;
   /**
@@ -197,11 +199,12 @@ export async function loadContent(
   stage.done();
 
   const problems: Problem[] = [];
+  const warnings: Problem[] = [];
   const loadedAt = (index: number): Loaded => fresh.get(index)?.loaded ?? cached.loaded(index);
   let records: Records | undefined;
   let checked: CheckedRecords;
   if (restore === 'records') {
-    records = recordsOf(sources, fresh, cached, problems);
+    records = recordsOf(sources, fresh, cached, problems, warnings);
     checked = referencesOf(records);
   } else {
     checked = checkedOf(
@@ -209,10 +212,20 @@ export async function loadContent(
       (index) => (fresh.has(index) || !cached.inColumns(index) ? loadedAt(index) : undefined),
       cached.references,
       problems,
+      warnings,
     );
   }
   const entries = () => Array.from({ length: sources.length }, (_, index) => fresh.get(index) ?? cached.entry(index)!);
-  return { ...(records ? { records } : {}), checked, problems, files: sources.length, entries, parsed, stale };
+  return {
+    ...(records ? { records } : {}),
+    checked,
+    problems,
+    warnings,
+    files: sources.length,
+    entries,
+    parsed,
+    stale,
+  };
 }
 
 /** Every file's record in discovery order, each repeated text kept once (a build keeps them to its end). */
@@ -221,6 +234,7 @@ function recordsOf(
   fresh: ReadonlyMap<number, RecordEntry>,
   cached: AlignedCache,
   problems: Problem[],
+  warnings: Problem[],
 ): Records {
   const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
   const unpacker = createUnpacker(rereadManuscript);
@@ -233,6 +247,7 @@ function recordsOf(
     // Records from the index share their repeated texts already (check-index.ts, SharedColumn).
     if (entry && loaded.record) shareTexts(loaded.record, intern);
     if (loaded.problems.length > 0) problems.push(...loaded.problems);
+    if (loaded.warnings) warnings.push(...loaded.warnings);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
     if (loaded.record && packed) {
       const manuscript = unpacker(loaded.record as SlimManuscript, packed);
@@ -256,6 +271,7 @@ function checkedOf(
   loadedAt: (index: number) => Loaded | undefined,
   columns: AlignedCache['references'],
   problems: Problem[],
+  warnings: Problem[],
 ): CheckedRecords {
   const volumes: VolumeRecord[] = [];
   const invalid: InvalidRecord[] = [];
@@ -280,6 +296,7 @@ function checkedOf(
         continue;
       }
       if (loaded.problems.length > 0) problems.push(...loaded.problems);
+      if (loaded.warnings) warnings.push(...loaded.warnings);
       if (loaded.invalid) {
         invalid.push(loaded.invalid);
         if (collection === 'authors') {

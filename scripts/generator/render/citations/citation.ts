@@ -3,14 +3,15 @@
  * (bibtex.ts, ris.ts, csl-json.ts), found once here from the records, in the readers' terms
  * (docs/indexing.md, "Citation files").
  *
- * The same values as the landing page's meta tags (render/pages.ts): the volume is the number
+ * The same values as the landing page's meta tags (render/citation-values.ts): the volume is the number
  * readers cite (the label's numeral), the ISSN is in its standard form, the language is a code.
  */
 import type { ManuscriptRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
 import { richTextToPlain } from '../../model/rich-text.ts';
 import { mediaUrl } from '../api.ts';
-import { keywordList, languageCode, manuscriptPagePath, standardIssn, volumeNumber } from '../pages.ts';
+import { keywordList, languageCode, pageUrl, standardIssn } from '../citation-values.ts';
+import { volumeNumber } from '../page-paths.ts';
 import { citationKey } from './citation-key.ts';
 
 /** An author: a family and a given name from an author record, or a name kept as published (a literal). */
@@ -78,7 +79,7 @@ export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: M
     issns: [m.citation_issn || journal.citation_issn, journal.online_issn]
       .filter((issn): issn is string => Boolean(issn))
       .map(standardIssn),
-    url: journal.base_url + manuscriptPagePath(m),
+    url: pageUrl(journal, m),
     pdf: mediaUrl(m.document, journal),
     abstract: plainAbstract(m),
     keywords: keywordList(m.keywords),
