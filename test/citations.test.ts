@@ -9,7 +9,7 @@ import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import '@citation-js/plugin-csl';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCitations } from '../scripts/generator/render/citations/citations.ts';
 import { asciiLetters, citationKey } from '../scripts/generator/render/citations/citation-key.ts';
@@ -79,8 +79,13 @@ describe('the citation files of the sample journal, read back by citation-js', (
   let manuscripts: Map<string, Record<string, unknown>>;
 
   /** The sample's settings with every optional field a citation reads: an abbreviation, an online ISSN, a licence. */
-  const settings = async () =>
-    `${await readFile(path.join(content, 'journal.yaml'), 'utf8')}abbreviation: Bull. Biol. Stud. Res. Soc.\nonline_issn: 2545 - 4439\nlicense: https://creativecommons.org/licenses/by/4.0/\n`;
+  const settings = async () => {
+    const document = parseDocument(await readFile(path.join(content, 'journal.yaml'), 'utf8'));
+    document.set('abbreviation', 'Bull. Biol. Stud. Res. Soc.');
+    document.set('online_issn', '2545 - 4439');
+    document.set('license', 'https://creativecommons.org/licenses/by/4.0/');
+    return String(document);
+  };
 
   beforeAll(async () => {
     const journalYaml = await settings();
