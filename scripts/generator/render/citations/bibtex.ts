@@ -42,6 +42,9 @@ export function bibtexEntry(c: Citation): string {
   return `@article{${c.key},\n${fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n')}\n}\n`;
 }
 
+/** What oneLine changes: white space other than a space, NEL, two spaces, a space at either end. */
+const NOT_ONE_LINE = /[^\S ]|\u0085| {2}|^ | $/;
+
 const LATEX_SPECIALS = /[{}\\#$%&_~^]/g;
 const LATEX: Record<string, string> = {
   '{': '\\{',
@@ -68,6 +71,7 @@ function verbatim(value: string): string {
 
 /** A value on one line: an entry's fields may span lines, but a reader of the file should not have to. */
 function oneLine(value: string): string {
+  if (!NOT_ONE_LINE.test(value)) return value;
   return value.replace(/[\s\u0085]+/g, ' ').trim();
 }
 

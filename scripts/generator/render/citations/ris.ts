@@ -15,6 +15,8 @@
 import type { Citation, CitedName } from './citation.ts';
 
 const EOL = '\r\n';
+/** What risValue changes: a control character, white space other than a space, two spaces, a space at either end. */
+const NEEDS_CLEANING = /[\u0000-\u001f\u007f-\u009f]|[^\S ]| {2}|^ | $/;
 
 export function risRecord(c: Citation): string {
   let record = `TY  - JOUR${EOL}`;
@@ -44,6 +46,8 @@ export function risRecord(c: Citation): string {
 
 /** A value on its line: white space folded to single spaces, control characters dropped. */
 export function risValue(value: string): string {
+  // Most values need nothing (the abstract's plain text is folded already): a test is cheaper than two replaces.
+  if (!NEEDS_CLEANING.test(value)) return value;
   return value
     .replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g, '')
     .replace(/[\s\u0085]+/g, ' ')
