@@ -8,6 +8,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FEED_ENTRIES } from '../scripts/generator/render/feed.ts';
+import { renderCitations } from '../scripts/generator/render/citations/citations.ts';
+import { trackReads } from '../scripts/generator/engine/reuse/read-tracking.ts';
+import { resolveAuthors } from '../scripts/generator/stages/resolve.ts';
+import { author, JOURNAL, manuscript, volume } from './helpers/synthetic-site.ts';
 import { age, expectSameAsCold } from './helpers/incremental.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
@@ -84,5 +88,45 @@ describe('reuse of the citation files and the feed', () => {
     expect(await inode('feed.xml')).not.toBe(listedFeed);
     expect(await feedText()).toContain('fire salamander (retitled)');
     expect(await inode('citations/7.bib')).not.toBe(before.seven);
+  });
+});
+
+describe('what the citation files of a manuscript read', () => {
+  it('is the same records for each of the three, though the reference is made once for them', () => {
+    const authors = [author('ana', 'Ана', 'Петровска', 'Skopje'), author('jane', 'Jane', 'Doe', 'Oxford')];
+    const volumes = [volume(1, 'Volume I', '2020-01-01'), volume(2, 'Volume II', '2021-01-01')];
+    const manuscripts = [
+      manuscript(7, { citation_volume: 2, authors: ['ana', { as_published: 'M. Nikolov' }, 'jane'] }),
+      manuscript(8, { citation_volume: 1, authors: ['jane'] }),
+    ];
+    const tracker = trackReads({
+      journal: JOURNAL,
+      authors,
+      volumes,
+      manuscripts,
+      manuscriptAuthors: resolveAuthors(authors, manuscripts),
+    });
+    const reads = renderCitations(tracker.site).map((output) => {
+      const body = output.body as () => Iterable<unknown>;
+      return {
+        path: output.path,
+        reads: tracker
+          .track(() => [...body()])
+          .reads.split('\n')
+          .sort(),
+      };
+    });
+    expect(reads.map((r) => r.path)).toEqual([
+      'citations/7.bib',
+      'citations/7.ris',
+      'citations/7.json',
+      'citations/8.bib',
+      'citations/8.ris',
+      'citations/8.json',
+    ]);
+    expect(reads[0]!.reads).toEqual(['a:ana', 'a:jane', 'm:m-7', 'v:volume-2']);
+    for (const r of reads.slice(1, 3)) expect(r.reads).toEqual(reads[0]!.reads);
+    expect(reads[3]!.reads).toEqual(['a:jane', 'm:m-8', 'v:volume-1']);
+    for (const r of reads.slice(4)) expect(r.reads).toEqual(reads[3]!.reads);
   });
 });

@@ -52,10 +52,9 @@ export interface Citation {
 
 /**
  * The manuscript's reference, read through the site while a body runs (what a body reads is what
- * its file depends on, model/site.ts). `plainAbstract` gives the abstract as plain text; the
- * renderer keeps the last one made, as the three files of a manuscript are made one after the other.
+ * its file depends on, model/site.ts).
  */
-export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: ManuscriptRecord) => string): Citation {
+export function citationOf(site: Site, m: ManuscriptRecord): Citation {
   const { journal } = site;
   const found = site.authorsOf(m);
   const authors: CitedName[] = [];
@@ -81,7 +80,7 @@ export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: M
       .map(standardIssn),
     url: pageUrl(journal, m),
     pdf: mediaUrl(m.document, journal),
-    abstract: plainAbstract(m),
+    abstract: plainAbstractOf(m),
     keywords: keywordList(m.keywords),
   };
   if (journal.abbreviation) citation.journalAbbreviation = journal.abbreviation;
@@ -92,6 +91,17 @@ export function citationOf(site: Site, m: ManuscriptRecord, plainAbstract: (m: M
   if (license) citation.license = license;
   if (language) citation.language = { name: language, code: languageCode(language) };
   return citation;
+}
+
+/**
+ * Reads, through the site, every record citationOf reads for `m`: the manuscript, its authors and
+ * its volume. A body that takes the reference citationOf made for another body of the same build
+ * reads them so, and depends on what that body depends on (test/citations-feed-reuse.test.ts holds
+ * the two to the same records).
+ */
+export function readCitationInputs(site: Site, m: ManuscriptRecord): void {
+  for (const a of site.authorsOf(m)) void a?.surname;
+  void site.volume(m.citation_volume)?.citation_journal_title;
 }
 
 /** The abstract as plain text: the project's one conversion from rich text (model/rich-text.ts). */

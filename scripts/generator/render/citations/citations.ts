@@ -14,7 +14,7 @@ import type { OutputFile } from '../../../shared/output-file.ts';
 import type { ManuscriptRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
 import { bibtexEntry } from './bibtex.ts';
-import { citationOf, plainAbstractOf, type Citation } from './citation.ts';
+import { citationOf, readCitationInputs, type Citation } from './citation.ts';
 import { cslJson } from './csl-json.ts';
 import { risRecord } from './ris.ts';
 import { CITATION_FORMATS, citationPath, type CitationExtension } from '../linked-files.ts';
@@ -23,12 +23,17 @@ import { CITATION_FORMATS, citationPath, type CitationExtension } from '../linke
 const WRITERS: Record<CitationExtension, (c: Citation) => string> = { bib: bibtexEntry, ris: risRecord, json: cslJson };
 
 export function renderCitations(site: Site): OutputFile[] {
-  // The three files of a manuscript are made one after the other: its plain abstract, the costly
-  // part, is made once for them. Every body still reads the manuscript itself, so each is keyed by it.
-  let last: { m: ManuscriptRecord; plain: string } | undefined;
-  const plainAbstract = (m: ManuscriptRecord) => {
-    if (last?.m !== m) last = { m, plain: plainAbstractOf(m) };
-    return last.plain;
+  // The three files of a manuscript are made one after the other: its reference (the abstract's
+  // plain text most of it) is made once for them. The others still read its records, so each
+  // file is keyed by what its reference was made from.
+  let last: { m: ManuscriptRecord; citation: Citation } | undefined;
+  const citationFor = (m: ManuscriptRecord): Citation => {
+    if (last?.m === m) {
+      readCitationInputs(site, m);
+      return last.citation;
+    }
+    last = { m, citation: citationOf(site, m) };
+    return last.citation;
   };
   const outputs: OutputFile[] = [];
   for (const m of site.manuscripts) {
@@ -36,7 +41,7 @@ export function renderCitations(site: Site): OutputFile[] {
     for (const format of CITATION_FORMATS) {
       outputs.push({
         path: citationPath(id, format.extension).slice(1),
-        body: () => [WRITERS[format.extension](citationOf(site, m, plainAbstract))],
+        body: () => [WRITERS[format.extension](citationFor(m))],
       });
     }
   }
