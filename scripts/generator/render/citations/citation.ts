@@ -46,7 +46,7 @@ export interface Citation {
   /** Plain text. */
   abstract: string;
   keywords: string[];
-  /** The language as the content names it, and its ISO 639-1 code (pages.ts, languageCode). */
+  /** The language as the content names it, and its ISO 639-1 code (citation-values.ts, languageCode). */
   language?: { name: string; code: string };
 }
 
