@@ -32,6 +32,7 @@ import {
   readJournal,
   syncFiles,
   touchedFile,
+  withScholarlyFields,
   type Defect,
   type Edit,
   type JournalModel,
@@ -465,7 +466,7 @@ async function syntheticModel(manuscripts: number, authors?: number): Promise<Jo
     volumes: 3,
     seed: 1905,
   });
-  return readJournal(template);
+  return withScholarlyFields(await readJournal(template));
 }
 
 /** A cold build of the project's content (no cache, no previous output, no threads), by digest. */

@@ -84,8 +84,8 @@ describe('landing page of a manuscript', () => {
     const expected = bodyText(pageOfRecord(plain));
     const output = pageOfRecord(unpack(slim, packed));
     const parts = [...(output.body as () => Iterable<string | DeferredText>)()];
-    // The HTML, the summary (description, Dublin Core, Open Graph), the plain text and the JSON-LD's string.
-    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(6);
+    // The HTML, the summary (the description and Open Graph's) and the whole plain text (citation_abstract).
+    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(4);
     expect(parts.join('')).toBe(expected);
     expect(expected).toContain(`<meta name="description" content="${escapeHtml(summary(abstract))}">`);
     expect(expected).toContain(`<div class="abstract">${sanitizeAbstractHtml(abstract)}</div>`);
@@ -136,7 +136,7 @@ describe('landing page of a manuscript', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pages-'));
     try {
       for (const [behindAt, count, made] of [
-        [0, 300, 1800],
+        [0, 300, 1200],
         [undefined, 3, 0],
       ] as const) {
         madeHere = 0;

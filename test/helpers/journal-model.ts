@@ -580,6 +580,26 @@ function manuscriptFields(model: JournalModel, record: RecordFile, edit: Manuscr
   }
 }
 
+/**
+ * The journal with the optional scholarly fields on every other record (a DOI, pages and a licence
+ * on manuscripts, an ORCID iD on authors), from the start: records the build cache restores
+ * unchanged then carry them, and a page rendered again from such a record must still show them.
+ */
+export function withScholarlyFields(before: JournalModel): JournalModel {
+  const model = copy(before);
+  const ORCIDS = ['0000-0002-1825-0097', '0000-0002-9079-593X', '0000-0003-1234-5674'];
+  [...model.authors.keys()].sort().forEach((key, i) => {
+    if (i % 2 === 0) model.authors.set(key, edited(model.authors.get(key)!, { orcid: ORCIDS[i % ORCIDS.length] }));
+  });
+  [...model.manuscripts.keys()].sort().forEach((name, i) => {
+    if (i % 2 === 1) return;
+    const fields = { doi: `10.5555/bench.${i}`, first_page: String(i + 1), last_page: String(i + 9) };
+    const license = i % 4 === 0 ? { license: 'https://creativecommons.org/licenses/by-sa/4.0/' } : {};
+    model.manuscripts.set(name, edited(model.manuscripts.get(name)!, { ...fields, ...license }));
+  });
+  return model;
+}
+
 /** The file of the record an edit of kind `touch` names, relative to the project root. */
 export function touchedFile(model: JournalModel, edit: Extract<Edit, { kind: 'touch' }>): string | undefined {
   const found = nth(model[edit.collection], edit.at);

@@ -24,7 +24,7 @@ import {
   looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
-import { DOI_FIELD, LICENSE_FIELD, ONLINE_ISSN, ORCID_FIELD, pagesInOrder } from './scholarly-fields.ts';
+import * as scholarly from './scholarly-fields.ts';
 import { HOST_IDS, type HostId } from './host-ids.ts';
 
 type Parsed<T> =
@@ -138,8 +138,7 @@ const page = (description: string) =>
     return ok(text);
   });
 
-const license = (description: string) => field({ ...LICENSE_FIELD.jsonSchema, description }, LICENSE_FIELD.parse);
-
+const fieldOf = <T>(spec: scholarly.FieldSpec<T>) => field(spec.jsonSchema, spec.parse);
 const calendarDate = (description: string) => matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
 
 /**
@@ -193,13 +192,8 @@ export const journalSchema = z.strictObject({
   citation_language: plainText('the language name used when a record gives none, e.g. English'),
   publisher: plainText("the publisher's name").optional(),
   abbreviation: plainText("the journal's abbreviated title, e.g. Bull. Biol. Stud. Res. Soc.").optional(),
-  online_issn: matching(
-    'the online ISSN as "1234 - 5678" (a hyphen with one space on each side)',
-    ONLINE_ISSN,
-  ).optional(),
-  license: license(
-    'the licence every manuscript is published under unless it names its own: an absolute http(s) URL, e.g. https://creativecommons.org/licenses/by/4.0/',
-  ).optional(),
+  online_issn: matching(scholarly.ONLINE_ISSN_DESCRIPTION, scholarly.ONLINE_ISSN).optional(),
+  license: fieldOf(scholarly.JOURNAL_LICENSE_FIELD).optional(),
   sections: field(
     { type: 'array', items: { type: 'string' }, description: "the names of the journal's sections" },
     (value) => {
@@ -252,7 +246,7 @@ export const authorSchema = z.strictObject({
   surname: plainText('the family name'),
   institution: plainText('the institution, optionally with its postal address'),
   order,
-  orcid: field(ORCID_FIELD.jsonSchema, ORCID_FIELD.parse).optional(),
+  orcid: fieldOf(scholarly.ORCID_FIELD).optional(),
 });
 
 export const volumeSchema = z.strictObject({
@@ -418,14 +412,14 @@ const manuscriptFields = z.strictObject({
   ),
   section: plainText('the name of the journal section'),
   order,
-  doi: field(DOI_FIELD.jsonSchema, DOI_FIELD.parse).optional(),
+  doi: fieldOf(scholarly.DOI_FIELD).optional(),
   first_page: page('the first page as decimal digits').optional(),
   last_page: page('the last page as decimal digits, not before first_page').optional(),
-  license: license("the manuscript's licence, when it is not the journal's: an absolute http(s) URL").optional(),
+  license: fieldOf(scholarly.MANUSCRIPT_LICENSE_FIELD).optional(),
 });
 
-/** A manuscript file; its pages are checked together, where the file is read (a volume's are checked in resolve.ts). */
-export const manuscriptSchema = manuscriptFields.superRefine(pagesInOrder);
+// Its pages are checked together where the file is read (scholarly-fields.ts); a volume's in resolve.ts.
+export const manuscriptSchema = manuscriptFields.superRefine(scholarly.pagesInOrder);
 
 export type JournalInput = z.output<typeof journalSchema>;
 export type AuthorInput = z.output<typeof authorSchema>;

@@ -39,9 +39,17 @@ function text(value: unknown, expected: string): FieldResult<string> {
  */
 export const ONLINE_ISSN = /^\d{4} - \d{3}[\dX]$/;
 
+/** A field's JSON Schema fragment (for editors) and its parser: schema.ts makes a field of each. */
+export interface FieldSpec<T> {
+  jsonSchema: Record<string, unknown>;
+  parse(value: unknown): FieldResult<T>;
+}
+
+export const ONLINE_ISSN_DESCRIPTION = 'the online ISSN as "1234 - 5678" (a hyphen with one space on each side)';
+
 const DOI_EXPECTED = 'a DOI as 10.<4 to 9 digits>/<suffix without spaces>, e.g. 10.1234/bbsrs.2023.17';
 
-export const DOI_FIELD = {
+export const DOI_FIELD: FieldSpec<string> = {
   jsonSchema: { type: 'string', pattern: DOI.source, description: `the manuscript's DOI, bare: ${DOI_EXPECTED}` },
   parse(value: unknown): FieldResult<string> {
     const read = text(value, DOI_EXPECTED);
@@ -56,7 +64,7 @@ export const DOI_FIELD = {
 
 const ORCID_EXPECTED = 'an ORCID iD as 0000-0002-1825-0097, without https://orcid.org/';
 
-export const ORCID_FIELD = {
+export const ORCID_FIELD: FieldSpec<string> = {
   jsonSchema: {
     type: 'string',
     pattern: '^\\d{4}-\\d{4}-\\d{4}-\\d{3}[\\dX]$',
@@ -81,16 +89,25 @@ export const ORCID_FIELD = {
 
 const LICENSE_EXPECTED = 'an absolute http(s) URL of the licence, e.g. https://creativecommons.org/licenses/by/4.0/';
 
-export const LICENSE_FIELD = {
-  jsonSchema: { type: 'string', format: 'uri', pattern: '^https?://' },
-  parse(value: unknown): FieldResult<string> {
-    const read = text(value, LICENSE_EXPECTED);
-    if (!read.ok) return read;
-    if (!isHttpUrl(read.value))
-      return bad(`${JSON.stringify(read.value)} is not an absolute http(s) URL`, LICENSE_EXPECTED);
-    return ok(read.value);
-  },
-};
+function parseLicense(value: unknown): FieldResult<string> {
+  const read = text(value, LICENSE_EXPECTED);
+  if (!read.ok) return read;
+  if (!isHttpUrl(read.value))
+    return bad(`${JSON.stringify(read.value)} is not an absolute http(s) URL`, LICENSE_EXPECTED);
+  return ok(read.value);
+}
+
+const licenseField = (description: string): FieldSpec<string> => ({
+  jsonSchema: { type: 'string', format: 'uri', pattern: '^https?://', description },
+  parse: parseLicense,
+});
+
+export const JOURNAL_LICENSE_FIELD = licenseField(
+  'the licence every manuscript is published under unless it names its own: an absolute http(s) URL, e.g. https://creativecommons.org/licenses/by/4.0/',
+);
+export const MANUSCRIPT_LICENSE_FIELD = licenseField(
+  "the manuscript's licence, when it is not the journal's: an absolute http(s) URL",
+);
 
 /** A manuscript's `last_page` may not be before its `first_page` (as a volume's, resolve.ts). */
 export function pagesInOrder(

@@ -1,9 +1,8 @@
 /**
  * The texts a landing page makes of its manuscript's abstract (render/pages.ts, page-metadata.ts):
- * the abstract as HTML, sanitized (sanitize-html.ts); its summary (the description, Dublin Core's
- * and Open Graph's) and its whole plain text (citation_abstract), escaped for an attribute; and its
- * plain text as a JSON string that a script element holds as it is (the JSON-LD's abstract). Every
- * plain text is the one conversion of model/rich-text.ts.
+ * the abstract as HTML, sanitized (sanitize-html.ts); and its summary (the description and Open
+ * Graph's) and its whole plain text (citation_abstract), escaped for an attribute. Every plain text
+ * is the one conversion of model/rich-text.ts.
  *
  * At 100,000 manuscripts, decoding the abstracts, sanitizing them, summing them up and
  * encoding the result cost the main thread about 2 s of a cold build, while the other core waited
@@ -16,12 +15,11 @@ import { escapeHtml } from '../model/html-references.ts';
 import { bufferView } from '../../shared/movable-bytes.ts';
 import { parsePackedJson } from './json-text.ts';
 import { plainStart, richTextOpeningToPlain, richTextToPlain } from '../model/rich-text.ts';
-import { scriptSafeJson } from './script-safe-json.ts';
 import { cleanAbstractBytes, sanitizeAbstractHtml } from './sanitize-html.ts';
 import type { DeferredText } from '../../shared/output-file.ts';
 
-/** What a page makes of an abstract: its HTML, its summary or plain text escaped for an attribute, or its plain text as script-safe JSON. */
-export const ABSTRACT_TEXTS = ['html', 'summary', 'plain', 'json'] as const;
+/** What a page makes of an abstract: its HTML, or its summary or whole plain text escaped for an attribute. */
+export const ABSTRACT_TEXTS = ['html', 'summary', 'plain'] as const;
 export type AbstractTextKind = (typeof ABSTRACT_TEXTS)[number];
 
 /** The text of that kind, of the abstract as a string. */
@@ -33,8 +31,6 @@ export function abstractText(kind: AbstractTextKind, abstract: string): string {
       return escapeHtml(summary(abstract));
     case 'plain':
       return escapeHtml(richTextToPlain(abstract));
-    case 'json':
-      return scriptSafeJson(richTextToPlain(abstract));
   }
 }
 

@@ -9,7 +9,6 @@
  */
 import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { JournalInput } from '../model/schema.ts';
-import type { DeferredText } from '../../shared/output-file.ts';
 import { mediaUrl } from './api.ts';
 import { scriptSafeJson } from './script-safe-json.ts';
 import { volumeNumber } from './page-paths.ts';
@@ -23,22 +22,21 @@ import {
   type PageAuthor,
 } from './citation-values.ts';
 
-/**
- * The script element as page parts: the article's JSON, its abstract (the plain text as a JSON
- * string, made where the page is written: abstract-text.ts, `json`) as the last property.
- */
+/** The script element, on a line of its own. */
 export function scholarlyArticleScript(
   journal: JournalInput,
   m: ManuscriptRecord,
   volume: VolumeRecord,
   authors: readonly PageAuthor[],
-  abstractJson: string | DeferredText,
-): (string | DeferredText)[] {
-  const json = scriptSafeJson(scholarlyArticle(journal, m, volume, authors));
-  return ['<script type="application/ld+json">', json.slice(0, -1), ',"abstract":', abstractJson, '}</script>\n'];
+): string {
+  return `<script type="application/ld+json">${scriptSafeJson(scholarlyArticle(journal, m, volume, authors))}</script>\n`;
 }
 
-/** The article without its abstract, as schema.org describes a ScholarlyArticle; unknown values left out. */
+/**
+ * The article as schema.org describes a ScholarlyArticle; unknown values left out. Its abstract is
+ * in the page's citation_abstract and description: a third copy in every page cost more time and
+ * bytes (a second plain-text conversion per page) than the structured data gains from it.
+ */
 export function scholarlyArticle(
   journal: JournalInput,
   m: ManuscriptRecord,
@@ -57,7 +55,6 @@ export function scholarlyArticle(
     '@id': url,
     url,
     headline: m.citation_title,
-    name: m.citation_title,
     author: authors.map((author) =>
       withoutUndefined({
         '@type': 'Person',

