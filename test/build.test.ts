@@ -127,6 +127,8 @@ describe('build of a valid journal', () => {
       '_headers',
       '_redirects',
       'api',
+      'citations',
+      'feed.xml',
       'index.html',
       'manuscripts',
       'media',

@@ -29,6 +29,12 @@ export interface Site {
   authorsOf(manuscript: ManuscriptRecord): FoundAuthors;
   /** The manuscripts of a volume, in published order. */
   manuscriptsIn(volume: VolumeRecord): readonly ManuscriptRecord[];
+  /**
+   * The newest `count` manuscripts, newest first (model/newest.ts: by citation_date, then by id). A
+   * body that lists them depends on which they are and on what it reads of them, not on every
+   * manuscript's date: a feed is not rendered again for an edit to a manuscript it does not list.
+   */
+  newestManuscripts(count: number): readonly ManuscriptRecord[];
 }
 
 export interface Renderer {

@@ -23,6 +23,7 @@ import { homePagePath, manuscriptPagePath, volumeNumber, volumePagePath } from '
 import { keywordList, manuscriptHead, pageAuthors, standardIssn, type PagePart } from './page-metadata.ts';
 import type { JournalInput } from '../model/schema.ts';
 import { pageFile } from '../../shared/contract.ts';
+import { CITATION_FORMATS, citationPath, FEED_PATH, FEED_TYPE } from './linked-files.ts';
 
 export { homePagePath, MANUSCRIPT_PAGES, manuscriptPagePath, volumeNumber, volumePagePath } from './page-paths.ts';
 
@@ -120,7 +121,7 @@ function pageFrame(journal: JournalInput): PageFrame {
   return {
     start:
       '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-    middle: `<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
+    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
     end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
   };
 }
@@ -196,6 +197,8 @@ function manuscriptPage(
     abstractPart('html'),
     '</div>\n',
     `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
+    // The citation files (citations/citations.ts), downloaded rather than shown.
+    `<p class="cite">Cite: ${CITATION_FORMATS.map((f) => `<a href="${e(citationPath(m.id, f.extension))}" download type="${f.type}">${f.name}</a>`).join(' · ')}</p>\n`,
     '</article>\n',
   );
   return page(journal, frame, {

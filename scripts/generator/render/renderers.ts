@@ -7,6 +7,8 @@ import type { Renderer } from '../model/site.ts';
 import { renderAdmin } from './admin.ts';
 import { renderApi } from './api.ts';
 import { renderApiDetails } from './api-detail.ts';
+import { renderCitations } from './citations/citations.ts';
+import { renderFeed } from './feed.ts';
 import { renderHostFiles } from './host-files.ts';
 import { renderOpenApi } from './openapi.ts';
 import { renderPages } from './pages.ts';
@@ -18,6 +20,8 @@ export const RENDERERS: readonly Renderer[] = [
   { name: 'the HTML pages', render: renderPages },
   { name: 'the OpenAPI description', render: renderOpenApi },
   { name: 'the sitemap', render: renderSitemap },
+  { name: 'the citation files', render: renderCitations },
+  { name: 'the feed', render: renderFeed },
   { name: 'the host rules', render: renderHostFiles },
   { name: 'the web editor', render: renderAdmin },
 ];

@@ -6,6 +6,7 @@ import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import type { FoundAuthors } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
+import { newestPositions } from '../model/newest.ts';
 import { type InvalidRecord, type Records } from './load.ts';
 import {
   positionOf,
@@ -415,5 +416,6 @@ export function siteOf(resolved: ResolvedJournal): Site {
     volume: (id) => volumes.get(id),
     authorsOf: (manuscript) => authorsAt.get(manuscript) ?? resolveAuthors(resolved.authors, [manuscript])[0]!,
     manuscriptsIn: (volume) => members.get(volume.id) ?? [],
+    newestManuscripts: (count) => newestPositions(resolved.manuscripts, count).map((i) => resolved.manuscripts[i]!),
   };
 }

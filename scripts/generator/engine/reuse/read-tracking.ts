@@ -6,6 +6,7 @@
  * What a body reads is named by tokens: `a:<key>`, `v:<key>`, `m:<key>` for one author, volume or
  * manuscript (the content file's key), `each:<list>` for a whole list in its order (a body that
  * takes a list may read any of it), and `in:<volume key>` for which manuscripts a volume holds, in
+ * order, and `newest:<count>` for which manuscripts are the newest `count` (model/newest.ts), in
  * order. A token's value is the hash of the content behind it; an output's key hashes its tokens
  * and their values. The journal's settings are not tokens: the build cache is dropped whole when
  * they change (cache.ts, cacheFingerprint), and so is it when the code changes.
@@ -15,6 +16,7 @@
  */
 import { hash } from 'node:crypto';
 import type { AuthorRecord, FoundAuthors, ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
+import { newestPositions } from '../../model/newest.ts';
 import type { Site } from '../../model/site.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
 
@@ -39,6 +41,7 @@ export interface TrackingOptions {
 type Collection = 'authors' | 'volumes' | 'manuscripts';
 const PREFIX: Record<Collection, string> = { authors: 'a:', volumes: 'v:', manuscripts: 'm:' };
 const EACH = 'each:';
+const NEWEST = 'newest:';
 /** A record token's first two characters: `a:`, `v:`, `m:` (PREFIX). */
 const [A, V, M, COLON] = ['a', 'v', 'm', ':'].map((c) => c.charCodeAt(0)) as [number, number, number, number];
 /** Asked of a proxy, answers its handler (and notes nothing): a WeakMap of 250,000 proxies cost more memory. */
@@ -192,9 +195,21 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
       reading.note(`in:${handler.record.origin.key}`);
       return membersOf(resolved.volumes[handler.index]!.id).map((i) => proxyOf<ManuscriptRecord>('manuscripts', i));
     },
+    newestManuscripts(count) {
+      // The dates are read here, on the records themselves: which manuscripts are the newest is
+      // noted as one token, and each one the body then reads is noted by itself.
+      reading.note(NEWEST + count);
+      return newestOf(count).map((i) => proxyOf<ManuscriptRecord>('manuscripts', i));
+    },
+  };
+  const newest = new Map<number, readonly number[]>();
+  const newestOf = (count: number): readonly number[] => {
+    let chosen = newest.get(count);
+    if (!chosen) newest.set(count, (chosen = newestPositions(resolved.manuscripts, count)));
+    return chosen;
   };
   const recordOf = recordFinder(resolved);
-  const keys = keyMaker(resolved, membersOf, recordOf);
+  const keys = keyMaker(resolved, membersOf, newestOf, recordOf);
   let authorPositions: Map<AuthorRecord, number> | undefined;
   const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
 
@@ -275,6 +290,7 @@ function recordFinder(resolved: ResolvedJournal): (token: string) => { origin: {
 function keyMaker(
   resolved: ResolvedJournal,
   membersOf: (volumeId: number) => readonly number[],
+  newestOf: (count: number) => readonly number[],
   recordOf: (token: string) => { origin: { hash?: string } } | undefined,
 ): {
   keyOf: (reads: string) => string | undefined;
@@ -303,12 +319,21 @@ function keyMaker(
           .map((i) => resolved.manuscripts[i]!.origin.key)
           .join('\n'),
       );
+    } else if (token.startsWith(NEWEST)) {
+      const count = Number(token.slice(NEWEST.length));
+      if (!Number.isSafeInteger(count)) return undefined;
+      value = digest(
+        newestOf(count)
+          .map((i) => resolved.manuscripts[i]!.origin.key)
+          .join('\n'),
+      );
     } else return undefined;
     composite.set(token, value);
     return value;
   };
   /** One record alone (an author's or a volume's item, most keys): its bytes follow from its file's content, so its hash is the key. */
-  const alone = (reads: string) => !reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:');
+  const alone = (reads: string) =>
+    !reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:') && !reads.startsWith(NEWEST);
   return {
     // What an earlier build recorded: each token valued as the content is now.
     keyOf(reads) {

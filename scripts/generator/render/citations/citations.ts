@@ -1,0 +1,49 @@
+/**
+ * Renderer: three citation files per manuscript, for reference managers (docs/indexing.md,
+ * "Citation files"), linked from its landing page:
+ *
+ *   citations/<id>.bib    BibTeX (bibtex.ts)
+ *   citations/<id>.ris    RIS (ris.ts)
+ *   citations/<id>.json   CSL-JSON (csl-json.ts)
+ *
+ * `<id>` is the manuscript's API id, as in its landing page's URL. Each body reads its manuscript,
+ * its volume and its authors through the site, so an edit re-renders the files of the manuscripts
+ * it touches and no others (model/site.ts).
+ */
+import type { OutputFile } from '../../../shared/output-file.ts';
+import type { ManuscriptRecord } from '../../model/records.ts';
+import type { Site } from '../../model/site.ts';
+import { bibtexEntry } from './bibtex.ts';
+import { citationOf, readCitationInputs, type Citation } from './citation.ts';
+import { cslJson } from './csl-json.ts';
+import { risRecord } from './ris.ts';
+import { CITATION_FORMATS, citationPath, type CitationExtension } from '../linked-files.ts';
+
+/** What writes each format's file (linked-files.ts lists the formats). */
+const WRITERS: Record<CitationExtension, (c: Citation) => string> = { bib: bibtexEntry, ris: risRecord, json: cslJson };
+
+export function renderCitations(site: Site): OutputFile[] {
+  // The three files of a manuscript are made one after the other: its reference (the abstract's
+  // plain text most of it) is made once for them. The others still read its records, so each
+  // file is keyed by what its reference was made from.
+  let last: { m: ManuscriptRecord; citation: Citation } | undefined;
+  const citationFor = (m: ManuscriptRecord): Citation => {
+    if (last?.m === m) {
+      readCitationInputs(site, m);
+      return last.citation;
+    }
+    last = { m, citation: citationOf(site, m) };
+    return last.citation;
+  };
+  const outputs: OutputFile[] = [];
+  for (const m of site.manuscripts) {
+    const id = m.id;
+    for (const format of CITATION_FORMATS) {
+      outputs.push({
+        path: citationPath(id, format.extension).slice(1),
+        body: () => [WRITERS[format.extension](citationFor(m))],
+      });
+    }
+  }
+  return outputs;
+}

@@ -1,0 +1,279 @@
+/**
+ * The citation files (render/citations/): every file of the built sample journal read back by
+ * citation-js, the parser behind many reference tools, against the content it was built from; and
+ * hostile values that must survive each format's escaping.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Cite } from '@citation-js/core';
+import '@citation-js/plugin-bibtex';
+import '@citation-js/plugin-ris';
+import '@citation-js/plugin-csl';
+import { parse, parseDocument } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderCitations } from '../scripts/generator/render/citations/citations.ts';
+import { asciiLetters, citationKey } from '../scripts/generator/render/citations/citation-key.ts';
+import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
+import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
+
+/** What citation-js reads of a reference: CSL-JSON's fields. */
+interface CslName {
+  family?: string;
+  given?: string;
+  literal?: string;
+  'non-dropping-particle'?: string;
+}
+interface CslItem {
+  id?: string;
+  type?: string;
+  title?: string;
+  author?: CslName[];
+  issued?: { 'date-parts'?: number[][] };
+  'container-title'?: string;
+  'container-title-short'?: string;
+  volume?: string | number;
+  page?: string;
+  ISSN?: string | string[];
+  DOI?: string;
+  URL?: string;
+  abstract?: string;
+  language?: string;
+  publisher?: string;
+}
+
+const FORMATS = ['bib', 'ris', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+/**
+ * A name as a reader cites it: BibTeX reads `van der Berg, Pieter` as the particle `van der` and the
+ * family name `Berg`, which CSL keeps apart; cited, they are one name again.
+ */
+const cited = ({ family, given, literal, 'non-dropping-particle': particle }: CslName) => ({
+  family: particle && family ? `${particle} ${family}` : family,
+  given,
+  literal,
+});
+
+/** The references citation-js reads in a file's text. */
+function readBack(format: Format, text: string): CslItem[] {
+  return new Cite(format === 'json' ? JSON.parse(text) : text).data as CslItem[];
+}
+
+const ROMAN: Record<string, number> = { I: 1, II: 2, III: 3, IV: 4, V: 5, VI: 6, VII: 7, VIII: 8, IX: 9, X: 10 };
+
+describe('the citation files of the sample journal, read back by citation-js', () => {
+  let workspace: Workspace;
+  const content = path.join(REPO_ROOT, 'content');
+  const record = async (file: string) => parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  const recordsIn = async (folder: string) => {
+    const files = (await readdir(path.join(content, folder))).filter((f) => /\.(ya?ml|json)$/.test(f)).sort();
+    return new Map(
+      await Promise.all(
+        files.map(async (f) => [f.replace(/\.[^.]+$/, ''), await record(path.join(content, folder, f))] as const),
+      ),
+    );
+  };
+  let journal: Record<string, unknown>;
+  let authors: Map<string, Record<string, unknown>>;
+  let volumes: Map<string, Record<string, unknown>>;
+  let manuscripts: Map<string, Record<string, unknown>>;
+
+  /** The sample's settings with every optional field a citation reads: an abbreviation, an online ISSN, a licence. */
+  const settings = async () => {
+    const document = parseDocument(await readFile(path.join(content, 'journal.yaml'), 'utf8'));
+    document.set('abbreviation', 'Bull. Biol. Stud. Res. Soc.');
+    document.set('online_issn', '2545 - 4439');
+    document.set('license', 'https://creativecommons.org/licenses/by/4.0/');
+    return String(document);
+  };
+
+  beforeAll(async () => {
+    const journalYaml = await settings();
+    workspace = await createWorkspace({ 'journal.yaml': journalYaml }, content);
+    expect((await workspace.build()).problems).toEqual([]);
+    journal = parse(journalYaml) as Record<string, unknown>;
+    [authors, volumes, manuscripts] = (await Promise.all(['authors', 'volumes', 'manuscripts'].map(recordsIn))) as [
+      typeof authors,
+      typeof volumes,
+      typeof manuscripts,
+    ];
+  });
+  afterAll(() => workspace.dispose());
+
+  it('writes three files for every manuscript, and nothing else in citations/', async () => {
+    const ids = [...manuscripts.values()].map((m) => Number(m['id']));
+    expect(ids.length).toBeGreaterThan(30);
+    const files = await readdir(path.join(workspace.paths.out, 'citations'));
+    expect(files.sort()).toEqual(ids.flatMap((id) => FORMATS.map((f) => `${id}.${f}`)).sort());
+  });
+
+  it('reads back the title, the authors in order, the date, volume, pages, journal, ISSN, DOI and URL of every one', async () => {
+    const standard = (issn: unknown) => String(issn).replace(' - ', '-');
+    const online = standard(journal['online_issn']);
+    let withDoi = 0;
+    let checked = 0;
+    for (const m of manuscripts.values()) {
+      const volumeRecord = [...volumes.values()].find((v) => Number(v['id']) === Number(m['citation_volume']))!;
+      const expected = {
+        title: m['citation_title'],
+        author: (m['authors'] as (string | { as_published: string })[]).map((ref) => {
+          if (typeof ref !== 'string') return { literal: ref.as_published };
+          const a = authors.get(ref)!;
+          return { family: a['surname'], given: a['name'] };
+        }),
+        issued: { 'date-parts': [String(m['citation_date']).split('-').map(Number)] },
+        'container-title': journal['title'],
+        'container-title-short': journal['abbreviation'],
+        volume: String(ROMAN[String(volumeRecord['citation_journal_title']).replace('Volume ', '')]),
+        page: m['first_page'] === undefined ? undefined : `${String(m['first_page'])}-${String(m['last_page'])}`,
+        // The manuscript's ISSN (the journal's when it has none), then the online one.
+        ISSN: `${standard(m['citation_issn'] || journal['citation_issn'])}, ${online}`,
+        DOI: m['doi'],
+        URL: `${String(journal['base_url'])}/manuscripts/${Number(m['id'])}`,
+        type: 'article-journal',
+      };
+      for (const format of FORMATS) {
+        const text = await readFile(
+          path.join(workspace.paths.out, 'citations', `${Number(m['id'])}.${format}`),
+          'utf8',
+        );
+        const items = readBack(format, text);
+        expect(items, `${Number(m['id'])}.${format}`).toHaveLength(1);
+        const item = items[0]!;
+        expect(
+          {
+            title: item.title,
+            author: item.author?.map(cited),
+            issued: item.issued,
+            'container-title': item['container-title'],
+            'container-title-short': item['container-title-short'],
+            volume: String(item.volume),
+            page: item.page,
+            // RIS gives each ISSN on a line of its own.
+            ISSN: Array.isArray(item.ISSN) ? item.ISSN.join(', ') : item.ISSN,
+            DOI: item.DOI,
+            URL: item.URL,
+            type: item.type,
+          },
+          `${Number(m['id'])}.${format}`,
+        ).toEqual({
+          ...expected,
+          author: expected.author.map((a) => ({ family: undefined, given: undefined, literal: undefined, ...a })),
+        });
+        checked++;
+      }
+      if (m['doi'] !== undefined) withDoi++;
+    }
+    expect(checked).toBe(manuscripts.size * 3);
+    expect(withDoi).toBeGreaterThan(0);
+  });
+
+  it('reads Cyrillic names back as the same given and family names', async () => {
+    const ana = [...manuscripts.values()].find((m) => (m['authors'] as unknown[]).includes('ana-petrovska'))!;
+    for (const format of FORMATS) {
+      const text = await readFile(
+        path.join(workspace.paths.out, 'citations', `${Number(ana['id'])}.${format}`),
+        'utf8',
+      );
+      expect(readBack(format, text)[0]!.author).toContainEqual(
+        expect.objectContaining({ family: 'Петровска', given: 'Ана' }),
+      );
+    }
+  });
+
+  it('writes RIS lines as the specification says: tag, two spaces, hyphen, space; CR LF; one record', async () => {
+    for (const m of manuscripts.values()) {
+      const ris = await readFile(path.join(workspace.paths.out, 'citations', `${Number(m['id'])}.ris`), 'utf8');
+      expect(ris.endsWith('ER  - \r\n')).toBe(true);
+      const lines = ris.slice(0, -2).split('\r\n');
+      expect(lines[0]).toBe('TY  - JOUR');
+      expect(lines.filter((line) => line.startsWith('ER  - '))).toEqual(['ER  - ']);
+      for (const line of lines) expect(line).toMatch(/^[A-Z][A-Z0-9] {2}- \S(?:.*\S)?$|^ER {2}- $/);
+      expect(ris.replaceAll('\r\n', '')).not.toMatch(/[\r\n\u2028\u2029]/);
+    }
+  });
+});
+
+describe('hostile values, through each format', () => {
+  const ana = author('ana', 'Ана Марија', 'Петровска', 'Skopje');
+  const comma = author('comma', 'Jane', 'Doe, Jr.', 'Oxford');
+  const and = author('and', 'Ivan', 'Ivanov and Petrov', 'Sofia');
+  const title = 'A {curly} 50% of \\ a back\\slash } # $ & _ ~ ^ stays';
+  const fileOf = (format: Format, fields: Parameters<typeof manuscript>[1]) => {
+    const s = site({
+      authors: [ana, comma, and],
+      volumes: [volume(1, 'Volume V', '2023-01-01')],
+      manuscripts: [manuscript(7, fields)],
+    });
+    return bodyText(renderCitations(s).find((o) => o.path === `citations/7.${format}`));
+  };
+
+  it.each(FORMATS)('%s: a title with LaTeX specials, braces and a backslash reads back exactly', (format) => {
+    const text = fileOf(format, { citation_title: title, authors: ['ana'] });
+    expect(readBack(format, text).map((item) => item.title)).toEqual([title]);
+  });
+
+  it('BibTeX: the specials are escaped, the braces balance, and no % can start a comment', () => {
+    const bib = fileOf('bib', { citation_title: title, authors: ['ana'] });
+    expect(bib).toContain(
+      'title = {A \\{curly\\} 50\\% of \\textbackslash{} a back\\textbackslash{}slash \\} \\# \\$ \\& \\_ \\textasciitilde{} \\textasciicircum{} stays}',
+    );
+    let depth = 0;
+    for (const c of bib.replace(/\\[{}]/g, '')) {
+      depth += c === '{' ? 1 : c === '}' ? -1 : 0;
+      expect(depth).toBeGreaterThanOrEqual(0);
+    }
+    expect(depth).toBe(0);
+  });
+
+  it('RIS: a title with the end tag inside does not end the record', () => {
+    const ris = fileOf('ris', { citation_title: 'Stop ER  - here', authors: ['ana', 'comma'] });
+    const items = readBack('ris', ris);
+    expect(items).toHaveLength(1);
+    // Runs of white space are one space in RIS: the separator cannot appear inside a value.
+    expect(items[0]!.title).toBe('Stop ER - here');
+    expect(items[0]!.author?.map((a) => a.family)).toEqual(['Петровска', 'Doe Jr.']);
+    expect(items[0]!.URL).toBe('https://journal.example.org/manuscripts/7');
+  });
+
+  it('RIS: an abstract of several paragraphs and line breaks is one line', () => {
+    const ris = fileOf('ris', { abstract: '<p>One.</p>\n<p>Two<br>three\u2028four.</p>', authors: ['ana'] });
+    expect(ris).toContain('\r\nAB  - One. Two three four.\r\n');
+    expect(readBack('ris', ris)[0]!.abstract).toBe('One. Two three four.');
+  });
+
+  it.each(['bib', 'json'] as const)('%s: names with a comma or the word "and" keep their parts', (format) => {
+    const text = fileOf(format, { authors: ['ana', 'comma', 'and', { as_published: 'M. Nikolov' }] });
+    const names = readBack(format, text)[0]!.author!.map(({ family, given, literal }) => ({ family, given, literal }));
+    expect(names).toEqual([
+      { family: 'Петровска', given: 'Ана Марија', literal: undefined },
+      { family: 'Doe, Jr.', given: 'Jane', literal: undefined },
+      { family: 'Ivanov and Petrov', given: 'Ivan', literal: undefined },
+      // BibTeX has no literal name: a braced one is read as one family name.
+      format === 'bib'
+        ? { family: 'M. Nikolov', given: undefined, literal: undefined }
+        : { family: undefined, given: undefined, literal: 'M. Nikolov' },
+    ]);
+  });
+
+  it('CSL-JSON: one item of type article-journal, with the PDF in custom', () => {
+    const [item] = JSON.parse(fileOf('json', { authors: ['ana'] })) as Record<string, unknown>[];
+    expect(item).toMatchObject({
+      id: 'petrovska2021-7',
+      type: 'article-journal',
+      custom: { pdf: 'https://media.example.org/media/pdfs/m-7.pdf' },
+    });
+  });
+});
+
+describe('the citation key', () => {
+  it('is the first family name in ASCII letters, the year and the id', () => {
+    expect(citationKey({ family: 'Петровска' }, 2021, 7)).toBe('petrovska2021-7');
+    expect(citationKey({ family: 'Παπαδοπούλου' }, 2020, 12)).toBe('papadopoulou2020-12');
+    expect(citationKey({ family: 'Kovačić-Đurić' }, 2019, 3)).toBe('kovacicduric2019-3');
+    expect(citationKey({ literal: 'M. van der Berg' }, 2022, 5)).toBe('berg2022-5');
+    expect(citationKey(undefined, 2022, 5)).toBe('ms2022-5');
+    expect(citationKey({ family: '山田' }, 2022, 6)).toBe('ms2022-6');
+    expect(asciiLetters('Ѓорѓиева-Ќосе')).toMatch(/^[a-z]+$/);
+  });
+});
