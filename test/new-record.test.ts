@@ -69,7 +69,7 @@ describe('new manuscript', () => {
     await writeFile(path.join(workspace.root, file), filled);
     await copyFile(anyPdf, path.join(workspace.paths.content, 'media/pdfs/novi-naodi-na-salamandra-galichica.pdf'));
     const accepted = await workspace.cli('check');
-    expect(accepted.stderr).toBe('');
+    expect(errorLines(accepted.stderr)).toEqual([]);
     expect(accepted.code).toBe(0);
   });
 
@@ -123,7 +123,7 @@ describe('new author', () => {
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../schemas/author.schema.json');
     expect(text).toContain('surname: Шопов');
     const checked = await workspace.cli('check');
-    expect(checked.stderr).toBe('');
+    expect(errorLines(checked.stderr)).toEqual([]);
     expect(checked.code).toBe(0);
   });
 });
@@ -147,7 +147,7 @@ describe('new volume', () => {
     await mkdir(path.dirname(pdf), { recursive: true });
     await copyFile(anyPdf, pdf);
     const accepted = await workspace.cli('check');
-    expect(accepted.stderr).toBe('');
+    expect(errorLines(accepted.stderr)).toEqual([]);
     expect(accepted.code).toBe(0);
   });
 });
@@ -162,3 +162,8 @@ describe('slugOf', () => {
     expect(slugOf('★ ★')).toBe('');
   });
 });
+
+/** What a command printed on stderr besides its warnings (the sample's ISSN and example address warn). */
+function errorLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line !== '' && !line.startsWith('Warning: '));
+}
