@@ -13,7 +13,7 @@ import { scanContent } from './generator/engine/scan/content-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
-import { recoverOutput } from './generator/stages/write.ts';
+import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
@@ -75,6 +75,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return command ? 0 : 2;
   }
   const paths = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
+  // An import or a build killed part way is settled before anything reads content/ or dist/.
+  if (['build', 'check', 'preview', 'clean', 'import'].includes(command))
+    for (const done of await recoverInterrupted(paths)) console.warn(`Warning: ${done}`);
 
   switch (command) {
     case 'build':
@@ -119,7 +122,6 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
-      await recoverOutput(paths.out);
       await removeTree(paths.out);
       await removeTree(paths.cache);
       console.log(

@@ -7,12 +7,12 @@
  * (copyMedia), copied or linked by two file writers' threads (file-writer.ts), handed over without
  * back-pressure. Then (finish) the pages are rendered here and written by a third. A
  * file whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a
- * PDF the same source stamp) is taken from the previous output instead of being written again: a
- * folder of such files as a whole, others by hard link. The previous output's files are only ever
- * replaced, never modified, so a link to one is a copy.
+ * PDF the same source stamp) is taken from the previous output instead of being written again, by
+ * hard link (place-reused.ts): the previous output stays whole until the swap. Its files are only
+ * ever replaced, never modified, so a link to one is a copy.
  */
 
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { OutputManifest } from '../cache/cache.ts';
@@ -40,7 +40,7 @@ import {
   relativesOf,
   under,
 } from './reusable-files.ts';
-import { folderStamps, placeReused } from './place-reused.ts';
+import { placeReused } from './place-reused.ts';
 import { chunksOf, hasStamp, previousListFile } from './previous-lists.ts';
 
 /**
@@ -53,9 +53,8 @@ export async function startSite(
   streamed: readonly OutputFile[],
   options: WriteOptions = {},
 ): Promise<SiteWriter> {
-  const staged = await stageOutput(outDir);
+  const staged = await stageOutput(outDir, options.swapSteps);
   const staging = staged.folder;
-  const trash = staged.aside;
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
   const tables = new Map<string, Omit<ListTable, 'stamps'> & { tag: number; files: number }>();
@@ -108,7 +107,6 @@ export async function startSite(
   /** The tag of each list written (of its first file; its twins follow). */
   const listTags = new Map<string, number>();
 
-  const moves: [string, string][] = [];
   // The pages and the PDFs go to different folders: a thread for the pages, two for the PDFs
   // (file-writer.ts). A copy is mostly the kernel's time (about 100 µs on ext4): on one thread the
   // copies were the last thing a cold build waited for, by 2 s at 100,000 PDFs.
@@ -197,8 +195,6 @@ export async function startSite(
           ? {
               rows: manifest.files,
               find: rowFinder(manifest.files),
-              folders: manifest.folders,
-              reused: new Uint8Array(manifest.files.names.length),
             }
           : undefined;
     }
@@ -248,11 +244,6 @@ export async function startSite(
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
     await Promise.allSettled([...listRuns, listWriterClosed, ...running]);
-    // What was moved out of the previous output goes back before anything else, last move first.
-    for (const [from, to] of moves.reverse()) {
-      await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
-      await rename(to, from).catch(() => {});
-    }
     await staged.discard();
   };
 
@@ -328,17 +319,7 @@ export async function startSite(
       })();
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
-      // A failure after this puts back what was moved (abandon).
-      await placeReused({
-        outDir,
-        staging,
-        reused: reusedFiles(previous),
-        written: written.names,
-        previous,
-        moves,
-        trash,
-        ensureFolder,
-      });
+      await placeReused({ outDir, staging, reused: reusedFiles(), ensureFolder });
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
@@ -366,14 +347,11 @@ export async function startSite(
         return undefined;
       }
       await staged.swap();
-      moves.length = 0;
       settled = true;
-      await staged.removePrevious();
     } catch (error) {
       await abandon();
       throw error;
     }
-    manifest.folders = await folderStamps(outDir, manifest.files.names);
     return {
       files: writtenCount + reused,
       bytes,
@@ -385,27 +363,14 @@ export async function startSite(
     };
   };
 
-  /**
-   * The files this build takes from the previous output, their rows there marked (findReusable
-   * marked the others'); `found` is false when a list taken by its table has no row there.
-   */
-  const reusedFiles = (previous: PreviousOutput | undefined): { names: string[]; found: boolean } => {
-    const names: string[] = [];
-    let found = previous !== undefined;
-    let hint = 0;
-    for (const relative of reusedLists.keys()) {
-      const row = previous ? previous.find(relative, hint) : -1;
-      if (row >= 0) {
-        previous!.reused[row] = 1;
-        hint = row + 1;
-      } else found = false;
-      names.push(relative);
-    }
+  /** The files this build takes from the previous output, in the order of the outputs. */
+  const reusedFiles = (): string[] => {
+    const names = [...reusedLists.keys()];
     for (const plan of [plans.media, plans.whole]) {
       if (!plan) continue;
       for (let k = 0; k < plan.files.length; k++) if (plan.tags[k]! < 0) names.push(plan.files[k]!);
     }
-    return { names, found };
+    return names;
   };
 
   await Promise.all(handedOver);

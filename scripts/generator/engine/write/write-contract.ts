@@ -7,6 +7,7 @@ import type { OutputFile } from '../../../shared/output-file.ts';
 import type { Progress } from '../../progress.ts';
 import type { Scan } from '../scan/stat-many.ts';
 import type { ListTable } from './list-items.ts';
+import type { SwapSteps } from '../../../shared/folder-swap.ts';
 
 /**
  * Compression levels for the precompressed twins, chosen by measurement (docs/performance.md):
@@ -41,6 +42,8 @@ export interface WriteStats {
 
 export interface WriteOptions {
   progress?: Progress;
+  /** Awaited at each step of the swap; only the tests that kill a build there pass it (shared/folder-swap.ts). */
+  swapSteps?: SwapSteps;
   /** Hard-link PDFs from `content/media/` instead of copying them (file-writer.ts, CopyMode). */
   linkMedia?: boolean;
   /** The tables of the lists the previous build wrote (list-items.ts), from the build cache. */
