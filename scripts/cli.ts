@@ -13,6 +13,7 @@ import { scanContent } from './generator/engine/scan/content-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
+import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
 import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
@@ -75,6 +76,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return command ? 0 : 2;
   }
   const paths = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
+  const shown = (file: string) => path.relative(paths.root, file) || file;
+  // One build at a time writes an output folder (shared/output-lock.ts); clean waits for none either.
+  if (command === 'build' || command === 'clean')
+    holdOutputLock(paths.out, { folder: shown(paths.out), lockFile: shown(lockFileOf(paths.out)) });
   // An import or a build killed part way is settled before anything reads content/ or dist/.
   if (['build', 'check', 'preview', 'clean', 'import'].includes(command))
     for (const done of await recoverInterrupted(paths)) console.warn(`Warning: ${done}`);
@@ -257,6 +262,9 @@ main(process.argv.slice(2), process.env).then(
     ) {
       console.error(`${error.message}\n\n${await usage()}`);
       process.exitCode = 2;
+    } else if (error instanceof OutputLocked) {
+      console.error(error.message);
+      process.exitCode = 1;
     } else {
       // An internal bug: the whole stack, always.
       console.error(error);
