@@ -14,6 +14,7 @@ import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
 import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
+import { isNoSpace, NoSpace } from './shared/no-space.ts';
 import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
@@ -245,6 +246,17 @@ async function writeSchemas(outDir: string): Promise<number> {
   return 0;
 }
 
+/**
+ * One line for a full disk: where, and that nothing was replaced (a build's output and an import's
+ * content are swapped in only once complete; what was staged is removed).
+ */
+function noSpaceMessage(error: NoSpace | NodeJS.ErrnoException, command: string | undefined): string {
+  const folder = error instanceof NoSpace ? error.folder : error.path && path.dirname(error.path);
+  const where = folder ? `${path.relative(process.cwd(), folder) || '.'}/` : 'the disk';
+  const kept = command === 'build' ? ' the output is unchanged' : command === 'import' ? ' content/ is unchanged' : '';
+  return `No space left on ${where}: ${command ?? 'the command'} stopped;${kept || ' nothing was replaced'}.`;
+}
+
 function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`"${text}" is not a port number`);
@@ -264,6 +276,9 @@ main(process.argv.slice(2), process.env).then(
       process.exitCode = 2;
     } else if (error instanceof OutputLocked) {
       console.error(error.message);
+      process.exitCode = 1;
+    } else if (error instanceof NoSpace || isNoSpace(error)) {
+      console.error(noSpaceMessage(error as NoSpace | NodeJS.ErrnoException, process.argv[2]));
       process.exitCode = 1;
     } else {
       // An internal bug: the whole stack, always.

@@ -91,7 +91,14 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       return hosting.problems.length === 0;
     });
     if (!written) return { ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed };
-    return { ok: true, problems, counts, written, warnings: hosting.warnings, parsed };
+    return {
+      ok: true,
+      problems,
+      counts,
+      written,
+      warnings: [...hosting.warnings, ...(written.warnings ?? [])],
+      parsed,
+    };
   } catch (error) {
     await output?.abandon();
     throw error;

@@ -67,9 +67,13 @@ function create(file: string): boolean {
   }
   try {
     writeSync(fd, `${process.pid}\n`);
-  } finally {
+  } catch (error) {
+    // A full disk: no lock is left behind, empty, for the next build to wait on.
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
   }
+  closeSync(fd);
   return true;
 }
 

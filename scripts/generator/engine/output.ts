@@ -108,10 +108,13 @@ export async function startOutput(
         accept({ names: rows.names, sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]! }),
       );
       if (!written) return undefined;
-      writeOutputManifest(paths.cache, fingerprint, written.manifest);
-      writeListTables(paths.cache, fingerprint, written.lists);
-      writeOutputReads(paths.cache, fingerprint, reads.outputs);
-      return written;
+      // The output is in place: a cache that cannot be written now is a warning (cache.ts).
+      const warnings = [
+        writeOutputManifest(paths.cache, fingerprint, written.manifest),
+        writeListTables(paths.cache, fingerprint, written.lists),
+        writeOutputReads(paths.cache, fingerprint, reads.outputs),
+      ].filter((warning) => warning !== undefined);
+      return { ...written, warnings: [...new Set(warnings)] };
     },
     abandon: () => writing.abandon(),
   };

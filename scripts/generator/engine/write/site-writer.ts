@@ -31,6 +31,7 @@ import { BROTLI_OPTIONS, GZIP_LEVEL, type SiteWriter, type WriteOptions, type Wr
 export type { SiteWriter, WriteOptions, WriteStats };
 export { BROTLI_OPTIONS, GZIP_LEVEL };
 import { stageOutput } from '../../stages/write.ts';
+import { isNoSpace, NoSpace } from '../../../shared/no-space.ts';
 import {
   type FilePlan,
   type PreviousOutput,
@@ -350,7 +351,8 @@ export async function startSite(
       settled = true;
     } catch (error) {
       await abandon();
-      throw error;
+      // A full disk is said in one line: the threads' errors name no file, only the system call.
+      throw isNoSpace(error) ? new NoSpace(path.dirname(outDir), { cause: error }) : error;
     }
     return {
       files: writtenCount + reused,

@@ -38,6 +38,8 @@ export interface WriteStats {
   manifest: OutputManifest;
   /** The tables of the lists in the output (written or reused), for the next build's lists. */
   lists: Map<string, ListTable>;
+  /** The build cache files that could not be written once the output was in place (cache.ts). */
+  warnings?: string[];
 }
 
 export interface WriteOptions {
