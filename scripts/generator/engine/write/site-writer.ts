@@ -41,7 +41,7 @@ import {
   relativesOf,
   under,
 } from './reusable-files.ts';
-import { placeReused } from './place-reused.ts';
+import { startLinking } from './place-reused.ts';
 import { chunksOf, hasStamp, previousListFile } from './previous-lists.ts';
 
 /**
@@ -122,12 +122,15 @@ export async function startSite(
   /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
   const running: Promise<unknown>[] = [];
   const lists = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
+  /** The files taken from the previous output, linked into the staging folder as soon as each is known. */
+  const linker = startLinking(outDir, staging, ensureFolder);
   /** Writes a list and its twins, or takes them from the previous output. */
   const writeList = async (output: OutputFile, handOver: () => void) => {
     const relatives = relativesOf(output);
     if (relatives.every((relative) => reusedLists.has(relative))) {
       if (relatives.length > 1)
         for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
+      for (const relative of relatives) await linker.link(relative, 0);
       reused += relatives.length;
       listTables.set(output.path, options.previousLists!.get(output.path)!);
       return;
@@ -217,8 +220,10 @@ export async function startSite(
       const mode = options.linkMedia === true ? 'link' : 'copy';
       const made: number[] = [];
       for (let i = 0; i < copies.length; i++) {
-        if (plan.rows[i]! >= 0) reused++;
-        else made.push(i);
+        if (plan.rows[i]! >= 0) {
+          await linker.link(copies[i]!.to, 0);
+          reused++;
+        } else made.push(i);
       }
       // Each writer takes one half, in order: the PDFs of a folder mostly go to one thread, as files
       // created in one folder wait for each other (the folder's lock).
@@ -241,7 +246,7 @@ export async function startSite(
     if (settled) return;
     settled = true;
     // The writers' threads stop at once; their waiting batches fail, and the lists' files close.
-    await Promise.all([lists.stop(), writer.abort(), ...mediaWriters.map((thread) => thread.abort())]);
+    await Promise.all([lists.stop(), writer.abort(), linker.abort(), ...mediaWriters.map((thread) => thread.abort())]);
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
     await Promise.allSettled([...listRuns, listWriterClosed, ...running]);
@@ -297,6 +302,7 @@ export async function startSite(
               relatives.forEach(
                 (relative, f) => (bytes[relative] = rowStamp(previous!.rows, plan.rows[first + f]!).size),
               );
+            for (const relative of relatives) await linker.link(relative, 1);
             reused += relatives.length;
           } else {
             const file = target(output.path);
@@ -320,7 +326,7 @@ export async function startSite(
       })();
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
-      await placeReused({ outDir, staging, reused: reusedFiles(), ensureFolder });
+      await linker.close();
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
@@ -363,16 +369,6 @@ export async function startSite(
       manifest,
       lists: listTables,
     };
-  };
-
-  /** The files this build takes from the previous output, in the order of the outputs. */
-  const reusedFiles = (): string[] => {
-    const names = [...reusedLists.keys()];
-    for (const plan of [plans.media, plans.whole]) {
-      if (!plan) continue;
-      for (let k = 0; k < plan.files.length; k++) if (plan.tags[k]! < 0) names.push(plan.files[k]!);
-    }
-    return names;
   };
 
   await Promise.all(handedOver);
