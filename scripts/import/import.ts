@@ -77,38 +77,34 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
 
   let pdfBytes = 0;
   const jsonFiles: string[] = [];
-  const problems = await replaceContentTree(
-    paths.content,
-    async (staging) => {
-      // Each file rendered as it is written, and the planned records let go of once all are: 250,000
-      // files at 100,000 manuscripts, whose texts all at once take gigabytes of the heap.
-      for (const planned of files) {
-        const file = renderContentFile(planned);
-        if (file.path.endsWith('.json')) jsonFiles.push(file.path);
-        const target = path.join(staging, ...file.path.split('/'));
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, file.text);
-      }
-      files.length = 0;
-      // The editors' JSON Schemas, as `npm run schema` writes them: the imported files get the
-      // same completion and checks in an editor as the files editors write (docs/content-model.md).
-      for (const [name, schema] of Object.entries(contentJsonSchemas())) {
-        await mkdir(path.join(staging, 'schemas'), { recursive: true });
-        await writeFile(path.join(staging, 'schemas', name), `${JSON.stringify(schema, null, 2)}\n`);
-      }
-      if (options.downloadMedia !== undefined && media.length > 0) {
-        const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);
-        const fetched = await fetchMedia(media, path.join(staging, 'media'), {
-          timeoutMs,
-          ...(folder ? { folder } : {}),
-        });
-        if (fetched.problems.length > 0) return fetched.problems;
-        pdfBytes = fetched.bytes;
-      }
-      return verifyRoundTrip(paths.root, staging, expected, labels);
-    },
-    options.swapSteps,
-  );
+  const problems = await replaceContentTree({ folder: paths.content, steps: options.swapSteps }, async (staging) => {
+    // Each file rendered as it is written, and the planned records let go of once all are: 250,000
+    // files at 100,000 manuscripts, whose texts all at once take gigabytes of the heap.
+    for (const planned of files) {
+      const file = renderContentFile(planned);
+      if (file.path.endsWith('.json')) jsonFiles.push(file.path);
+      const target = path.join(staging, ...file.path.split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, file.text);
+    }
+    files.length = 0;
+    // The editors' JSON Schemas, as `npm run schema` writes them: the imported files get the
+    // same completion and checks in an editor as the files editors write (docs/content-model.md).
+    for (const [name, schema] of Object.entries(contentJsonSchemas())) {
+      await mkdir(path.join(staging, 'schemas'), { recursive: true });
+      await writeFile(path.join(staging, 'schemas', name), `${JSON.stringify(schema, null, 2)}\n`);
+    }
+    if (options.downloadMedia !== undefined && media.length > 0) {
+      const folder = options.downloadMedia === '' ? undefined : path.resolve(paths.root, options.downloadMedia);
+      const fetched = await fetchMedia(media, path.join(staging, 'media'), {
+        timeoutMs,
+        ...(folder ? { folder } : {}),
+      });
+      if (fetched.problems.length > 0) return fetched.problems;
+      pdfBytes = fetched.bytes;
+    }
+    return verifyRoundTrip(paths.root, staging, expected, labels);
+  });
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,

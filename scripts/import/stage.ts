@@ -27,9 +27,8 @@ export async function existingEntries(contentDir: string): Promise<string[]> {
  * recoverContent.
  */
 export async function replaceContentTree(
-  contentDir: string,
+  { folder: contentDir, steps }: { folder: string; steps?: SwapSteps | undefined },
   fill: (staging: string) => Promise<Problem[]>,
-  steps?: SwapSteps,
 ): Promise<Problem[]> {
   const { staging, previous } = swapNames(contentDir, 'import');
   await removeTree(staging);
