@@ -34,12 +34,14 @@ export function startLinking(
   staging: string,
   ensureFolder: (file: string) => Promise<unknown>,
 ): ReuseLinker {
-  const writers = [createFileWriter(undefined, { unbounded: true }), createFileWriter(undefined, { unbounded: true })];
+  // Handed over a few batches at a time, as the pages are: 200,000 paths queued at once are held
+  // twice, here and on the threads, at the build's peak of memory.
+  const writers = [createFileWriter(), createFileWriter()];
   return {
     async link(relative, lane) {
       const file = under(staging, relative);
       await ensureFolder(file);
-      await writers[lane]!.copy(under(outDir, relative), file, 'link', -1);
+      await writers[lane]!.copy(under(outDir, relative), file, 'reuse', -1);
     },
     async close() {
       await Promise.all(writers.map((writer) => writer.close()));
