@@ -14,7 +14,9 @@ import { startContentScan } from './generator/start-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatReport, nearest } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
-import { recoverOutput } from './generator/stages/write.ts';
+import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
+import { isNoSpace, NoSpace } from './shared/no-space.ts';
+import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
@@ -119,6 +121,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return command ? 0 : 2;
   }
   const paths = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
+  const shown = (file: string) => path.relative(paths.root, file) || file;
+  // One build at a time writes an output folder (shared/output-lock.ts); clean waits for none either.
+  if (command === 'build' || command === 'clean')
+    holdOutputLock(paths.out, { folder: shown(paths.out), lockFile: shown(lockFileOf(paths.out)) });
+  // An import or a build killed part way is settled before anything reads content/ or dist/.
+  if (['build', 'check', 'preview', 'dev', 'admin', 'clean', 'import'].includes(command))
+    for (const done of await recoverInterrupted(paths)) console.warn(`Warning: ${done}`);
 
   switch (command) {
     case 'build':
@@ -183,7 +192,6 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
-      await recoverOutput(paths.out);
       await removeTree(paths.out);
       await removeTree(paths.cache);
       console.log(
@@ -347,6 +355,17 @@ function localDate(now: Date): string {
   return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
 }
 
+/**
+ * One line for a full disk: where, and that nothing was replaced (a build's output and an import's
+ * content are swapped in only once complete; what was staged is removed).
+ */
+function noSpaceMessage(error: NoSpace | NodeJS.ErrnoException, command: string | undefined): string {
+  const folder = error instanceof NoSpace ? error.folder : error.path && path.dirname(error.path);
+  const where = folder ? `${path.relative(process.cwd(), folder) || '.'}/` : 'the disk';
+  const kept = command === 'build' ? ' the output is unchanged' : command === 'import' ? ' content/ is unchanged' : '';
+  return `No space left on ${where}: ${command ?? 'the command'} stopped;${kept || ' nothing was replaced'}.`;
+}
+
 function parsePort(text: string): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`"${text}" is not a port number`);
@@ -367,6 +386,12 @@ main(process.argv.slice(2), process.env).then(
     ) {
       console.error(`${error.message}\n\n${await usage()}`);
       process.exitCode = 2;
+    } else if (error instanceof OutputLocked) {
+      console.error(error.message);
+      process.exitCode = 1;
+    } else if (error instanceof NoSpace || isNoSpace(error)) {
+      console.error(noSpaceMessage(error as NoSpace | NodeJS.ErrnoException, process.argv[2]));
+      process.exitCode = 1;
     } else {
       // An internal bug: the whole stack, always.
       console.error(error);

@@ -75,6 +75,52 @@ const SIZES = [
   },
 ];
 
+/**
+ * The other meaning of citation_volume: the volume's number (Volume III has 3), as the seed
+ * describes the field, with the list still in the original's key order (V, I, II, III, IV). The
+ * ids are the labels' numerals, and an `order` field keeps the list's order.
+ */
+describe('round trip when citation_volume is the volume number', () => {
+  const SIZES_BY_NUMBER = [
+    { name: 'small', seed: 21, authors: 8, manuscripts: 12, collisions: 1 },
+    { name: 'medium', seed: 22, authors: 120, manuscripts: 300, collisions: 3, volumes: [5, 1, 2, 3, 4, 6, 7] },
+  ];
+  for (const size of SIZES_BY_NUMBER) {
+    it(`${size.name}: ids inferred from the labels, the lists byte for byte, and export gives the dump back`, async () => {
+      const dump = generateDump({ ...size, citationVolume: 'number' });
+      expect(dump.manuscripts.some((m) => m.citation_volume === 5)).toBe(true);
+      const { paths, file, result } = await importDump(dump);
+      if (!result.ok) throw new Error(JSON.stringify(result.problems.slice(0, 5)));
+      expect(result.report.inferences.volumeIds.rule).toBe('numerals');
+      expect(result.report.inferences.volumeIds.ids.slice(0, 2)).toEqual([
+        { label: 'Volume V', id: 5 },
+        { label: 'Volume I', id: 1 },
+      ]);
+      // Volume V, first in the list, is the only one out of the order of ids.
+      expect(result.report.inferences.order.volumes.count).toBe(1);
+      const volumes = await contentFiles(paths, 'volumes');
+      expect(volumes['volume-v.yaml']).toMatch(/^order: 1$/m);
+      expect(volumes['volume-i.yaml']).not.toMatch(/^order:/m);
+      expect(formatImportSummary(result.report)).toContain('Volume ids: rule "numerals"');
+
+      const built = await builtLists(paths);
+      for (const list of ['authors', 'volumes', 'manuscripts'] as const) expect(built[list]).toBe(toJson(dump[list]));
+      const exported = path.join(paths.root, 'exported.json');
+      expect((await exportJournal(paths, exported)).ok).toBe(true);
+      expect(await readFile(exported)).toEqual(await readFile(file));
+    }, 240_000);
+  }
+
+  it('--volume-ids may name the ids in any order: every volume once, each id once', async () => {
+    const dump = generateDump({ seed: 23, authors: 6, manuscripts: 20, citationVolume: 'number' });
+    const { paths, result } = await importDump(dump, { volumeIds: 'V=5,I=1,II=2,III=3,IV=4' });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(result.report.inferences.volumeIds.rule).toBe('explicit');
+    const built = await builtLists(paths);
+    for (const list of ['authors', 'volumes', 'manuscripts'] as const) expect(built[list]).toBe(toJson(dump[list]));
+  });
+});
+
 describe('round trip on generated dumps', () => {
   for (const size of SIZES) {
     it(`${size.name}: ${size.authors} authors, ${size.manuscripts} manuscripts: the build writes the dump's arrays byte for byte, and export gives the dump back`, async () => {
@@ -258,11 +304,11 @@ describe('volume ids', () => {
     expect((await builtLists(settled.paths)).manuscripts).toBe(toJson(dump.manuscripts));
   });
 
-  it('refuses a mapping that would reorder the list, misses a volume, or leaves a manuscript without its volume', async () => {
+  it('refuses a mapping that gives two volumes one id, misses a volume, or leaves a manuscript without its volume', async () => {
     const dump = generateDump({ seed: 10, authors: 4, manuscripts: 10 });
-    const reordering = await importDump(dump, { volumeIds: 'V=5,I=1,II=2,III=3,IV=4' });
-    expect(!reordering.result.ok && reordering.result.problems.map((p) => [p.code, p.field])).toEqual([
-      ['import/volume-ids', 'volumes[1]'],
+    const twice = await importDump(dump, { volumeIds: 'V=5,I=1,II=2,III=3,IV=5' });
+    expect(!twice.result.ok && twice.result.problems.map((p) => [p.code, p.field])).toEqual([
+      ['import/volume-ids', 'volumes[4]'],
     ]);
     const missing = await importDump(dump, { volumeIds: 'V=1,I=2,II=3,III=4' });
     expect(!missing.result.ok && missing.result.problems.map((p) => p.field)).toEqual(['volumes[4]']);

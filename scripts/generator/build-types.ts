@@ -4,6 +4,7 @@ import type { WriteStats } from './engine/write/site-writer.ts';
 import type { Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
 import type { Progress } from './progress.ts';
+import type { SwapSteps } from '../shared/folder-swap.ts';
 
 export type BuildMode = 'build' | 'check';
 
@@ -35,6 +36,8 @@ export interface BuildOptions {
   allowShrink?: boolean;
   /** `false`: no warning that base_url or media_url is still the sample's example address (a local preview). */
   warnExampleDomains?: boolean;
+  /** Awaited at each step of the output's swap: only for the tests that kill a build there (shared/folder-swap.ts). */
+  swapSteps?: SwapSteps;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
 }

@@ -105,7 +105,14 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       return hosting.problems.length === 0;
     });
     if (!written) return done({ ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed });
-    return done({ ok: true, problems, counts, written, warnings: hosting.warnings, parsed });
+    return done({
+      ok: true,
+      problems,
+      counts,
+      written,
+      warnings: [...hosting.warnings, ...(written.warnings ?? [])],
+      parsed,
+    });
   } catch (error) {
     await output?.abandon();
     throw error;

@@ -12,6 +12,7 @@ import { toJson } from '../generator/render/json-text.ts';
 import { API_LISTS, type ApiList } from '../shared/contract.ts';
 import { contentJsonSchemas } from '../generator/model/schema.ts';
 import type { ProjectPaths } from '../project.ts';
+import type { SwapSteps } from '../shared/folder-swap.ts';
 import { renderContentFile } from './content-files.ts';
 import { checkDump, inContractOrder, type Dump } from './dump.ts';
 import { fetchMedia } from './media.ts';
@@ -30,6 +31,8 @@ export interface ImportOptions {
   /** Unset: keep the PDFs' URLs. `''`: fetch each PDF. A path: copy them from that media folder. */
   downloadMedia?: string;
   timeoutMs?: number;
+  /** Awaited at each step of the swap into content/: only for the tests that kill an import there. */
+  swapSteps?: SwapSteps;
 }
 
 export interface ImportReport {
@@ -74,7 +77,7 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
 
   let pdfBytes = 0;
   const jsonFiles: string[] = [];
-  const problems = await replaceContentTree(paths.content, async (staging) => {
+  const problems = await replaceContentTree({ folder: paths.content, steps: options.swapSteps }, async (staging) => {
     // Each file rendered as it is written, and the planned records let go of once all are: 250,000
     // files at 100,000 manuscripts, whose texts all at once take gigabytes of the heap.
     for (const planned of files) {

@@ -72,6 +72,15 @@ export function planManuscriptOrder(
   return describeOrder(plan, 'volume id, then id', keys);
 }
 
+/** resolve.ts: volumes by id. */
+export function planVolumeOrder(ids: readonly number[], keys: readonly string[]): OrderInference {
+  const plan = planOrder(
+    ids.map((id, i) => ({ id, key: keys[i]! })),
+    (a, b) => a.id - b.id || compareText(a.key, b.key),
+  );
+  return describeOrder(plan, 'id', keys);
+}
+
 function describeOrder(plan: OrderPlan, rule: string, keys: readonly string[]): OrderInference {
   return {
     ...plan,

@@ -45,7 +45,7 @@ export interface AuthorMatch {
 export interface Inferences {
   volumeIds: { rule: VolumeIdRule; reasons: string[]; ids: { label: string; id: number }[] };
   authorStrings: { total: number; matched: number; ambiguous: AuthorMatch[]; unmatched: AuthorMatch[] };
-  order: Record<'authors' | 'manuscripts', OrderInference>;
+  order: Record<'authors' | 'volumes' | 'manuscripts', OrderInference>;
   journal: { field: string; value: string; from: string; placeholder?: boolean }[];
   /** Values the contract allows and the import keeps as they are. */
   kept: { label: string; count: number }[];

@@ -1,6 +1,8 @@
 /**
  * Volumes: ids inferred (volume-ids.ts), the rest copied; the journal's ISSN and language are
- * left out where they are the journal's (the build fills them in, docs/content-model.md).
+ * left out where they are the journal's (the build fills them in, docs/content-model.md); `order`
+ * only where the ids do not follow the source's order (a deployment whose citation_volume is the
+ * volume's number, listed V, I, II, III, IV).
  */
 import { VOLUME_PDF_PATH } from '../generator/model/formats.ts';
 import { volumeSchema } from '../generator/model/schema.ts';
@@ -8,6 +10,7 @@ import type { Dump } from './dump.ts';
 import { keyMaker, slug } from './keys.ts';
 import type { ToMedia } from './plan-media.ts';
 import type { Check, Report } from './plan-problems.ts';
+import { planVolumeOrder, type OrderInference } from './order.ts';
 import type { Inferences, PlannedFile } from './plan-types.ts';
 import { inferVolumeIds, numeral, type VolumeIdResult } from './volume-ids.ts';
 
@@ -42,10 +45,14 @@ export function planVolumes(
   toMedia: ToMedia,
   report: Report,
   check: Check,
-): PlannedFile[] {
+): { files: PlannedFile[]; order: OrderInference } {
   const volumeKey = keyMaker();
+  const keys = volumes.map((v, i) =>
+    volumeKey(slug(`volume ${numeral(v.citation_journal_title)}`, `volume-${ids[i]}`)),
+  );
+  const order = planVolumeOrder(ids, keys);
   const labelsSeen = new Map<string, number>();
-  return volumes.map((v, i): PlannedFile => {
+  const files = volumes.map((v, i): PlannedFile => {
     const at = `volumes[${i}]`;
     const first = labelsSeen.get(v.citation_journal_title);
     if (first !== undefined)
@@ -66,6 +73,7 @@ export function planVolumes(
       last_page: v.last_page,
       full_date: v.full_date,
       pdf: toMedia('volumes', `${at}.pdf`, v.pdf, VOLUME_PDF_PATH),
+      ...(i < order.count ? { order: i + 1 } : {}),
     };
     check('volumes', at, volumeSchema, data);
     if (/^\d+$/.test(v.first_page) && /^\d+$/.test(v.last_page) && Number(v.last_page) < Number(v.first_page)) {
@@ -77,9 +85,7 @@ export function planVolumes(
         'a last page at or after the first',
       );
     }
-    return {
-      path: `volumes/${volumeKey(slug(`volume ${numeral(v.citation_journal_title)}`, `volume-${ids[i]}`))}.yaml`,
-      data,
-    };
+    return { path: `volumes/${keys[i]}.yaml`, data };
   });
+  return { files, order };
 }

@@ -56,12 +56,12 @@ export function planImport(
   return {
     plan: {
       journal: { path: 'journal.yaml', data: journal.data },
-      files: { authors: authors.files, volumes, manuscripts: manuscripts.files },
+      files: { authors: authors.files, volumes: volumes.files, manuscripts: manuscripts.files },
       media: media.planned,
       inferences: {
         volumeIds: volumeIds.inference,
         authorStrings: authorStrings.inference,
-        order: { authors: authors.order, manuscripts: manuscripts.order },
+        order: { authors: authors.order, volumes: volumes.order, manuscripts: manuscripts.order },
         journal: journal.inferences,
         kept: keptValues(dump),
         omitted: omittedValues(dump, journal.language, journal.issn),

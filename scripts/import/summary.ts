@@ -46,7 +46,7 @@ export function formatImportSummary(report: ImportReport): string {
   }
 
   lines.push('', 'Order:');
-  for (const list of ['authors', 'manuscripts'] as const) {
+  for (const list of ['authors', 'volumes', 'manuscripts'] as const) {
     const o = inf.order[list];
     lines.push(
       o.count === 0
@@ -54,7 +54,6 @@ export function formatImportSummary(report: ImportReport): string {
         : `  ${list}: order 1-${o.count} written on the first ${o.count} of ${o.total}: the source leaves the default order (${o.rule}) at position ${(o.firstDifference ?? 0) + 1} (${o.firstDifferenceKey}), and records with an order come first`,
     );
   }
-  lines.push('  volumes: by id (see above); volumes have no order field');
 
   lines.push('', `${content}/journal.yaml:`);
   for (const j of inf.journal)

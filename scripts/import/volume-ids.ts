@@ -1,13 +1,22 @@
 /**
  * Volume ids (SPEC-NOTES decision 1). The volumes list carries no id, but manuscripts
- * name their volume by it (`citation_volume`), and the original orders the list by it. So the ids
- * increase down the list, and the rules are, in turn:
+ * name their volume by it (`citation_volume`). A deployment means one of two things by it:
  *
- *   1. `--volume-ids V=1,I=2,...` when given (it must name every volume, increasing down the list);
+ * - the volume's key, by which the original also orders the list: the ids increase down the list
+ *   (V, I, II, III, IV are 1 to 5);
+ * - the volume's number, as the seed describes the field ("Number of the volume in which the
+ *   manuscript appears"): Volume III has 3, whatever the list's order. The list's order is then
+ *   kept by the volumes' `order` fields (plan-volumes.ts).
+ *
+ * The rules are, in turn:
+ *
+ *   1. `--volume-ids V=1,I=2,...` when given (it must name every volume once, each id once);
  *   2. "position": the n-th volume has id n, when every `citation_volume` is between 1 and the
  *      number of volumes and the manuscripts' years agree with their volume's;
  *   3. "ids in use": when exactly as many ids are in use as there are volumes, they are the
- *      volumes' ids in ascending order, when the years agree.
+ *      volumes' ids in ascending order, when the years agree;
+ *   4. "numerals": each volume's id is its label's numeral (Volume III has 3), when the labels'
+ *      numbers are distinct, every `citation_volume` names one of them, and the years agree.
  *
  * A manuscript agrees with a volume when its `citation_date` year is at most one year from the
  * volume's `full_date` year (papers are dated before the issue that prints them). Anything else
@@ -26,7 +35,7 @@ export interface ManuscriptEvidence {
   citation_date: string;
 }
 
-export type VolumeIdRule = 'explicit' | 'position' | 'ids in use';
+export type VolumeIdRule = 'explicit' | 'position' | 'ids in use' | 'numerals';
 
 export type VolumeIdResult =
   | { ok: true; ids: number[]; rule: VolumeIdRule; reasons: string[] }
@@ -93,6 +102,35 @@ export function inferVolumeIds(
     );
   }
 
+  // The volume's number: Volume III is 3.
+  const numbers = volumes.map((v) => romanValue(numeral(v.label)));
+  const known = new Set(numbers);
+  if (n > 0 && known.size === n && !known.has(0) && numbers.some((id, i) => id !== position[i])) {
+    const unknown = used.filter((id) => !known.has(id));
+    const disagree = unknown.length === 0 ? yearDisagreements(volumes, numbers, manuscripts) : [];
+    if (unknown.length === 0 && disagree.length === 0) {
+      return {
+        ok: true,
+        ids: numbers,
+        rule: 'numerals',
+        reasons: [
+          `each volume's id is its label's numeral (${volumes.map((v, i) => `${numeral(v.label)}=${numbers[i]}`).join(', ')}): citation_volume is the volume's number`,
+          used.length ? `every citation_volume (${range(used)}) names one of them` : 'no manuscript names a volume',
+          ...(manuscripts.length
+            ? [
+                `the citation_date year of all ${manuscripts.length} manuscripts is within ${YEAR_TOLERANCE} year of their volume's full_date`,
+              ]
+            : []),
+        ],
+      };
+    }
+    tried.push(
+      unknown.length > 0
+        ? `taking each label's numeral as its id, manuscripts name ${range(unknown)}, which no label has`
+        : `taking each label's numeral as its id, ${disagree.length} manuscript${disagree.length > 1 ? 's are' : ' is'} dated far from their volume (${examples(disagree)})`,
+    );
+  }
+
   const labels = volumes.map((v) => `${numeral(v.label)} (${v.full_date.slice(0, 4)})`).join(', ');
   return {
     ok: false,
@@ -106,7 +144,10 @@ export function inferVolumeIds(
   };
 }
 
-/** `V=1,I=2` (or `Volume V=1`): every volume once, ids increasing down the list. */
+/**
+ * `V=1,I=2` (or `Volume V=1`): every volume once, each id once, in any order: ids that do not
+ * increase down the list are kept in the list's order by `order` fields (plan-volumes.ts).
+ */
 function explicitIds(
   volumes: readonly VolumeEvidence[],
   manuscripts: readonly ManuscriptEvidence[],
@@ -138,21 +179,21 @@ function explicitIds(
       });
   }
   const ids: number[] = [];
+  const holder = new Map<number, string>();
   volumes.forEach((volume, i) => {
     const id = byNumeral.get(numeral(volume.label));
     if (id === undefined) {
       errors.push({ field: `volumes[${i}]`, message: `${volume.label} has no id in --volume-ids`, expected });
       return;
     }
-    const previous = ids[ids.length - 1];
-    if (previous !== undefined && id <= previous) {
+    const other = holder.get(id);
+    if (other !== undefined)
       errors.push({
         field: `volumes[${i}]`,
-        message: `${volume.label} gets ${id}, not more than the id ${previous} of the volume before it`,
-        expected:
-          'ids increasing down the list: the list is ordered by id (SPEC-NOTES decision 1), so other ids would reorder it',
+        message: `${volume.label} gets ${id}, the id of ${other} too`,
+        expected: 'a different id for each volume: manuscripts name their volume by it',
       });
-    }
+    else holder.set(id, volume.label);
     ids.push(id);
   });
   if (errors.length > 0) return { ok: false, errors };
@@ -187,6 +228,19 @@ function yearDisagreements(
 
 export function numeral(label: string): string {
   return VOLUME_LABEL.exec(label)?.[1] ?? label;
+}
+
+/** The value of a Roman numeral (III is 3); 0 for anything that is not one. */
+function romanValue(text: string): number {
+  const values: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100, D: 500, M: 1000 };
+  let total = 0;
+  for (let i = 0; i < text.length; i++) {
+    const value = values[text[i]!];
+    if (value === undefined) return 0;
+    const next = values[text[i + 1] ?? ''] ?? 0;
+    total += next > value ? -value : value;
+  }
+  return total;
 }
 
 function examples(ms: readonly ManuscriptEvidence[]): string {

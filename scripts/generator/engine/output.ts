@@ -13,6 +13,7 @@ import type { Renderer } from '../model/site.ts';
 import type { Progress } from '../progress.ts';
 import type { MediaCopy } from '../stages/media.ts';
 import type { ResolvedJournal } from '../stages/resolve.ts';
+import type { SwapSteps } from '../../shared/folder-swap.ts';
 import {
   readListTables,
   readOutputManifest,
@@ -42,6 +43,7 @@ export interface OutputOptions {
   /** Hard-link the PDFs into the output instead of copying them. */
   linkMedia?: boolean;
   allowShrink?: boolean;
+  swapSteps?: SwapSteps;
 }
 
 /** A list that would lose all its records, or more than half, against the previous output. */
@@ -91,6 +93,7 @@ export async function startOutput(
       progress: options.progress,
       previousOutput: options.previous,
       ...(options.linkMedia ? { linkMedia: true } : {}),
+      ...(options.swapSteps ? { swapSteps: options.swapSteps } : {}),
       ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
     },
   );
@@ -105,10 +108,13 @@ export async function startOutput(
         accept({ names: rows.names, sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]! }),
       );
       if (!written) return undefined;
-      writeOutputManifest(paths.cache, fingerprint, written.manifest);
-      writeListTables(paths.cache, fingerprint, written.lists);
-      writeOutputReads(paths.cache, fingerprint, reads.outputs);
-      return written;
+      // The output is in place: a cache that cannot be written now is a warning (cache.ts).
+      const warnings = [
+        writeOutputManifest(paths.cache, fingerprint, written.manifest),
+        writeListTables(paths.cache, fingerprint, written.lists),
+        writeOutputReads(paths.cache, fingerprint, reads.outputs),
+      ].filter((warning) => warning !== undefined);
+      return { ...written, warnings: [...new Set(warnings)] };
     },
     abandon: () => writing.abandon(),
   };

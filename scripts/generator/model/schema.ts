@@ -279,6 +279,7 @@ export const volumeSchema = z.strictObject({
     VOLUME_PDF_PATH,
     /^volumes\/pdfs\/\d{4}\/[^/]+\.pdf$/,
   ),
+  order,
 });
 
 const keywordsDescription = 'a list of keywords, or one string of keywords separated by ", " and ending with "."';

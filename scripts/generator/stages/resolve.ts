@@ -264,7 +264,7 @@ export function orderJournal(journal: JournalInput, records: Records): ResolvedJ
   return {
     journal,
     authors: orderAuthors(records.authors),
-    volumes: [...records.volumes].sort((a, b) => a.id - b.id),
+    volumes: sortByOrder(records.volumes, (a, b) => a.id - b.id),
     manuscripts,
     manuscriptAuthors: resolveAuthors(records.authors, manuscripts),
   };

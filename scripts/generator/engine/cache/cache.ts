@@ -10,6 +10,8 @@
  *   settings invalidates everything at once when any of them changes.
  * - Every frame carries a CRC-32: a damaged or truncated file is ignored as a whole, never trusted.
  * - Files are replaced by rename, so a build that stops half way leaves the previous cache intact.
+ * - A cache file that cannot be written (a full disk, a read-only folder) is a warning, never a
+ *   failure: the output is complete without it, and may already be swapped in (writeFrames).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -135,12 +137,12 @@ export function readOutputManifest(dir: string, fingerprint: string): OutputMani
   return { out: frames[0]![0], files: { names, keys, stamps }, folders };
 }
 
-export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): void {
+export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): CacheWarning {
   // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
   const { names, keys, stamps } = manifest.files;
   const folders = [...(manifest.folders ?? new Map<string, FileStamp>())];
   const count = Math.max(1, Math.ceil(Math.max(names.length, folders.length) / OUTPUT_ROWS_PER_FRAME));
-  writeFrames(dir, OUTPUTS_FILE, fingerprint, {
+  return writeFrames(dir, OUTPUTS_FILE, fingerprint, {
     length: count,
     *[Symbol.iterator]() {
       for (let i = 0; i < count; i++) {
@@ -174,7 +176,30 @@ export function removeOutputManifest(dir: string): void {
  * holds the whole file and its decoded values at once.
  */
 
+/** What a build says when a cache file could not be written; undefined when it was. */
+export type CacheWarning = string | undefined;
+
+/**
+ * Writes a cache file whole, or not at all: on any failure to write it (most often a full disk)
+ * the half-written file goes, the previous one stays, and the warning says why.
+ */
 export function writeFrames(
+  dir: string,
+  name: string,
+  fingerprint: string,
+  frames: Iterable<unknown> & { length: number },
+): CacheWarning {
+  try {
+    writeFramesOrThrow(dir, name, fingerprint, frames);
+    return undefined;
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why = code === 'ENOSPC' || code === 'EDQUOT' ? `no space left on ${dir}` : message;
+    return `the build cache could not be written (${why}): the output is complete; the next build does again what the cache would have spared it`;
+  }
+}
+
+function writeFramesOrThrow(
   dir: string,
   name: string,
   fingerprint: string,
@@ -199,8 +224,13 @@ export function writeFrames(
     rmSync(temporary, { force: true });
     throw error;
   }
-  closeSync(fd);
-  renameSync(temporary, target);
+  try {
+    closeSync(fd);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 export function readFrames<T>(file: string, fingerprint: string): T[] | undefined {
@@ -262,8 +292,8 @@ export function readVerifiedMedia(dir: string, fingerprint: string): VerifiedMed
   return readFrames<VerifiedMedia>(path.join(dir, MEDIA_FILE), fingerprint)?.[0];
 }
 
-export function writeVerifiedMedia(dir: string, fingerprint: string, verified: VerifiedMedia): void {
-  writeFrames(dir, MEDIA_FILE, fingerprint, [verified]);
+export function writeVerifiedMedia(dir: string, fingerprint: string, verified: VerifiedMedia): CacheWarning {
+  return writeFrames(dir, MEDIA_FILE, fingerprint, [verified]);
 }
 
 /** The lists' item tables (list-items.ts), by output path. */
@@ -271,9 +301,13 @@ export function readListTables(dir: string, fingerprint: string): Map<string, Li
   return readMap(dir, LIST_TABLES_FILE, fingerprint);
 }
 
-export function writeListTables(dir: string, fingerprint: string, tables: ReadonlyMap<string, ListTable>): void {
+export function writeListTables(
+  dir: string,
+  fingerprint: string,
+  tables: ReadonlyMap<string, ListTable>,
+): CacheWarning {
   // A table is a few MB at 100,000 manuscripts: one per frame.
-  writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
+  return writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
 }
 
 /** What each output read when it was last rendered (reuse.ts), by output path. */
@@ -281,8 +315,8 @@ export function readOutputReads(dir: string, fingerprint: string): Map<string, s
   return readMap(dir, OUTPUT_READS_FILE, fingerprint);
 }
 
-export function writeOutputReads(dir: string, fingerprint: string, reads: ReadonlyMap<string, string>): void {
-  writeMap(dir, OUTPUT_READS_FILE, fingerprint, reads, 10_000);
+export function writeOutputReads(dir: string, fingerprint: string, reads: ReadonlyMap<string, string>): CacheWarning {
+  return writeMap(dir, OUTPUT_READS_FILE, fingerprint, reads, 10_000);
 }
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {
@@ -295,9 +329,9 @@ function writeMap<V>(
   fingerprint: string,
   map: ReadonlyMap<string, V>,
   perFrame: number,
-): void {
+): CacheWarning {
   const all = [...map];
   const frames: [string, V][][] = [];
   for (let start = 0; start < all.length; start += perFrame) frames.push(all.slice(start, start + perFrame));
-  writeFrames(dir, name, fingerprint, frames);
+  return writeFrames(dir, name, fingerprint, frames);
 }

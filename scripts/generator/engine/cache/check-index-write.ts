@@ -1,6 +1,6 @@
 /** Writing the check index (check-index.ts): each collection's files, as columns or kept whole. */
 
-import { writeFrames, type RecordEntry } from './cache.ts';
+import { writeFrames, type CacheWarning, type RecordEntry } from './cache.ts';
 import { type Discovery } from '../../stages/discover.ts';
 
 import { type AuthorRecord, type ManuscriptRecord } from '../../model/records.ts';
@@ -14,7 +14,7 @@ export function writeCheckIndex(
   fingerprint: string,
   found: Discovery,
   entries: readonly RecordEntry[],
-): void {
+): CacheWarning {
   const frames: IndexFrame[] = [];
   const sources = found.files;
   const authors = sources.range('authors');
@@ -25,7 +25,7 @@ export function writeCheckIndex(
     const fileNames = found.listed[collection] ?? names.joined;
     frames.push({ ...indexFrame(collection, entries.slice(start, end), authorRow), folder: filePrefix, fileNames });
   }
-  writeFrames(dir, INDEX_FILE, fingerprint, frames);
+  return writeFrames(dir, INDEX_FILE, fingerprint, frames);
 }
 
 function indexFrame(

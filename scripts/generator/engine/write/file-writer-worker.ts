@@ -37,9 +37,10 @@ const SMALL_FILE = 1 << 20;
  * (on ext4 twice as fast as the kernel's copy: 32 against 70 µs a PDF; files of 1 MiB or more are
  * copied by the kernel). `link` (a build whose output is deployed and thrown away, as in CI) makes
  * a hard link to the checked file instead, about 15 µs on ext4. Where a link cannot be made
- * (another file system, one without links) the PDF is copied.
+ * (another file system, one without links) the PDF is copied. `reuse` links a file of the previous
+ * output whose stamp the build already holds (place-reused.ts), so it is not stamped again.
  */
-export type CopyMode = 'copy' | 'link';
+export type CopyMode = 'copy' | 'link' | 'reuse';
 
 /** A batch as the writer's thread receives it (file-writer-worker.ts). */
 export interface FileBatch {
@@ -69,8 +70,16 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
   /** Where a page with deferred parts is put together; grown when a page needs more. */
   let page = Buffer.allocUnsafe(SMALL_FILE);
 
-  /** A copy (see CopyMode) of `from` at `to`; returns what `lstat` says of `to`. */
-  function copy(from: string, to: string, mode: CopyMode): Stats {
+  /** A copy (see CopyMode) of `from` at `to`; returns what `lstat` says of `to` (nothing for a link `reuse` made). */
+  function copy(from: string, to: string, mode: CopyMode): Stats | undefined {
+    if (mode === 'reuse') {
+      try {
+        linkSync(from, to);
+        return undefined;
+      } catch (error) {
+        if (!LINK_REFUSED.has(codeOf(error))) throw error;
+      }
+    }
     if (mode === 'link') {
       try {
         linkSync(from, to);
@@ -163,7 +172,7 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
     for (let i = 0; i < paths.length; i++) {
       const source = sources[i];
       const body = bodies[i]!;
-      let stat: Stats;
+      let stat: Stats | undefined;
       if (typeof source === 'string') stat = copy(source, paths[i]!, body as CopyMode);
       else {
         // This file's deferred parts, as maker, start and end, three numbers each.
@@ -172,9 +181,9 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
           parts.push(deferred[next + 1]!, deferred[next + 2]!, deferred[next + 3]!);
         stat = writeFile(paths[i]!, parts.length > 0 ? withPartsMade(body as Uint8Array, parts) : (body as Uint8Array));
       }
-      stamps[i * 3] = stat.size;
-      stamps[i * 3 + 1] = stat.mtimeMs;
-      stamps[i * 3 + 2] = stat.ino;
+      stamps[i * 3] = stat?.size ?? NaN;
+      stamps[i * 3 + 1] = stat?.mtimeMs ?? NaN;
+      stamps[i * 3 + 2] = stat?.ino ?? NaN;
     }
     return stamps;
   };

@@ -11,7 +11,7 @@ import type { MediaCopy } from '../../stages/media.ts';
 
 import type { OutputFile } from '../../../shared/output-file.ts';
 
-import { STAT_FIELDS, type FileStamp, type FolderListing, type Scan } from '../scan/stat-many.ts';
+import { STAT_FIELDS, type FolderListing, type Scan } from '../scan/stat-many.ts';
 
 /**
  * An output path (forward slashes, relative, checked by the renderers and findOutputConflicts) inside
@@ -38,9 +38,6 @@ export function mediaKey(copy: MediaCopy): string | undefined {
 export interface PreviousOutput {
   rows: OutputRows;
   find: (name: string, hint: number) => number;
-  folders: ReadonlyMap<string, FileStamp> | undefined;
-  /** The rows this build reuses, marked as they are found (placeReused moves the others aside). */
-  reused: Uint8Array;
 }
 
 /**
@@ -124,7 +121,6 @@ export async function findReusable(
       hint = row + 1;
     }
   }
-  for (const row of rows) if (row >= 0) previous.reused[row] = 1;
   return rows;
 }
 
@@ -168,10 +164,5 @@ export function folderOf(relative: string): string {
 /** Written files stamped at once (statMany). */
 export const STAT_SLICE = 50_000;
 
-/** A folder with fewer unchanged files than this is not worth adopting (placeReused): they are linked. */
-export const ADOPT_MIN_FILES = 64;
-
-/** Files created at once: enough to keep the disk and the thread pool busy. */
-export const WRITE_CONCURRENCY = 32;
 /** The twins written next to a file marked `precompress`. */
 export const PRECOMPRESSED = ['.gz', '.br'] as const;

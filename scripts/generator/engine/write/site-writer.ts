@@ -7,12 +7,12 @@
  * (copyMedia), copied or linked by two file writers' threads (file-writer.ts), handed over without
  * back-pressure. Then (finish) the pages are rendered here and written by a third. A
  * file whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a
- * PDF the same source stamp) is taken from the previous output instead of being written again: a
- * folder of such files as a whole, others by hard link. The previous output's files are only ever
- * replaced, never modified, so a link to one is a copy.
+ * PDF the same source stamp) is taken from the previous output instead of being written again, by
+ * hard link (place-reused.ts): the previous output stays whole until the swap. Its files are only
+ * ever replaced, never modified, so a link to one is a copy.
  */
 
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { OutputManifest } from '../cache/cache.ts';
@@ -31,6 +31,7 @@ import { BROTLI_OPTIONS, GZIP_LEVEL, type SiteWriter, type WriteOptions, type Wr
 export type { SiteWriter, WriteOptions, WriteStats };
 export { BROTLI_OPTIONS, GZIP_LEVEL };
 import { stageOutput } from '../../stages/write.ts';
+import { isNoSpace, NoSpace } from '../../../shared/no-space.ts';
 import {
   type FilePlan,
   type PreviousOutput,
@@ -40,7 +41,7 @@ import {
   relativesOf,
   under,
 } from './reusable-files.ts';
-import { folderStamps, placeReused } from './place-reused.ts';
+import { startLinking } from './place-reused.ts';
 import { chunksOf, hasStamp, previousListFile } from './previous-lists.ts';
 
 /**
@@ -53,9 +54,8 @@ export async function startSite(
   streamed: readonly OutputFile[],
   options: WriteOptions = {},
 ): Promise<SiteWriter> {
-  const staged = await stageOutput(outDir);
+  const staged = await stageOutput(outDir, options.swapSteps);
   const staging = staged.folder;
-  const trash = staged.aside;
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
   const tables = new Map<string, Omit<ListTable, 'stamps'> & { tag: number; files: number }>();
@@ -108,7 +108,6 @@ export async function startSite(
   /** The tag of each list written (of its first file; its twins follow). */
   const listTags = new Map<string, number>();
 
-  const moves: [string, string][] = [];
   // The pages and the PDFs go to different folders: a thread for the pages, two for the PDFs
   // (file-writer.ts). A copy is mostly the kernel's time (about 100 µs on ext4): on one thread the
   // copies were the last thing a cold build waited for, by 2 s at 100,000 PDFs.
@@ -123,12 +122,15 @@ export async function startSite(
   /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
   const running: Promise<unknown>[] = [];
   const lists = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
+  /** The files taken from the previous output, linked into the staging folder as soon as each is known. */
+  const linker = startLinking(outDir, staging, ensureFolder);
   /** Writes a list and its twins, or takes them from the previous output. */
   const writeList = async (output: OutputFile, handOver: () => void) => {
     const relatives = relativesOf(output);
     if (relatives.every((relative) => reusedLists.has(relative))) {
       if (relatives.length > 1)
         for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
+      for (const relative of relatives) await linker.link(relative, 0);
       reused += relatives.length;
       listTables.set(output.path, options.previousLists!.get(output.path)!);
       return;
@@ -197,8 +199,6 @@ export async function startSite(
           ? {
               rows: manifest.files,
               find: rowFinder(manifest.files),
-              folders: manifest.folders,
-              reused: new Uint8Array(manifest.files.names.length),
             }
           : undefined;
     }
@@ -220,8 +220,10 @@ export async function startSite(
       const mode = options.linkMedia === true ? 'link' : 'copy';
       const made: number[] = [];
       for (let i = 0; i < copies.length; i++) {
-        if (plan.rows[i]! >= 0) reused++;
-        else made.push(i);
+        if (plan.rows[i]! >= 0) {
+          await linker.link(copies[i]!.to, 0);
+          reused++;
+        } else made.push(i);
       }
       // Each writer takes one half, in order: the PDFs of a folder mostly go to one thread, as files
       // created in one folder wait for each other (the folder's lock).
@@ -244,15 +246,10 @@ export async function startSite(
     if (settled) return;
     settled = true;
     // The writers' threads stop at once; their waiting batches fail, and the lists' files close.
-    await Promise.all([lists.stop(), writer.abort(), ...mediaWriters.map((thread) => thread.abort())]);
+    await Promise.all([lists.stop(), writer.abort(), linker.abort(), ...mediaWriters.map((thread) => thread.abort())]);
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
     await Promise.allSettled([...listRuns, listWriterClosed, ...running]);
-    // What was moved out of the previous output goes back before anything else, last move first.
-    for (const [from, to] of moves.reverse()) {
-      await mkdir(path.dirname(from), { recursive: true }).catch(() => {});
-      await rename(to, from).catch(() => {});
-    }
     await staged.discard();
   };
 
@@ -305,6 +302,7 @@ export async function startSite(
               relatives.forEach(
                 (relative, f) => (bytes[relative] = rowStamp(previous!.rows, plan.rows[first + f]!).size),
               );
+            for (const relative of relatives) await linker.link(relative, 1);
             reused += relatives.length;
           } else {
             const file = target(output.path);
@@ -328,17 +326,7 @@ export async function startSite(
       })();
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
-      // A failure after this puts back what was moved (abandon).
-      await placeReused({
-        outDir,
-        staging,
-        reused: reusedFiles(previous),
-        written: written.names,
-        previous,
-        moves,
-        trash,
-        ensureFolder,
-      });
+      await linker.close();
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
@@ -366,14 +354,12 @@ export async function startSite(
         return undefined;
       }
       await staged.swap();
-      moves.length = 0;
       settled = true;
-      await staged.removePrevious();
     } catch (error) {
       await abandon();
-      throw error;
+      // A full disk is said in one line: the threads' errors name no file, only the system call.
+      throw isNoSpace(error) ? new NoSpace(path.dirname(outDir), { cause: error }) : error;
     }
-    manifest.folders = await folderStamps(outDir, manifest.files.names);
     return {
       files: writtenCount + reused,
       bytes,
@@ -383,29 +369,6 @@ export async function startSite(
       manifest,
       lists: listTables,
     };
-  };
-
-  /**
-   * The files this build takes from the previous output, their rows there marked (findReusable
-   * marked the others'); `found` is false when a list taken by its table has no row there.
-   */
-  const reusedFiles = (previous: PreviousOutput | undefined): { names: string[]; found: boolean } => {
-    const names: string[] = [];
-    let found = previous !== undefined;
-    let hint = 0;
-    for (const relative of reusedLists.keys()) {
-      const row = previous ? previous.find(relative, hint) : -1;
-      if (row >= 0) {
-        previous!.reused[row] = 1;
-        hint = row + 1;
-      } else found = false;
-      names.push(relative);
-    }
-    for (const plan of [plans.media, plans.whole]) {
-      if (!plan) continue;
-      for (let k = 0; k < plan.files.length; k++) if (plan.tags[k]! < 0) names.push(plan.files[k]!);
-    }
-    return { names, found };
   };
 
   await Promise.all(handedOver);

@@ -7,6 +7,7 @@ import type { OutputFile } from '../../../shared/output-file.ts';
 import type { Progress } from '../../progress.ts';
 import type { Scan } from '../scan/stat-many.ts';
 import type { ListTable } from './list-items.ts';
+import type { SwapSteps } from '../../../shared/folder-swap.ts';
 
 /**
  * Compression levels for the precompressed twins, chosen by measurement (docs/performance.md):
@@ -37,10 +38,14 @@ export interface WriteStats {
   manifest: OutputManifest;
   /** The tables of the lists in the output (written or reused), for the next build's lists. */
   lists: Map<string, ListTable>;
+  /** The build cache files that could not be written once the output was in place (cache.ts). */
+  warnings?: string[];
 }
 
 export interface WriteOptions {
   progress?: Progress;
+  /** Awaited at each step of the swap; only the tests that kill a build there pass it (shared/folder-swap.ts). */
+  swapSteps?: SwapSteps;
   /** Hard-link PDFs from `content/media/` instead of copying them (file-writer.ts, CopyMode). */
   linkMedia?: boolean;
   /** The tables of the lists the previous build wrote (list-items.ts), from the build cache. */
