@@ -157,7 +157,7 @@ describe('slugOf', () => {
     expect(slugOf('Џиновски и Ќосевски: Љубојна, Њивје, Ѕвездa')).toBe(
       'dzhinovski-i-kjosevski-ljubojna-njivje-dzvezda',
     );
-    expect(slugOf('Щука в Києві')).toBe('shtuka-v-kiyevi');
+    expect(slugOf('Щука в Києві')).toBe('shchuka-v-kijevi');
     expect(slugOf('Galičica, 2022 (Ohrid)')).toBe('galicica-2022-ohrid');
     expect(slugOf('★ ★')).toBe('');
   });

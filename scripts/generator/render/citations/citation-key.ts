@@ -7,89 +7,10 @@
  * - Safe everywhere a key goes: `[a-z0-9-]` only, which BibTeX, biber, LaTeX's `\cite` and CSL
  *   processors all take. BibTeX reads a key with non-ASCII letters byte by byte, so the name's
  *   letters are folded to ASCII: accents dropped, Cyrillic and Greek letters written with Latin
- *   ones. The letters are a hint for a reader, not a standard transliteration.
+ *   ones, as the import spells keys (shared/latin-letters.ts).
  * - No author, or no letter left (another script): `ms` stands for the name.
  */
-const LETTERS: Record<string, string> = {
-  // Cyrillic (after NFD has taken the marks off ѓ, ќ, й, ё, ї, ў)
-  а: 'a',
-  б: 'b',
-  в: 'v',
-  г: 'g',
-  ґ: 'g',
-  д: 'd',
-  ђ: 'dj',
-  е: 'e',
-  є: 'je',
-  ж: 'zh',
-  з: 'z',
-  ѕ: 'dz',
-  и: 'i',
-  і: 'i',
-  ј: 'j',
-  к: 'k',
-  л: 'l',
-  љ: 'lj',
-  м: 'm',
-  н: 'n',
-  њ: 'nj',
-  о: 'o',
-  п: 'p',
-  р: 'r',
-  с: 's',
-  т: 't',
-  ћ: 'c',
-  у: 'u',
-  ф: 'f',
-  х: 'h',
-  ц: 'c',
-  ч: 'ch',
-  џ: 'dzh',
-  ш: 'sh',
-  щ: 'sht',
-  ъ: 'a',
-  ы: 'y',
-  ь: '',
-  э: 'e',
-  ю: 'ju',
-  я: 'ja',
-  // Greek (after NFD has taken the accents off)
-  α: 'a',
-  β: 'b',
-  γ: 'g',
-  δ: 'd',
-  ε: 'e',
-  ζ: 'z',
-  η: 'i',
-  θ: 'th',
-  ι: 'i',
-  κ: 'k',
-  λ: 'l',
-  μ: 'm',
-  ν: 'n',
-  ξ: 'x',
-  ο: 'o',
-  π: 'p',
-  ρ: 'r',
-  σ: 's',
-  ς: 's',
-  τ: 't',
-  υ: 'y',
-  φ: 'f',
-  χ: 'ch',
-  ψ: 'ps',
-  ω: 'o',
-  // Latin letters that NFD does not split
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ł: 'l',
-  þ: 'th',
-  ð: 'd',
-  ı: 'i',
-};
+import { latinLetters } from '../../../shared/latin-letters.ts';
 
 /**
  * The key of a manuscript by its first author's family name (undefined: no author), its year and
@@ -107,11 +28,6 @@ export function citationKey(
 
 /** The name's letters, lower case, folded to ASCII; other characters dropped. */
 export function asciiLetters(name: string): string {
-  let ascii = '';
   // Greek ου is one sound, written ou.
-  for (const c of name.normalize('NFD').toLowerCase().replaceAll('ου', 'ou')) {
-    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) ascii += c;
-    else ascii += LETTERS[c] ?? '';
-  }
-  return ascii;
+  return latinLetters(name.normalize('NFD').toLowerCase().replaceAll('ου', 'ou')).replace(/[^a-z0-9]/g, '');
 }
