@@ -1,0 +1,132 @@
+/**
+ * The field parsers the content schemas are made of (schema.ts): each accepts a value as YAML gives
+ * it (the text the editor typed) or as JSON does, turns it into the one type the build uses, and
+ * reports at most one problem, in the contract's words.
+ */
+import * as z from 'zod';
+import type { ProblemCode } from './problems.ts';
+import { PAGE, isCalendarDate, isPlainLine, looksLikeMarkup } from './formats.ts';
+import type * as scholarly from './scholarly-fields.ts';
+
+export type Parsed<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: ProblemCode; message: string; expected: string; index?: number; offset?: number };
+
+export const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+export const bad = (
+  message: string,
+  expected: string,
+  code: ProblemCode = 'schema/format',
+  index?: number,
+  offset?: number,
+): Parsed<never> => ({
+  ok: false,
+  code,
+  message,
+  expected,
+  ...(index === undefined ? {} : { index }),
+  ...(offset === undefined ? {} : { offset }),
+});
+
+/** Params attached to every issue this module raises; `validate.ts` reads them back. */
+export interface IssueParams {
+  code: ProblemCode;
+  expected: string;
+  /** Where in the text value the problem is: validate.ts points at that place in the file. */
+  offset?: number;
+}
+
+/**
+ * A field: a JSON Schema fragment (for editors' autocompletion) and a parser. A missing required
+ * field is reported as `schema/missing` with the field's own description of what it expects.
+ */
+export function field<T>(jsonSchema: Record<string, unknown>, parse: (value: unknown) => Parsed<T>) {
+  const expected = String(jsonSchema['description'] ?? 'a value');
+  return z
+    .unknown()
+    .transform((value, ctx): T => {
+      const result: Parsed<T> = value === undefined ? bad('is missing', expected, 'schema/missing') : parse(value);
+      if (result.ok) return result.value;
+      const params: IssueParams = {
+        code: result.code,
+        expected: result.expected,
+        ...(result.offset === undefined ? {} : { offset: result.offset }),
+      };
+      ctx.addIssue({
+        code: 'custom',
+        message: result.message,
+        params,
+        ...(result.index === undefined ? {} : { path: [result.index] }),
+      });
+      return z.NEVER;
+    })
+    .meta(jsonSchema);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return `the ${typeof value} ${JSON.stringify(value)}`;
+}
+
+export function asString(value: unknown, expected: string): Parsed<string> {
+  return typeof value === 'string' ? ok(value) : bad(`is ${describe(value)}, not text`, expected, 'schema/type');
+}
+
+/** Single-line plain text; `allowEmpty` for the fields SPEC 2.3 says may be empty. */
+export function plainText(description: string, options: { allowEmpty?: boolean } = {}) {
+  return field({ type: 'string', description, ...(options.allowEmpty ? {} : { minLength: 1 }) }, (value) => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    if (text.value === '' && !options.allowEmpty) return bad('is empty', description);
+    if (!isPlainLine(text.value)) {
+      return bad(
+        'has a line break, a control character or surrounding spaces',
+        'one line of text without leading or trailing spaces',
+      );
+    }
+    if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text without HTML tags', 'schema/markup');
+    return ok(text.value);
+  });
+}
+
+export function matching(
+  description: string,
+  pattern: RegExp,
+  check: (value: string) => boolean = () => true,
+  options: { allowEmpty?: boolean } = {},
+) {
+  const source = options.allowEmpty ? `^(?:${pattern.source.replace(/^\^|\$$/g, '')})?$` : pattern.source;
+  return field({ type: 'string', description, pattern: source }, (value) => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    if (options.allowEmpty && text.value === '') return ok('');
+    if (!pattern.test(text.value) || !check(text.value))
+      return bad(`${JSON.stringify(text.value)} is not valid`, description);
+    return ok(text.value);
+  });
+}
+
+const MAX_ID = 2 ** 31 - 1;
+
+/** A positive integer: a YAML plain scalar like `12`, or a JSON number. */
+export function positiveInteger(description: string) {
+  return field({ type: 'integer', minimum: 1, maximum: MAX_ID, description }, (value) => {
+    const n = typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_ID) {
+      return bad(`is ${describe(value)}`, description, typeof n === 'number' ? 'schema/format' : 'schema/type');
+    }
+    return ok(n);
+  });
+}
+
+export const page = (description: string) =>
+  field({ type: ['string', 'integer'], pattern: PAGE.source, minimum: 0, description }, (value) => {
+    const text = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value;
+    if (typeof text !== 'string' || !PAGE.test(text)) return bad(`is ${describe(value)}`, description);
+    return ok(text);
+  });
+
+export const fieldOf = <T>(spec: scholarly.FieldSpec<T>) => field(spec.jsonSchema, spec.parse);
+export const calendarDate = (description: string) => matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
