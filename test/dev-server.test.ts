@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPreviewServer } from '../scripts/preview/server.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
@@ -21,8 +22,6 @@ declare const document: {
   querySelectorAll(selector: string): { length: number };
 };
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 const skip = !haveChromium && !process.env['CI'];
 if (skip) console.warn(`${CHROMIUM} is not installed (Debian chromium): the dev server browser test is skipped`);
 
@@ -44,17 +43,7 @@ describe.skipIf(skip)('npm run dev', () => {
       cwd: workspace.root,
     });
     origin = await printed(dev, /Serving the site at (http:\/\/127\.0\.0\.1:\d+)\//);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   });
 

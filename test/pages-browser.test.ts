@@ -2,9 +2,9 @@
  * End to end, as an indexer or a reader meets a landing page: the fixture journal is built, served
  * by the project's preview server, and read by a real headless Chromium.
  */
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
 import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
@@ -18,8 +18,6 @@ declare const window: { __pwned?: number };
 declare function getComputedStyle(element: unknown): { fontStyle: string; position: string };
 
 /** Debian's `chromium` package; CI installs it (.ci/run). */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 // Skipped with the reason where Chromium is missing; under CI, which installs it, that is a failure.
 const skip = !haveChromium && !process.env['CI'];
 if (skip) console.warn(`${CHROMIUM} is not installed (Debian chromium): the landing page browser test is skipped`);
@@ -50,17 +48,7 @@ describe.skipIf(skip)('landing page in a browser', () => {
     server = createPreviewServer({ root: workspace.paths.out });
     const address = await server.listen(0, '127.0.0.1');
     origin = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -6,19 +6,17 @@
  * machine is refused and recorded: the CMS needs nothing but our two servers.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startLocalEditor, type LocalEditor } from '../scripts/admin/local-editor.ts';
 import { loadJournal } from '../scripts/generator/stages/load.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 // Skipped with the reason where Chromium is missing; under CI, which installs it, that is a failure.
 const skip = !haveChromium && !process.env['CI'];
 if (skip) console.warn(`${CHROMIUM} is not installed (Debian chromium): the web editor browser test is skipped`);
@@ -79,17 +77,7 @@ describe.skipIf(skip)('the web editor in a browser, saving through the local bac
       port: 0,
       env: process.env,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

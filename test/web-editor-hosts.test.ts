@@ -6,10 +6,10 @@
  * Chromium opened on the page gets the CMS's sign-in screen with nothing fetched from another site.
  */
 import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { haveChromium, launchChromium } from './helpers/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { formatReport } from '../scripts/generator/model/problems.ts';
@@ -23,8 +23,6 @@ import { previewServer } from './servers/preview.ts';
 import { wranglerServer } from './servers/wrangler.ts';
 import type { RunningServer, ServerUnderTest } from './servers/server.ts';
 import type { BuiltSite } from './servers/site.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 const SERVERS: ServerUnderTest[] = [
   nginxServer(process.env),
@@ -71,18 +69,7 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   site = await buildWithEditor();
-  if (existsSync(CHROMIUM))
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+  if (haveChromium) browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -126,7 +113,7 @@ for (const server of SERVERS) {
       expect(new URL(values(moved, 'location')[0]!, running.origin).pathname).toBe('/admin/');
     });
 
-    it.skipIf(!existsSync(CHROMIUM) && !process.env['CI'])(
+    it.skipIf(!haveChromium && !process.env['CI'])(
       "shows the CMS's sign-in in a browser, fetching nothing from another site",
       async () => {
         const page = await browser!.newPage();
