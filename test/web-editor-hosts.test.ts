@@ -5,7 +5,7 @@
  * as JavaScript and the configuration beside them, `/admin` moves to `/admin/`, and a headless
  * Chromium opened on the page gets the CMS's sign-in screen with nothing fetched from another site.
  */
-import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser } from 'playwright-core';
@@ -22,7 +22,7 @@ import { nginxServer } from './servers/nginx.ts';
 import { previewServer } from './servers/preview.ts';
 import { wranglerServer } from './servers/wrangler.ts';
 import type { RunningServer, ServerUnderTest } from './servers/server.ts';
-import type { BuiltSite } from './servers/site.ts';
+import { makeReadable, type BuiltSite } from './servers/site.ts';
 
 const SERVERS: ServerUnderTest[] = [
   nginxServer(process.env),
@@ -53,15 +53,6 @@ async function buildWithEditor(): Promise<BuiltSite> {
     scratch: (name) => path.join(dir, name),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
-}
-
-async function makeReadable(folder: string): Promise<void> {
-  await chmod(folder, 0o755);
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const target = path.join(folder, entry.name);
-    if (entry.isDirectory()) await makeReadable(target);
-    else await chmod(target, 0o644);
-  }
 }
 
 let site: BuiltSite;

@@ -41,7 +41,8 @@ export async function buildSample(): Promise<BuiltSite> {
   };
 }
 
-async function makeReadable(folder: string): Promise<void> {
+/** Every folder and file under `folder` readable by the servers' worker users. */
+export async function makeReadable(folder: string): Promise<void> {
   await chmod(folder, 0o755);
   for (const entry of await readdir(folder, { withFileTypes: true })) {
     const target = path.join(folder, entry.name);
