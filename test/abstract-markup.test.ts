@@ -16,6 +16,7 @@ import type { Problem } from '../scripts/generator/model/problems.ts';
 import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.ts';
 import { snapshot } from './helpers/snapshot.ts';
 import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
+import { NEW_MANUSCRIPT } from './helpers/records.ts';
 
 /** The pages' allow-list, written out here so that a change to it is a change to this test too. */
 const ELEMENTS = ['p', 'em', 'i', 'strong', 'b', 'sup', 'sub', 'br', 'a'];
@@ -231,18 +232,7 @@ describe('abstract markup and plain author strings: the build refuses them in on
     workspace = undefined;
   });
 
-  const MANUSCRIPT = `id: 40
-citation_volume: 1
-citation_title: A new record
-citation_date: 2022-01-10
-abstract: <p>Text.</p>
-keywords: [one, two]
-document: pdfs/orchids.pdf
-authors:
-  - marko-nikolov
-  - as_published: Jane Doe
-section: Botany
-`;
+  const MANUSCRIPT = NEW_MANUSCRIPT.replace('  - jane-doe', '  - as_published: Jane Doe');
 
   const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { PUBLISHED_MANUSCRIPT_KEYS } from './helpers/records.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -39,20 +40,7 @@ describe('build of a valid journal', () => {
     }
     const manuscripts = await readJson(workspace, 'manuscripts');
     for (const m of manuscripts) {
-      expect(Object.keys(m)).toEqual([
-        'id',
-        'citation_language',
-        'udc',
-        'abstract',
-        'citation_issn',
-        'citation_title',
-        'citation_date',
-        'citation_volume',
-        'keywords',
-        'document',
-        'authors',
-        'section',
-      ]);
+      expect(Object.keys(m)).toEqual([...PUBLISHED_MANUSCRIPT_KEYS]);
       expect(typeof m.id).toBe('number');
       expect(typeof m.citation_volume).toBe('number');
       for (const name of m.authors) expect(typeof name).toBe('string');

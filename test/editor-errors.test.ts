@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import type { Problem } from '../scripts/generator/model/problems.ts';
 import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
+import { NEW_MANUSCRIPT } from './helpers/records.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -16,19 +17,6 @@ afterEach(async () => {
 });
 
 const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
-
-const MANUSCRIPT = `id: 40
-citation_volume: 1
-citation_title: A new record
-citation_date: 2022-01-10
-abstract: <p>Text.</p>
-keywords: [one, two]
-document: pdfs/orchids.pdf
-authors:
-  - marko-nikolov
-  - jane-doe
-section: Botany
-`;
 
 async function problemsFor(files: Record<string, string | null>, mode: 'check' | 'build' = 'check') {
   workspace = await createWorkspace(files);
@@ -43,7 +31,7 @@ describe('every problem of a record in the first run', () => {
     async (mode) => {
       const problems = await problemsFor(
         {
-          'manuscripts/new.yaml': MANUSCRIPT.replace('id: 40', 'id: 7')
+          'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 7')
             .replace('citation_date: 2022-01-10', 'citation_date: 2022-02-30')
             .replace('pdfs/orchids.pdf', 'pdfs/missing.pdf'),
         },
@@ -59,7 +47,7 @@ describe('every problem of a record in the first run', () => {
 
   it('a duplicate id names both files, the one that sorts later first, and the next free id', async () => {
     const problems = await problemsFor({
-      'manuscripts/zebra.yaml': MANUSCRIPT.replace('id: 40', 'id: 3'),
+      'manuscripts/zebra.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 3'),
     });
     expect(problems.map(where)).toEqual(['ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id']);
     expect(problems[0]!.message).toBe('3 is also the id of content/manuscripts/orchids.yaml');
@@ -69,7 +57,10 @@ describe('every problem of a record in the first run', () => {
 
   it('an invalid record with a duplicate id is still reported as a duplicate', async () => {
     const problems = await problemsFor({
-      'manuscripts/zebra.yaml': MANUSCRIPT.replace('id: 40', 'id: 12').replace('citation_title: A new record\n', ''),
+      'manuscripts/zebra.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 12').replace(
+        'citation_title: A new record\n',
+        '',
+      ),
     });
     expect(problems.map(where).sort()).toEqual([
       'ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id',
@@ -84,7 +75,7 @@ describe('every problem of a record in the first run', () => {
 describe('unknown fields', () => {
   it('a misspelt field gets "did you mean", once, and no second report that the right one is missing', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title:', 'citation_tittle:'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_title:', 'citation_tittle:'),
     });
     expect(problems.map(where)).toEqual(['schema/unknown-field content/manuscripts/new.yaml:3:1 citation_tittle']);
     expect(problems[0]!.message).toBe('is not a known field; did you mean "citation_title"?');
@@ -92,7 +83,7 @@ describe('unknown fields', () => {
 
   it('a field nothing resembles lists the known fields, and a missing field is still reported', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title: A new record\n', 'colour: blue\n'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_title: A new record\n', 'colour: blue\n'),
     });
     expect(problems.map(where)).toEqual([
       'schema/missing content/manuscripts/new.yaml:1:1 citation_title',
@@ -111,7 +102,7 @@ describe('markup problems in an abstract point at the tag itself', () => {
     ['after an escape in a quoted text', 'abstract: "<p>\\u00e9t\\u00e9 <font>.</p>"', 5, 29],
   ])('%s', async (_name, abstract, line, column) => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('abstract: <p>Text.</p>', abstract),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('abstract: <p>Text.</p>', abstract),
     });
     expect(problems.map(where)).toEqual([`schema/markup content/manuscripts/new.yaml:${line}:${column} abstract`]);
     expect(problems[0]!.message).not.toContain('at character');
@@ -121,7 +112,7 @@ describe('markup problems in an abstract point at the tag itself', () => {
 describe('keywords and markup the pages would have to repair', () => {
   it('a keyword list item holding ";" is an error at the item', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('keywords: [one, two]', 'keywords:\n  - one; two\n  - three'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('keywords: [one, two]', 'keywords:\n  - one; two\n  - three'),
     });
     expect(problems.map(where)).toEqual(['schema/format content/manuscripts/new.yaml:7:5 keywords[0]']);
     expect(problems[0]!.message).toContain(';');
@@ -142,7 +133,7 @@ describe('keywords and markup the pages would have to repair', () => {
   ])(
     '%s: a warning at its place, and the build still publishes (imported data must build)',
     async (_name, from, to, line, column, field) => {
-      workspace = await createWorkspace({ 'manuscripts/new.yaml': MANUSCRIPT.replace(from, to) });
+      workspace = await createWorkspace({ 'manuscripts/new.yaml': NEW_MANUSCRIPT.replace(from, to) });
       const result = await workspace.build();
       expect(result.problems).toEqual([]);
       expect(result.ok).toBe(true);

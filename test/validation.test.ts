@@ -10,6 +10,7 @@ import { discover, discoverJournal } from '../scripts/generator/stages/discover.
 import type { Problem } from '../scripts/generator/model/problems.ts';
 import { COLLECTION_NAMES, type CollectionName } from '../scripts/generator/model/schema.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { NEW_MANUSCRIPT } from './helpers/records.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -26,19 +27,6 @@ async function problemsFor(files: Record<string, string | Uint8Array | null>): P
   return result.problems;
 }
 
-const MANUSCRIPT = `id: 40
-citation_volume: 1
-citation_title: A new record
-citation_date: 2022-01-10
-abstract: <p>Text.</p>
-keywords: [one, two]
-document: pdfs/orchids.pdf
-authors:
-  - marko-nikolov
-  - jane-doe
-section: Botany
-`;
-
 describe('schema problems point at the field', () => {
   it('a missing required field points at the record and names the field', async () => {
     const problems = await problemsFor({
@@ -51,7 +39,7 @@ describe('schema problems point at the field', () => {
 
   it('an unknown field (a typo) points at its key and names the field it resembles', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_title:', 'citation_titel:'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_title:', 'citation_titel:'),
     });
     expect(problems.map(where)).toEqual(['schema/unknown-field content/manuscripts/new.yaml:3:1 citation_titel']);
     expect(problems[0]!.message).toContain('did you mean "citation_title"?');
@@ -107,8 +95,8 @@ describe('schema problems point at the field', () => {
       'document',
     ],
   ])('%s', async (_name, from, to, line, column, field) => {
-    expect(MANUSCRIPT).toContain(from);
-    const problems = await problemsFor({ 'manuscripts/new.yaml': MANUSCRIPT.replace(from, to) });
+    expect(NEW_MANUSCRIPT).toContain(from);
+    const problems = await problemsFor({ 'manuscripts/new.yaml': NEW_MANUSCRIPT.replace(from, to) });
     expect(problems.map((p) => `${p.file}:${p.line}:${p.column} ${p.field}`)).toEqual([
       `content/manuscripts/new.yaml:${line}:${column} ${field}`,
     ]);
@@ -156,7 +144,7 @@ describe('schema problems point at the field', () => {
 
   it('keeps YAML scalars as typed: dates, 1.10-like codes and leading zeros are never converted', async () => {
     workspace = await createWorkspace({
-      'manuscripts/new.yaml': MANUSCRIPT.replace(
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace(
         'section: Botany',
         'section: Botany\nudc: 1.10\ncitation_language: yes',
       ),
@@ -386,7 +374,9 @@ describe('reference problems (checked after every file is loaded)', () => {
   it.each(['check', 'build'] as const)(
     'an unknown author key points at the list item and suggests the nearest key (%s)',
     async (mode) => {
-      workspace = await createWorkspace({ 'manuscripts/new.yaml': MANUSCRIPT.replace('  - jane-doe', '  - jane-do') });
+      workspace = await createWorkspace({
+        'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('  - jane-doe', '  - jane-do'),
+      });
       const result = await workspace.build(mode);
       expect(result.ok).toBe(false);
       expect(result.problems.map(where)).toEqual(['ref/unknown-author content/manuscripts/new.yaml:10:5 authors[1]']);
@@ -396,20 +386,20 @@ describe('reference problems (checked after every file is loaded)', () => {
 
   it('an unknown volume id lists the ids that exist', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_volume: 1', 'citation_volume: 9'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_volume: 1', 'citation_volume: 9'),
     });
     expect(problems.map(where)).toEqual(['ref/unknown-volume content/manuscripts/new.yaml:2:18 citation_volume']);
     expect(problems[0]!.expected).toBe('one of the volume ids: 1, 2');
   });
 
   it('a duplicate manuscript id names the other file', async () => {
-    const problems = await problemsFor({ 'manuscripts/new.yaml': MANUSCRIPT.replace('id: 40', 'id: 7') });
+    const problems = await problemsFor({ 'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 7') });
     expect(problems.map(where)).toEqual(['ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id']);
     expect(problems[0]!.message).toContain('content/manuscripts/new.yaml');
     // Ids far above the count of manuscripts are compared all the same.
     const large = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('id: 40', 'id: 2000000000'),
-      'manuscripts/other.yaml': MANUSCRIPT.replace('id: 40', 'id: 2000000000'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 2000000000'),
+      'manuscripts/other.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 2000000000'),
     });
     expect(large.map(where)).toEqual(['ref/duplicate-id content/manuscripts/other.yaml:1:5 id']);
     expect(large[0]!.message).toBe('2000000000 is also the id of content/manuscripts/new.yaml');
@@ -417,7 +407,7 @@ describe('reference problems (checked after every file is loaded)', () => {
 
   it('a section the journal does not list, with a suggestion', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': MANUSCRIPT.replace('section: Botany', 'section: Botanny'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('section: Botany', 'section: Botanny'),
     });
     expect(problems.map(where)).toEqual(['ref/unknown-section content/manuscripts/new.yaml:11:10 section']);
     expect(problems[0]!.message).toContain('did you mean "Botany"?');
@@ -438,9 +428,9 @@ describe('reference problems (checked after every file is loaded)', () => {
 describe('PDF problems', () => {
   it('a missing PDF, a file that is not a PDF, and a linked PDF', async () => {
     workspace = await createWorkspace({
-      'manuscripts/a.yaml': MANUSCRIPT.replace('id: 40', 'id: 41').replace('pdfs/orchids.pdf', 'pdfs/missing.pdf'),
-      'manuscripts/b.yaml': MANUSCRIPT.replace('id: 40', 'id: 42').replace('pdfs/orchids.pdf', 'pdfs/fake.pdf'),
-      'manuscripts/c.yaml': MANUSCRIPT.replace('id: 40', 'id: 43').replace('pdfs/orchids.pdf', 'pdfs/linked.pdf'),
+      'manuscripts/a.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 41').replace('pdfs/orchids.pdf', 'pdfs/missing.pdf'),
+      'manuscripts/b.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 42').replace('pdfs/orchids.pdf', 'pdfs/fake.pdf'),
+      'manuscripts/c.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 43').replace('pdfs/orchids.pdf', 'pdfs/linked.pdf'),
       'media/pdfs/fake.pdf': '<html>not a pdf</html>',
     });
     await symlink(
@@ -461,7 +451,10 @@ describe('PDF problems', () => {
     await mkdir(outside);
     await writeFile(path.join(outside, 'secret.pdf'), '%PDF-1.4 secret');
     await symlink(outside, path.join(workspace.paths.content, 'media/pdfs/elsewhere'));
-    await workspace.write('manuscripts/new.yaml', MANUSCRIPT.replace('pdfs/orchids.pdf', 'pdfs/elsewhere/secret.pdf'));
+    await workspace.write(
+      'manuscripts/new.yaml',
+      NEW_MANUSCRIPT.replace('pdfs/orchids.pdf', 'pdfs/elsewhere/secret.pdf'),
+    );
     const result = await workspace.build('check');
     // The shape check refuses subfolders before the file system is touched.
     expect(result.problems.map(where)).toEqual(['schema/format content/manuscripts/new.yaml:7:11 document']);
@@ -472,7 +465,7 @@ describe('one run reports everything', () => {
   it('problems in several files are all reported, grouped by file, in one report', async () => {
     workspace = await createWorkspace({
       'authors/bad.yaml': 'name: Ana\n',
-      'manuscripts/new.yaml': MANUSCRIPT.replace('citation_date: 2022-01-10', 'citation_date: 2022-13-01').replace(
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_date: 2022-01-10', 'citation_date: 2022-13-01').replace(
         '  - jane-doe',
         '  - nobody',
       ),
