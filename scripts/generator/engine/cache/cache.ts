@@ -36,7 +36,7 @@ import type { Loaded } from '../../stages/load.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 10;
+const CACHE_FORMAT = 11;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
@@ -57,8 +57,6 @@ export interface OutputManifest {
   out: string;
   /** Every file written, in the order of the outputs; files without a key have the key '' (listed, never reused). */
   files: OutputRows;
-  /** Every folder holding files, with its stamp: a folder that still has it can be moved as a whole. */
-  folders?: Map<string, FileStamp>;
 }
 
 /**
@@ -97,18 +95,11 @@ function readVersion(manifest: string): string {
 }
 
 /**
- * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files and folders in columns (paths and keys
+ * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files in columns (paths and keys
  * NUL-joined, stamps as numbers): no array or object per file to write or to read back: 200,000
  * files at 100,000 manuscripts, where an entry each costs tens of MB at the end of a cold build.
  */
-type OutputFrame = [
-  out: string,
-  files: string,
-  keys: string,
-  stamps: Float64Array,
-  folders: string,
-  folderStamps: Float64Array,
-];
+type OutputFrame = [out: string, files: string, keys: string, stamps: Float64Array];
 const OUTPUT_ROWS_PER_FRAME = 10_000;
 
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
@@ -117,31 +108,20 @@ export function readOutputManifest(dir: string, fingerprint: string): OutputMani
   const names: string[] = [];
   const keys: string[] = [];
   const stamps = new Float64Array(frames.reduce((sum, frame) => sum + frame[3].length, 0));
-  const folders = new Map<string, FileStamp>();
-  for (const [, frameNames, frameKeys, frameStamps, folderNames, folderStamps] of frames) {
-    if (frameNames) {
-      stamps.set(frameStamps, names.length * ROW_STAMP_FIELDS);
-      names.push(...frameNames.split('\0'));
-      keys.push(...frameKeys.split('\0'));
-    }
-    if (folderNames)
-      folderNames.split('\0').forEach((folder, i) =>
-        folders.set(folder, {
-          size: folderStamps[i * 3]!,
-          mtimeMs: folderStamps[i * 3 + 1]!,
-          ino: folderStamps[i * 3 + 2]!,
-        }),
-      );
+  for (const [, frameNames, frameKeys, frameStamps] of frames) {
+    if (!frameNames) continue;
+    stamps.set(frameStamps, names.length * ROW_STAMP_FIELDS);
+    names.push(...frameNames.split('\0'));
+    keys.push(...frameKeys.split('\0'));
   }
   if (stamps.length !== names.length * ROW_STAMP_FIELDS || keys.length !== names.length) return undefined;
-  return { out: frames[0]![0], files: { names, keys, stamps }, folders };
+  return { out: frames[0]![0], files: { names, keys, stamps } };
 }
 
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): CacheWarning {
   // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
   const { names, keys, stamps } = manifest.files;
-  const folders = [...(manifest.folders ?? new Map<string, FileStamp>())];
-  const count = Math.max(1, Math.ceil(Math.max(names.length, folders.length) / OUTPUT_ROWS_PER_FRAME));
+  const count = Math.max(1, Math.ceil(names.length / OUTPUT_ROWS_PER_FRAME));
   return writeFrames(dir, OUTPUTS_FILE, fingerprint, {
     length: count,
     *[Symbol.iterator]() {
@@ -150,16 +130,11 @@ export function writeOutputManifest(dir: string, fingerprint: string, manifest: 
         const end = Math.min(names.length, start + OUTPUT_ROWS_PER_FRAME);
         const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
         for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = stamps[start * ROW_STAMP_FIELDS + k]!;
-        const folderPart = folders.slice(start, start + OUTPUT_ROWS_PER_FRAME);
-        const folderStamps = new Float64Array(folderPart.length * 3);
-        folderPart.forEach(([, stamp], k) => folderStamps.set([stamp.size, stamp.mtimeMs, stamp.ino], k * 3));
         yield [
           manifest.out,
           names.slice(start, end).join('\0'),
           keys.slice(start, end).join('\0'),
           frameStamps,
-          folderPart.map(([folder]) => folder).join('\0'),
-          folderStamps,
         ] satisfies OutputFrame;
       }
     },
