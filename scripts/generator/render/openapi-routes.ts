@@ -34,7 +34,7 @@ export interface Route {
   redirect: boolean;
   /**
    * How the host rules serve it (scripts/hosts/rules.ts): `api`, with the API's headers and a 405
-   * for every other method; `file`, as a file with its type and nothing else.
+   * for every other method; `file`, as a file with its type and the headers its type rule adds.
    */
   served: 'api' | 'file';
 }
@@ -43,6 +43,8 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 /** A manuscript's or a volume's `id`. */
 const ID_PARAMETER = { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 };
+
+export const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export const ROUTES: readonly Route[] = [
   {
@@ -139,8 +141,8 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
-/** The headers of a successful answer, by their names in `components.headers`. */
-export type SuccessHeaders = readonly string[];
+/** The headers of a route's successful answer, by their names in `components.headers`. */
+export type SuccessHeaders = (route: Route) => readonly string[];
 
 /** The path items of every route: its own, and its slash-less form's. */
 export function routePaths(routes: readonly Route[], successHeaders: SuccessHeaders): Record<string, JsonObject> {
@@ -153,7 +155,7 @@ export function routePaths(routes: readonly Route[], successHeaders: SuccessHead
 }
 
 function routeItem(route: Route, successHeaders: SuccessHeaders): JsonObject {
-  const served = route.served === 'api' ? successHeaders : [];
+  const served = successHeaders(route);
   const headers = Object.fromEntries(served.map((name) => [name, ref('headers', name)]));
   const schema =
     route.body === 'openapi'
