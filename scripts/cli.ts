@@ -12,7 +12,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { BuildMode, BuildOptions } from './generator/build.ts';
 import { startContentScan } from './generator/start-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
-import { formatGithubAnnotations, formatReport, nearest } from './generator/model/problems.ts';
+import { formatGithubAnnotations, formatProblem, formatReport, nearest } from './generator/model/problems.ts';
 import { removeTree } from './shared/remove-tree.ts';
 import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
 import { isNoSpace, NoSpace } from './shared/no-space.ts';
@@ -256,8 +256,14 @@ async function runBuild(
   const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
-    // One workflow command per problem, so a pull request shows each on its file and line.
-    const annotations = formatGithubAnnotations(result.problems, result.warnings);
+    // One workflow command per problem, so a pull request shows each on its file and line; a
+    // warning about the content too (a `::warning` there), the others on no file.
+    const located = result.contentWarnings ?? [];
+    const asText = new Set(located.map(formatProblem));
+    const annotations = formatGithubAnnotations(
+      [...result.problems, ...located],
+      (result.warnings ?? []).filter((warning) => !asText.has(warning)),
+    );
     if (annotations) console.log(annotations);
   } else {
     for (const warning of result.warnings ?? []) console.warn(`Warning: ${warning}`);

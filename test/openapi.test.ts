@@ -241,7 +241,7 @@ describe('the routes it names', () => {
     ]);
   });
 
-  it("answer GET and HEAD with 200 and the API's headers, a missing record with 404, other methods with 405", () => {
+  it("answer GET and HEAD with 200 and the API's headers (the description, CORS and nosniff), a missing record with 404, other methods with 405", () => {
     const validator = descriptionValidator(description);
     for (const [route, item] of Object.entries(description.paths)) {
       const canonical = ROUTES.find((candidate) => candidate.path === route);
@@ -257,7 +257,9 @@ describe('the routes it names', () => {
       for (const method of ['get', 'head']) {
         const ok = validator.response(route, method, '200');
         expect(Object.keys(ok?.['headers'] ?? {}), `${method} ${route}`).toEqual(
-          api ? ['Allow', 'Vary', 'Access-Control-Allow-Origin', 'X-Content-Type-Options', 'Cache-Control'] : [],
+          api
+            ? ['Allow', 'Vary', 'Access-Control-Allow-Origin', 'X-Content-Type-Options', 'Cache-Control']
+            : ['Access-Control-Allow-Origin', 'X-Content-Type-Options'],
         );
         expect(Object.keys(ok?.['content'] ?? {})).toEqual(method === 'get' ? ['application/json'] : []);
         if (api) {

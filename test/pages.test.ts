@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citationTags, keywordList, languageCode, renderPages } from '../scripts/generator/render/pages.ts';
-import { AbstractText, summary } from '../scripts/generator/render/abstract-text.ts';
+import { ABSTRACT_TEXTS, AbstractText, makeDeferredText, summary } from '../scripts/generator/render/abstract-text.ts';
 import { createFileWriter } from '../scripts/generator/engine/write/file-writer.ts';
 import { escapeHtml } from '../scripts/generator/model/html-references.ts';
 import type { ManuscriptRecord } from '../scripts/generator/model/records.ts';
@@ -86,6 +86,12 @@ describe('landing page of a manuscript', () => {
     const parts = [...(output.body as () => Iterable<string | DeferredText>)()];
     // The HTML, the summary (the description and Open Graph's) and the whole plain text (citation_abstract).
     expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(4);
+    // The summary is one part, in both places: made for the page once.
+    const summaries = parts.filter(
+      (part) => part instanceof AbstractText && part.maker === ABSTRACT_TEXTS.indexOf('summary'),
+    );
+    expect(summaries).toHaveLength(2);
+    expect(summaries[0]).toBe(summaries[1]);
     expect(parts.join('')).toBe(expected);
     expect(expected).toContain(`<meta name="description" content="${escapeHtml(summary(abstract))}">`);
     expect(expected).toContain(`<div class="abstract">${sanitizeAbstractHtml(abstract)}</div>`);
@@ -372,6 +378,21 @@ describe("a landing page's description", () => {
     'word',
     'longerword',
   ];
+
+  it("is made again for every page's own abstract, never the page before's, from a writer's buffer filled again", () => {
+    // The writer's thread makes a page's summary from a view on its batch's buffer, which is filled
+    // again with the next pages' bytes: the same memory, new bytes, a new summary.
+    const maker = ABSTRACT_TEXTS.indexOf('summary');
+    const abstracts = ['<p>Newts of Ohrid.</p>', '<p>Newts of Prespa.</p>', '<p>Newts of Ohrid.</p>', '<p>Ж</p>'];
+    const buffer = Buffer.alloc(64);
+    for (const abstract of abstracts) {
+      const length = buffer.write(JSON.stringify(abstract));
+      const view = buffer.subarray(0, length);
+      for (const time of ['first', 'second']) {
+        expect(makeDeferredText(maker, view), `${abstract}, ${time}`).toBe(escapeHtml(summary(abstract)));
+      }
+    }
+  });
 
   it('is the summary of the whole abstract, whatever the markup where the opening ends', () => {
     const next = seededRandom(2024);

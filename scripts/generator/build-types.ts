@@ -17,6 +17,8 @@ export interface BuildResult {
   parsed?: number;
   /** What the chosen hosts cannot do; printed, never fatal. */
   warnings?: string[];
+  /** The warnings about the content, as problems (their file, field and position); also in `warnings`, as text. */
+  contentWarnings?: Problem[];
 }
 
 export interface BuildOptions {

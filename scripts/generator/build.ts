@@ -38,7 +38,9 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     warned.push(...journalWarnings(journal, content.journalFile ?? 'content/journal.yaml'));
   const contentWarnings = warned.map(formatProblem);
   const done = (result: BuildResult): BuildResult =>
-    contentWarnings.length ? { ...result, warnings: [...contentWarnings, ...(result.warnings ?? [])] } : result;
+    contentWarnings.length
+      ? { ...result, warnings: [...contentWarnings, ...(result.warnings ?? [])], contentWarnings: warned }
+      : result;
   const counts = {
     authors: checked.authors,
     volumes: checked.volumes.length,

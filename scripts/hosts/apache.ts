@@ -127,6 +127,7 @@ export function renderApacheRules(rules: HostRules): string[] {
     ...rules.types.flatMap((rule) => [
       `<If "%{REQUEST_URI} =~ m#^${typeRulePattern(rule)}$#">`,
       `    ForceType ${quote(rule.contentType)}`,
+      ...Object.entries(rule.headers ?? {}).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
       '</If>',
     ]),
     `<If "%{REQUEST_URI} =~ m#^${escapeRegex(rules.mediaPrefix)}#">`,

@@ -9,7 +9,7 @@
  *   which HTTP reads as one list).
  */
 import { quoteFor, serverName } from './config-value.ts';
-import { escapeRegex, typeRulePattern, type HostRules } from './rules.ts';
+import { escapeRegex, typeRulePattern, typeRuleHeaders, type HostRules } from './rules.ts';
 
 export interface CaddyOptions {
   /** Absolute path of the built output folder. */
@@ -42,7 +42,7 @@ export function renderCaddy(rules: HostRules, options: CaddyOptions): string {
     '# Files with a type of their own (the citations, the feed, the OpenAPI description).',
     ...rules.types.flatMap((rule, i) => [
       `@typed${i} path_regexp ^${typeRulePattern(rule)}$`,
-      `header @typed${i} Content-Type ${quote(rule.contentType)}`,
+      ...headerBlock(`@typed${i}`, typeRuleHeaders(rule)),
     ]),
     '',
     'route {',

@@ -3,7 +3,7 @@
  * They are build outputs: they sit in the publish folder and carry nothing private.
  */
 import type { OutputFile } from '../shared/output-file.ts';
-import { compressedVary, type HostRules } from './rules.ts';
+import { compressedVary, typeRuleHeaders, type HostRules } from './rules.ts';
 
 export function renderCloudflareFiles(rules: HostRules): OutputFile[] {
   return [
@@ -42,7 +42,7 @@ export function renderHeaders(rules: HostRules): string {
   }
   for (const rule of rules.types) {
     const path = 'path' in rule ? rule.path : `${rule.folder}:name${rule.extension}`;
-    blocks.push(headerBlock(path, { 'Content-Type': rule.contentType }));
+    blocks.push(headerBlock(path, typeRuleHeaders(rule)));
   }
   blocks.push(headerBlock(`${rules.mediaPrefix}*`, rules.mediaHeaders));
   return blocks.join('\n') + '\n';

@@ -12,12 +12,12 @@
  *   a page's URL `/<folder>/<name>` is rewritten to its file `<folder>/<name>.html`, and its two
  *   other spellings (`.html`, and the slash URL pages had as folders) get a 301 to it (docs/indexing.md).
  * - response: the contract's headers on both list spellings and on a record that exists, the
- *   media headers under `/media/`, the types of the files in the rules' `types`.
+ *   media headers under `/media/`, the types (and other headers) of the files in the rules' `types`.
  *
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in
  * them can break out of the source.
  */
-import { compressedVary, typeRulePattern, type HostRules } from './rules.ts';
+import { compressedVary, typeRuleHeaders, typeRulePattern, type HostRules } from './rules.ts';
 
 /** CloudFront's limit on a function's source (docs/hosting/s3-cloudfront.md). */
 export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10 * 1024;
@@ -40,8 +40,8 @@ export function renderCloudfrontFunction(rules: HostRules): string {
     FOLDERS: rules.api.map((rule) => rule.path),
     DETAIL_LISTS: rules.details.lists,
     DETAIL_SUFFIX: rules.details.suffix,
-    // [pattern, type]: the files with a type of their own.
-    TYPES: rules.types.map((rule) => [`^${typeRulePattern(rule)}$`, rule.contentType]),
+    // [pattern, headers]: the files with a type of their own, and the headers they carry with it.
+    TYPES: rules.types.map((rule) => [`^${typeRulePattern(rule)}$`, lowerCased(typeRuleHeaders(rule))]),
     ALLOWED_METHODS: rules.allowedMethods,
     ALLOW: rules.apiHeaders['Allow']!,
     // CloudFront compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
@@ -170,7 +170,8 @@ function onResponse(event) {
     for (var name in headers) response.headers[name] = { value: headers[name] };
   }
   for (var i = 0; i < TYPES.length && !api; i++) {
-    if (new RegExp(TYPES[i][0]).test(uri)) response.headers['content-type'] = { value: TYPES[i][1] };
+    if (!new RegExp(TYPES[i][0]).test(uri)) continue;
+    for (var typed in TYPES[i][1]) response.headers[typed] = { value: TYPES[i][1][typed] };
   }
   return response;
 }

@@ -6,7 +6,7 @@
  * Firebase answers in this order: redirects, exact files, rewrites, the 404 page. The canonical
  * list path has no file of its own (there is no index.html there), so the rewrite answers it.
  */
-import { compressedVary, escapeRegex, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
 
 export interface FirebaseOptions {
   /** The folder `firebase deploy` uploads, relative to firebase.json. */
@@ -73,7 +73,7 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
         { source: `/api/@(${detailLists})/!(index)${suffix}`, headers: apiHeaders },
         ...rules.types.map((rule) => ({
           source: 'path' in rule ? rule.path : `${rule.folder}*${rule.extension}`,
-          headers: [{ key: 'Content-Type', value: rule.contentType }],
+          headers: headerList(typeRuleHeaders(rule)),
         })),
         { source: `${rules.mediaPrefix}**`, headers: headerList(rules.mediaHeaders) },
       ],

@@ -78,6 +78,9 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
           '    types { }',
           `    default_type ${quote(rule.contentType)};`,
           `    add_header Allow ${quote(rules.apiHeaders['Allow']!)} always;`,
+          ...Object.entries(rule.headers ?? {}).map(
+            ([name, value]) => `    add_header ${name} ${quote(value)} always;`,
+          ),
           `    if ($request_method !~ ^(${methods})$) { return 405; }`,
           '}',
         ]),

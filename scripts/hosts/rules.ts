@@ -35,9 +35,12 @@ export interface DetailRules {
 
 /**
  * A Content-Type for files that are not the API's: a file at exactly `path`, or any file in the
- * folder `folder` (one level, as `/citations/<id>.bib`) whose name ends with `extension`.
+ * folder `folder` (one level, as `/citations/<id>.bib`) whose name ends with `extension`; and the
+ * headers, if any, that every answer for those files carries besides.
  */
-export type TypeRule = { contentType: string } & ({ path: string } | { folder: string; extension: string });
+export type TypeRule = { contentType: string; headers?: Readonly<Record<string, string>> } & (
+  { path: string } | { folder: string; extension: string }
+);
 
 export interface HostRules {
   /** The lists, the API root and the sections: each a folder path answered by its `index.json`. */
@@ -81,6 +84,16 @@ export const CONTRACT_HEADERS = Object.freeze({
   Vary: 'Accept',
 });
 
+/**
+ * SPEC-NOTES 7: the data is public and read-only, so any web page may read it; and JSON is never
+ * sniffed as another type. On the API's answers, and on the description of the API, which an
+ * explorer hosted elsewhere (Swagger UI, Redoc) fetches from its own origin.
+ */
+export const CROSS_ORIGIN_JSON_HEADERS = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'X-Content-Type-Options': 'nosniff',
+});
+
 /** The folder path's spelling without its slash: `/api/authors/` → `/api/authors`. */
 const folderRule = (path: string, file: string): ApiRule => ({ path, file, redirectFrom: path.slice(0, -1) });
 
@@ -93,9 +106,7 @@ export const hostRules: HostRules = Object.freeze({
   details: Object.freeze({ lists: API_LISTS, suffix: DETAIL_SUFFIX }),
   apiHeaders: Object.freeze({
     ...CONTRACT_HEADERS,
-    // SPEC-NOTES 7: the data is public and read-only.
-    'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
+    ...CROSS_ORIGIN_JSON_HEADERS,
     // Short enough that a new issue shows within minutes, long enough to absorb harvester bursts;
     // hosts add a validator (ETag or Last-Modified) for cheap revalidation.
     'Cache-Control': 'public, max-age=300',
@@ -123,10 +134,16 @@ export const hostRules: HostRules = Object.freeze({
     // CSL JSON: JSON, which has no charset parameter (RFC 8259: always UTF-8).
     { folder: '/citations/', extension: '.json', contentType: 'application/vnd.citationstyles.csl+json' },
     { path: '/feed.xml', contentType: 'application/atom+xml; charset=utf-8' },
-    // OpenAPI 3.1 names `application/json` for a description written in JSON.
-    { path: '/api/openapi.json', contentType: 'application/json' },
+    // OpenAPI 3.1 names `application/json` for a description written in JSON: typed as the API's
+    // lists are, and readable from any origin as they are (an API explorer hosted elsewhere).
+    { path: '/api/openapi.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_JSON_HEADERS },
   ]),
 });
+
+/** The headers a type rule's files are answered with: their type first, then the rule's others. */
+export function typeRuleHeaders(rule: TypeRule): Readonly<Record<string, string>> {
+  return { 'Content-Type': rule.contentType, ...rule.headers };
+}
 
 /** A type rule's files as a regular expression over the request path (without `^` and `$`). */
 export function typeRulePattern(rule: TypeRule): string {

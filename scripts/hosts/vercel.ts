@@ -4,7 +4,7 @@
  * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
  * One rule per kind, with the list names as an alternation, so the rule count never grows.
  */
-import { compressedVary, escapeRegex, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
 
 /** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
 function apiHeaders(rules: HostRules): { key: string; value: string }[] {
@@ -58,7 +58,7 @@ export function renderVercelConfig(rules: HostRules): string {
       { source: `${record}/:id${suffix}`, headers: apiHeaders(rules) },
       ...rules.types.map((rule) => ({
         source: 'path' in rule ? rule.path : `${rule.folder}:name${rule.extension}`,
-        headers: [{ key: 'Content-Type', value: rule.contentType }],
+        headers: Object.entries(typeRuleHeaders(rule)).map(([key, value]) => ({ key, value })),
       })),
       {
         source: `${rules.mediaPrefix}(.*)`,

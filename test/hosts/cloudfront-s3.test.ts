@@ -211,6 +211,20 @@ describe("the CloudFront Function: a record's detail, the API root and the secti
       expect((handler(viewerResponse(uri)) as CfResponse).headers['content-type'], uri).toEqual({ value: type });
     }
   });
+
+  it('lets a page on another origin read the OpenAPI description, as it reads the API', () => {
+    const response = handler(viewerResponse('/api/openapi.json')) as CfResponse;
+    expect(response.headers).toEqual({
+      'content-type': { value: 'application/json' },
+      'access-control-allow-origin': { value: '*' },
+      'x-content-type-options': { value: 'nosniff' },
+      vary: { value: 'Accept-Encoding' },
+    });
+    // The citations are not the API's: their answers keep what S3 and CloudFront send.
+    expect((handler(viewerResponse('/citations/7.bib')) as CfResponse).headers['access-control-allow-origin']).toBe(
+      undefined,
+    );
+  });
 });
 
 describe('the S3 deploy script', () => {

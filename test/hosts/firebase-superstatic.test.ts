@@ -186,6 +186,14 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     }
   });
 
+  it('lets a page on another origin read the OpenAPI description, as it reads the API', async () => {
+    const response = await send(origin, 'GET', '/api/openapi.json', { Origin: 'https://explorer.example.net' });
+    expect(response.status, server.output()).toBe(200);
+    expect(values(response, 'content-type')).toEqual(['application/json']);
+    expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
+    expect(values(response, 'x-content-type-options')).toEqual(['nosniff']);
+  });
+
   it('documented exception: other methods are not refused with 405 (firebase.json cannot match a method)', async () => {
     const response = await send(origin, 'POST', '/api/authors/');
     expect(response.status).not.toBe(405);

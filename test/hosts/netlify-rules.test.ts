@@ -136,7 +136,12 @@ describe('Netlify reads the rule files', () => {
   it('types the citations, the feed and the OpenAPI description', () => {
     expect(headersOf('/citations/:name.bib')).toEqual({ 'Content-Type': ['application/x-bibtex; charset=utf-8'] });
     expect(headersOf('/feed.xml')).toEqual({ 'Content-Type': ['application/atom+xml; charset=utf-8'] });
-    expect(headersOf('/api/openapi.json')).toEqual({ 'Content-Type': ['application/json'] });
+    // The description is read cross-origin (an API explorer hosted elsewhere), as the API is.
+    expect(headersOf('/api/openapi.json')).toEqual({
+      'Content-Type': ['application/json'],
+      'Access-Control-Allow-Origin': ['*'],
+      'X-Content-Type-Options': ['nosniff'],
+    });
   });
 
   it('rewrites each list path, the sections and the root to its index.json with status 200', () => {

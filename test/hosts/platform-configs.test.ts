@@ -129,6 +129,13 @@ describe('vercel.json', () => {
     expect(answer('/api/sections')).toEqual({ status: 301, location: '/api/sections/' });
     expect(answer('/citations/7.bib')).toEqual({ headers: { 'Content-Type': 'application/x-bibtex; charset=utf-8' } });
     expect(answer('/feed.xml')).toEqual({ headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
+    expect(answer('/api/openapi.json')).toEqual({
+      headers: {
+        'Content-Type': 'application/json',
+        'Access-Control-Allow-Origin': '*',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
   });
 
   it('serves a page at its URL without the extension and moves its other spellings there (docs/indexing.md)', () => {
@@ -216,6 +223,11 @@ describe('firebase.json', () => {
     ]);
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Content-Type', value: 'application/json' });
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Allow', value: 'GET' });
+    expect(config.hosting.headers.find((h: { source: string }) => h.source === '/api/openapi.json').headers).toEqual([
+      { key: 'Content-Type', value: 'application/json' },
+      { key: 'Access-Control-Allow-Origin', value: '*' },
+      { key: 'X-Content-Type-Options', value: 'nosniff' },
+    ]);
   });
 
   it("moves a record's slash path, and the path without it, to the record's file (RE2: no lookbehind)", () => {
@@ -284,6 +296,16 @@ describe('staticwebapp.config.json', () => {
     }
     expect(routes.find((r) => r.route === '/citations/*.{bib}')?.headers).toEqual({
       'Content-Type': 'application/x-bibtex; charset=utf-8',
+    });
+    // Azure takes the first route that matches a GET: none before the description's own names it.
+    const forGet = routes.filter((r) => !('methods' in r));
+    expect(forGet.find((r) => new RegExp(`^${r.route.replace(/\*.*$/, '.*')}$`).test('/api/openapi.json'))).toEqual({
+      route: '/api/openapi.json',
+      headers: {
+        'Content-Type': 'application/json',
+        'Access-Control-Allow-Origin': '*',
+        'X-Content-Type-Options': 'nosniff',
+      },
     });
   });
 });

@@ -21,13 +21,21 @@ export interface RoutesContext {
   locationOf(response: RawResponse): string;
 }
 
-/** Each file of `TYPED_FILES` in the served folder, with the type the rules table gives it. */
-const TYPED_FILES: readonly { file: string; type: string }[] = [
+/**
+ * Each file of `TYPED_FILES` in the served folder, with the type the rules table gives it and the
+ * other headers it must carry: the OpenAPI description is read cross-origin, as the API is, by an
+ * API explorer (Swagger UI, Redoc) hosted elsewhere.
+ */
+const TYPED_FILES: readonly { file: string; type: string; headers?: Record<string, string> }[] = [
   { file: 'citations/7.bib', type: 'application/x-bibtex; charset=utf-8' },
   { file: 'citations/7.ris', type: 'application/x-research-info-systems; charset=utf-8' },
   { file: 'citations/7.json', type: 'application/vnd.citationstyles.csl+json' },
   { file: 'feed.xml', type: 'application/atom+xml; charset=utf-8' },
-  { file: 'api/openapi.json', type: 'application/json' },
+  {
+    file: 'api/openapi.json',
+    type: 'application/json',
+    headers: { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' },
+  },
 ];
 
 /** Writes the files of outputs this suite does not build, as those outputs will: call before the server starts. */
@@ -157,12 +165,25 @@ export function describeRoutes(ctx: RoutesContext): void {
     });
   });
 
-  it.each(TYPED_FILES)(ctx.named('types', '/$file answers 200 as $type'), async ({ file, type }) => {
-    const response = await get(`/${file}`);
-    expect(response.status, context()).toBe(200);
-    expect(values(response, 'content-type')).toEqual([type]);
-    expect(response.body.equals(await readFile(path.join(ctx.site().dist, file)))).toBe(true);
+  it.each(TYPED_FILES)(ctx.named('types', '/$file answers 200 as $type'), async ({ file, type, headers }) => {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await send(ctx.running().origin, method, `/${file}`);
+      expect(response.status, `${method}\n${context()}`).toBe(200);
+      expect(values(response, 'content-type'), method).toEqual([type]);
+      for (const [name, value] of Object.entries(headers ?? {})) expect(values(response, name), name).toEqual([value]);
+      if (method === 'GET') expect(response.body.equals(await readFile(path.join(ctx.site().dist, file)))).toBe(true);
+    }
   });
+
+  it(
+    ctx.named('types', 'a page on another origin may read the OpenAPI description, as it may read the API'),
+    async () => {
+      const response = await get('/api/openapi.json', { Origin: 'https://explorer.example.net' });
+      expect(response.status, context()).toBe(200);
+      expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
+      expect(values(response, 'content-type')).toEqual(['application/json']);
+    },
+  );
 }
 
 function decoded(response: RawResponse): Buffer {

@@ -150,8 +150,9 @@ export function formatReport(problems: readonly Problem[], limit = 200): string 
 
 /**
  * The same problems as GitHub Actions workflow commands (`--format github`): one
- * `::error file=...,line=...,col=...::` line per problem, so a pull request shows each mistake on the
- * file and line it concerns. Every problem is printed (no cap): each one is an annotation.
+ * `::error file=...,line=...,col=...::` line per problem (`::warning` for a warning), so a pull
+ * request shows each on the file and line it concerns. Every problem is printed (no cap): each one
+ * is an annotation. `warnings` are the ones that concern no file.
  */
 export function formatGithubAnnotations(problems: readonly Problem[], warnings: readonly string[] = []): string {
   const lines = [...problems].sort(compareProblems).map((p) => {
@@ -159,7 +160,7 @@ export function formatGithubAnnotations(problems: readonly Problem[], warnings: 
     if (p.line > 0) properties.push(`line=${p.line}`, `col=${Math.max(p.column, 1)}`);
     if (p.field) properties.push(`title=${escapeProperty(p.field)}`);
     const expected = p.expected ? ` (${p.expected})` : '';
-    return `::error ${properties.join(',')}::${escapeData(`${p.field ? `${p.field}: ` : ''}${p.message}${expected}`)}`;
+    return `::${p.severity === 'warning' ? 'warning' : 'error'} ${properties.join(',')}::${escapeData(`${p.field ? `${p.field}: ` : ''}${p.message}${expected}`)}`;
   });
   for (const warning of warnings) lines.push(`::warning::${escapeData(warning)}`);
   return lines.join('\n');

@@ -6,7 +6,7 @@
  * can be missing: 404). The operations are made from it the same way for every route, as the host
  * rules (scripts/hosts/rules.ts) serve every route the same way.
  */
-import { API_ROOT, API_SECTIONS } from '../../shared/contract.ts';
+import { API_ROOT, API_SECTIONS, DETAIL_SUFFIX } from '../../shared/contract.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { PublishedSchemaName } from '../model/published.ts';
 
@@ -28,13 +28,17 @@ export interface Route {
   summary: string;
   /** The 200's JSON: one record, or a bare array of them (SPEC 4, rule 1). */
   body: { schema: PublishedSchemaName; array: boolean } | 'openapi';
-  /** A record's detail route: its path parameter, and a 404 when no record has it. */
-  parameter?: { name: string; description: string; schema: JsonObject };
+  /**
+   * A record's detail route: its path parameter, and a 404 when no record has it. `withoutSlash`:
+   * the parameter's schema in the slash-less path, where it is narrower when the hosts answer some
+   * of its values otherwise (a record's own file, `<key>.json`, is no redirect).
+   */
+  parameter?: { name: string; description: string; schema: JsonObject; withoutSlash?: JsonObject };
   /** The path without its slash answers 301 to the canonical one (SPEC-NOTES 6). */
   redirect: boolean;
   /**
    * How the host rules serve it (scripts/hosts/rules.ts): `api`, with the API's headers and a 405
-   * for every other method; `file`, as a file with its type and nothing else.
+   * for every other method; `file`, as a file with its type and the headers its type rule adds.
    */
   served: 'api' | 'file';
 }
@@ -43,6 +47,25 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 
 /** A manuscript's or a volume's `id`. */
 const ID_PARAMETER = { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 };
+
+export const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * An author's key (docs/api-contract.md, section 10): a record key, but never `index` in any case,
+ * whose file would be the list's own `index.json`.
+ */
+const AUTHOR_KEY = { type: 'string', pattern: RECORD_KEY.source, not: { pattern: '^[Ii][Nn][Dd][Ee][Xx]$' } };
+
+/**
+ * The same without its slash: a key ending with the records' file suffix is a record's file at its
+ * own path (`/api/authors/ana-petrovska.json`, a spelling the description leaves out), and the list's
+ * `index.json` is the list's; neither moves.
+ */
+const AUTHOR_KEY_WITHOUT_SLASH = {
+  type: 'string',
+  pattern: RECORD_KEY.source,
+  not: { pattern: `^[Ii][Nn][Dd][Ee][Xx]$|${escapePattern(DETAIL_SUFFIX)}$` },
+};
 
 export const ROUTES: readonly Route[] = [
   {
@@ -72,7 +95,8 @@ export const ROUTES: readonly Route[] = [
     parameter: {
       name: 'key',
       description: "The author's key: its file name in the journal's content, without the extension.",
-      schema: { type: 'string', pattern: RECORD_KEY.source },
+      schema: AUTHOR_KEY,
+      withoutSlash: AUTHOR_KEY_WITHOUT_SLASH,
     },
     redirect: true,
     served: 'api',
@@ -139,8 +163,8 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
-/** The headers of a successful answer, by their names in `components.headers`. */
-export type SuccessHeaders = readonly string[];
+/** The headers of a route's successful answer, by their names in `components.headers`. */
+export type SuccessHeaders = (route: Route) => readonly string[];
 
 /** The path items of every route: its own, and its slash-less form's. */
 export function routePaths(routes: readonly Route[], successHeaders: SuccessHeaders): Record<string, JsonObject> {
@@ -153,7 +177,7 @@ export function routePaths(routes: readonly Route[], successHeaders: SuccessHead
 }
 
 function routeItem(route: Route, successHeaders: SuccessHeaders): JsonObject {
-  const served = route.served === 'api' ? successHeaders : [];
+  const served = successHeaders(route);
   const headers = Object.fromEntries(served.map((name) => [name, ref('headers', name)]));
   const schema =
     route.body === 'openapi'
@@ -195,8 +219,12 @@ function redirectItem(route: Route): JsonObject {
     operationId: `${method}${route.name}WithoutSlash`,
     responses: { '301': ref('responses', 'MovedPermanently') },
   });
+  const parameter = route.parameter && {
+    ...route.parameter,
+    schema: route.parameter.withoutSlash ?? route.parameter.schema,
+  };
   return {
-    parameters: [...(route.parameter ? [pathParameter(route.parameter)] : []), ref('parameters', 'format')],
+    parameters: [...(parameter ? [pathParameter(parameter)] : []), ref('parameters', 'format')],
     get: operation('get'),
     head: operation('head'),
   };

@@ -15,7 +15,7 @@ import { hostRules } from '../../hosts/rules.ts';
 import { PUBLISHED_SCHEMAS, publishedJsonSchema, type PublishedSchemaName } from '../model/published.ts';
 import type { JournalInput } from '../model/schema.ts';
 import type { Site } from '../model/site.ts';
-import { OPENAPI_FILE, ROUTES, routePaths, type JsonObject } from './openapi-routes.ts';
+import { escapePattern, OPENAPI_FILE, ROUTES, routePaths, type JsonObject } from './openapi-routes.ts';
 
 /**
  * The contract's version (SPEC section 9 fixes none; the paths carry no version segment). The
@@ -49,7 +49,7 @@ export function openApiDescription(
     // The data is public: no operation asks for credentials (SPEC section 5 names none).
     security: [],
     tags: TAGS,
-    paths: routePaths(ROUTES, Object.keys(headers)),
+    paths: routePaths(ROUTES, (route) => (route.served === 'api' ? Object.keys(headers) : fileHeaders(route.path))),
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, publishedJsonSchema(schema)])),
       parameters: { format: FORMAT_PARAMETER },
@@ -118,7 +118,16 @@ function successHeaders(): Record<string, JsonObject> {
   return headers;
 }
 
-const escapePattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The headers the host rules send with a file served as it is (`types` in scripts/hosts/rules.ts),
+ * where they are the API's own, with the same value: the description's CORS and nosniff.
+ */
+function fileHeaders(path: string): string[] {
+  const rule = hostRules.types.find((candidate) => 'path' in candidate && candidate.path === path);
+  return Object.entries(rule?.headers ?? {})
+    .filter(([name, value]) => name !== 'Content-Type' && hostRules.apiHeaders[name] === value)
+    .map(([name]) => name);
+}
 
 const RESPONSES = {
   MovedPermanently: {

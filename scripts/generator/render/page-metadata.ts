@@ -103,12 +103,9 @@ export function manuscriptHead(
   for (const [name, content] of tagsOf(journal, m, volume, authors)) meta('name', name, content);
   // The whole abstract as plain text, as OJS writes it; the description is its first 300 characters.
   text += '<meta name="citation_abstract" content="';
-  const head: PagePart[] = [
-    '<meta name="description" content="',
-    abstract('summary'),
-    `">\n${text}`,
-    abstract('plain'),
-  ];
+  // One summary for the description and Open Graph's: one part, in both places (abstract-text.ts).
+  const summary = abstract('summary');
+  const head: PagePart[] = ['<meta name="description" content="', summary, `">\n${text}`, abstract('plain')];
   text = '">\n';
 
   const url = pageUrl(journal, m);
@@ -136,7 +133,7 @@ export function manuscriptHead(
   meta('property', 'og:url', url);
   meta('property', 'og:site_name', journal.title);
   text += '<meta property="og:description" content="';
-  head.push(text, abstract('summary'));
+  head.push(text, summary);
   text = '">\n';
   meta('property', 'article:published_time', m.citation_date);
   meta('property', 'article:section', m.section);
