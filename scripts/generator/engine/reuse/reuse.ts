@@ -46,9 +46,16 @@ export function keyOutputs(
   previous: PreviousReads | undefined,
   recorded: RecordedReads,
 ): void {
+  // The files a renderer makes of one record follow each other and mostly read the same records
+  // (a manuscript's three citation files): their reads are valued once, and kept as one string.
+  let last: { reads: string; key: string | undefined } | undefined;
+  const valued = (reads: string) => {
+    if (last?.reads !== reads) last = { reads, key: tracker.keyOf(reads) };
+    return last;
+  };
   for (const output of outputs) {
     if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
-    else if (typeof output.body === 'function') keyBody(output, output.body, tracker, previous, recorded);
+    else if (typeof output.body === 'function') keyBody(output, output.body, tracker, previous, recorded, valued);
   }
 }
 
@@ -58,9 +65,12 @@ function keyBody(
   tracker: ReadTracker,
   previous: PreviousReads | undefined,
   recorded: RecordedReads,
+  valued: (reads: string) => { reads: string; key: string | undefined },
 ): void {
-  const before = previous?.outputs.get(output.path);
-  output.key = before === undefined ? undefined : tracker.keyOf(before);
+  const found = previous?.outputs.get(output.path);
+  const known = found === undefined ? undefined : valued(found);
+  const before = known?.reads;
+  output.key = known?.key;
   if (before !== undefined) recorded.outputs.set(output.path, before);
   output.body = () => {
     if (before !== undefined) tracker.prepare(before);
