@@ -13,6 +13,7 @@
  */
 import { hash } from 'node:crypto';
 import type { ListItems, OutputFile } from '../../../shared/output-file.ts';
+import type { ReadsByPath } from '../cache/output-reads.ts';
 import type { ReadTracker } from './read-tracking.ts';
 
 /**
@@ -25,9 +26,9 @@ export interface RecordedReads {
   items: Map<string, Map<string, string>>;
 }
 
-/** What the previous build recorded, as read from its cache. */
+/** What the previous build recorded, as read from its cache (cache/output-reads.ts). */
 export interface PreviousReads {
-  outputs: ReadonlyMap<string, string>;
+  outputs: ReadsByPath;
   items: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
@@ -46,12 +47,13 @@ export function keyOutputs(
   previous: PreviousReads | undefined,
   recorded: RecordedReads,
 ): void {
-  // The files a renderer makes of one record follow each other and mostly read the same records
-  // (a manuscript's three citation files): their reads are valued once, and kept as one string.
-  let last: { reads: string; key: string | undefined } | undefined;
+  // The files made of one record mostly read the same records (a manuscript's page and its three
+  // citation files): their reads are valued once, and kept as one string.
+  const values = new Map<string, { reads: string; key: string | undefined }>();
   const valued = (reads: string) => {
-    if (last?.reads !== reads) last = { reads, key: tracker.keyOf(reads) };
-    return last;
+    let value = values.get(reads);
+    if (!value) values.set(reads, (value = { reads, key: tracker.keyOf(reads) }));
+    return value;
   };
   for (const output of outputs) {
     if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
