@@ -23,6 +23,7 @@ import {
   writeOutputManifest,
   writeOutputReads,
 } from './cache/cache.ts';
+import { packReads } from './cache/output-reads.ts';
 import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
@@ -112,7 +113,14 @@ export async function startOutput(
       const warnings = [
         writeOutputManifest(paths.cache, fingerprint, written.manifest),
         writeListTables(paths.cache, fingerprint, written.lists),
-        writeOutputReads(paths.cache, fingerprint, reads.outputs),
+        writeOutputReads(
+          paths.cache,
+          fingerprint,
+          packReads(
+            outputs.map((output) => output.path),
+            reads.outputs,
+          ),
+        ),
       ].filter((warning) => warning !== undefined);
       return { ...written, warnings: [...new Set(warnings)] };
     },

@@ -1,12 +1,15 @@
 /**
- * The write stage's commit point. A new output is made in a staging folder beside the output
- * folder, and only a complete one takes the output folder's name: a build that fails at any point,
- * before the swap, leaves the previous output exactly as it was, and one killed at any point leaves
- * what the next command settles (recoverOutput). How the staging folder is filled (threads, files
- * linked from the previous output, which stays whole while it is served) is the engine's
+ * The write stage's commit point. What a build writes is made in a staging folder beside the output
+ * folder, and nothing of the output changes before it is complete: a build that fails at any point
+ * before its commit leaves the previous output exactly as it was, and one killed at any point leaves
+ * what the next command settles (recoverOutput). A complete new output takes the output folder's
+ * name (swap); a build that takes most of its files from the previous output moves only the files
+ * it made into it, and removes the ones it no longer has (patch, shared/folder-patch.ts). How the
+ * staging folder is filled (threads, which files are reused) is the engine's
  * (engine/write/site-writer.ts).
  */
 import { mkdir } from 'node:fs/promises';
+import { patchIn, recoverPatches, type Patch } from '../../shared/folder-patch.ts';
 import { recoverSwap, swapIn, swapNames, type SwapSteps } from '../../shared/folder-swap.ts';
 import { removeTree } from '../../shared/remove-tree.ts';
 
@@ -15,6 +18,8 @@ export interface StagedOutput {
   readonly folder: string;
   /** The staged output becomes the output: the previous one steps aside, the new one takes its name, the previous one goes. */
   swap(): Promise<void>;
+  /** The output becomes the new one in place: the staged files move in, the removed ones go, the staging folder goes. */
+  patch(patch: Patch): Promise<void>;
   /** Removes the staging folder. */
   discard(): Promise<void>;
 }
@@ -29,15 +34,26 @@ export async function stageOutput(outDir: string, steps?: SwapSteps): Promise<St
     async swap() {
       await swapIn(outDir, staging, previous, steps);
     },
+    async patch(patch) {
+      await patchIn(outDir, staging, patch, steps);
+      await removeTree(staging);
+    },
     discard: () => removeTree(staging),
   };
 }
 
 /**
- * Settles what builds that no longer run left beside `outDir` (shared/folder-swap.ts): an
- * interrupted swap is completed or undone, the rest removed (`replaced` is what builds that moved
- * files out of the previous output kept aside). Returns what it did, for the user.
+ * Settles what builds that no longer run left beside `outDir`: an interrupted update in place is
+ * finished (shared/folder-patch.ts), an interrupted swap completed or undone (shared/folder-swap.ts),
+ * the rest removed (`replaced` is what builds that moved files out of the previous output kept
+ * aside). Returns what it did, for the user.
  */
-export function recoverOutput(outDir: string): Promise<string[]> {
-  return recoverSwap(outDir, { newRole: 'staging', scratch: ['replaced'], who: 'a build' });
+export async function recoverOutput(outDir: string): Promise<string[]> {
+  const patched = await recoverPatches(outDir, 'a build');
+  const swapped = await recoverSwap(outDir, {
+    newRole: 'staging',
+    scratch: ['replaced', 'journal', 'journaling'],
+    who: 'a build',
+  });
+  return [...patched, ...swapped];
 }

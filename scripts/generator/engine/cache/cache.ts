@@ -31,12 +31,13 @@ import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { FileStamp } from '../scan/stat-many.ts';
 import { ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
+import { PreviousOutputReads, type PackedReads, type ReadsByPath } from './output-reads.ts';
 import type { ListTable } from '../write/list-items.ts';
 import type { Loaded } from '../../stages/load.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 11;
+const CACHE_FORMAT = 12;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
@@ -286,12 +287,18 @@ export function writeListTables(
 }
 
 /** What each output read when it was last rendered (reuse.ts), by output path. */
-export function readOutputReads(dir: string, fingerprint: string): Map<string, string> {
-  return readMap(dir, OUTPUT_READS_FILE, fingerprint);
+export function readOutputReads(dir: string, fingerprint: string): ReadsByPath {
+  const [head, ...tables] = readFrames<PackedReads | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
+  if (!head || Array.isArray(head)) return new Map();
+  return new PreviousOutputReads({ ...head, table: (tables as string[][]).flat() });
 }
 
-export function writeOutputReads(dir: string, fingerprint: string, reads: ReadonlyMap<string, string>): CacheWarning {
-  return writeMap(dir, OUTPUT_READS_FILE, fingerprint, reads, 10_000);
+/** The reads in frames: the paths and their places first, then the table of reads, 10,000 at a time. */
+export function writeOutputReads(dir: string, fingerprint: string, reads: PackedReads): CacheWarning {
+  const frames: (Omit<PackedReads, 'table'> | string[])[] = [{ paths: reads.paths, index: reads.index }];
+  for (let start = 0; start < reads.table.length; start += 10_000)
+    frames.push(reads.table.slice(start, start + 10_000));
+  return writeFrames(dir, OUTPUT_READS_FILE, fingerprint, frames);
 }
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {

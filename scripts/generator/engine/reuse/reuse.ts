@@ -13,6 +13,7 @@
  */
 import { hash } from 'node:crypto';
 import type { ListItems, OutputFile } from '../../../shared/output-file.ts';
+import type { ReadsByPath } from '../cache/output-reads.ts';
 import type { ReadTracker } from './read-tracking.ts';
 
 /**
@@ -25,9 +26,9 @@ export interface RecordedReads {
   items: Map<string, Map<string, string>>;
 }
 
-/** What the previous build recorded, as read from its cache. */
+/** What the previous build recorded, as read from its cache (cache/output-reads.ts). */
 export interface PreviousReads {
-  outputs: ReadonlyMap<string, string>;
+  outputs: ReadsByPath;
   items: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
@@ -46,9 +47,17 @@ export function keyOutputs(
   previous: PreviousReads | undefined,
   recorded: RecordedReads,
 ): void {
+  // The files made of one record mostly read the same records (a manuscript's page and its three
+  // citation files): their reads are valued once, and kept as one string.
+  const values = new Map<string, { reads: string; key: string | undefined }>();
+  const valued = (reads: string) => {
+    let value = values.get(reads);
+    if (!value) values.set(reads, (value = { reads, key: tracker.keyOf(reads) }));
+    return value;
+  };
   for (const output of outputs) {
     if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
-    else if (typeof output.body === 'function') keyBody(output, output.body, tracker, previous, recorded);
+    else if (typeof output.body === 'function') keyBody(output, output.body, tracker, previous, recorded, valued);
   }
 }
 
@@ -58,9 +67,12 @@ function keyBody(
   tracker: ReadTracker,
   previous: PreviousReads | undefined,
   recorded: RecordedReads,
+  valued: (reads: string) => { reads: string; key: string | undefined },
 ): void {
-  const before = previous?.outputs.get(output.path);
-  output.key = before === undefined ? undefined : tracker.keyOf(before);
+  const found = previous?.outputs.get(output.path);
+  const known = found === undefined ? undefined : valued(found);
+  const before = known?.reads;
+  output.key = known?.key;
   if (before !== undefined) recorded.outputs.set(output.path, before);
   output.body = () => {
     if (before !== undefined) tracker.prepare(before);

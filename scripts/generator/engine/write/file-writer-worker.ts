@@ -37,10 +37,9 @@ const SMALL_FILE = 1 << 20;
  * (on ext4 twice as fast as the kernel's copy: 32 against 70 µs a PDF; files of 1 MiB or more are
  * copied by the kernel). `link` (a build whose output is deployed and thrown away, as in CI) makes
  * a hard link to the checked file instead, about 15 µs on ext4. Where a link cannot be made
- * (another file system, one without links) the PDF is copied. `reuse` links a file of the previous
- * output whose stamp the build already holds (place-reused.ts), so it is not stamped again.
+ * (another file system, one without links) the PDF is copied.
  */
-export type CopyMode = 'copy' | 'link' | 'reuse';
+export type CopyMode = 'copy' | 'link';
 
 /** A batch as the writer's thread receives it (file-writer-worker.ts). */
 export interface FileBatch {
@@ -70,16 +69,8 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
   /** Where a page with deferred parts is put together; grown when a page needs more. */
   let page = Buffer.allocUnsafe(SMALL_FILE);
 
-  /** A copy (see CopyMode) of `from` at `to`; returns what `lstat` says of `to` (nothing for a link `reuse` made). */
-  function copy(from: string, to: string, mode: CopyMode): Stats | undefined {
-    if (mode === 'reuse') {
-      try {
-        linkSync(from, to);
-        return undefined;
-      } catch (error) {
-        if (!LINK_REFUSED.has(codeOf(error))) throw error;
-      }
-    }
+  /** A copy (see CopyMode) of `from` at `to`; returns what `lstat` says of `to`. */
+  function copy(from: string, to: string, mode: CopyMode): Stats {
     if (mode === 'link') {
       try {
         linkSync(from, to);

@@ -7,9 +7,10 @@
  * (copyMedia), copied or linked by two file writers' threads (file-writer.ts), handed over without
  * back-pressure. Then (finish) the pages are rendered here and written by a third. A
  * file whose inputs are unchanged since the previous build (same key, see OutputFile.key, or for a
- * PDF the same source stamp) is taken from the previous output instead of being written again, by
- * hard link (place-reused.ts): the previous output stays whole until the swap. Its files are only
- * ever replaced, never modified, so a link to one is a copy.
+ * PDF the same source stamp) is left where it is in the previous output instead of being written
+ * again: the staging folder then holds only what changed, and the commit moves it in and removes the
+ * files the output no longer has (stages/write.ts, patch). A build that reuses nothing swaps the
+ * whole staging folder in. The output's files are only ever replaced, never modified.
  */
 
 import { mkdir } from 'node:fs/promises';
@@ -41,7 +42,7 @@ import {
   relativesOf,
   under,
 } from './reusable-files.ts';
-import { startLinking } from './place-reused.ts';
+import { staleFiles } from './stale-files.ts';
 import { chunksOf, hasStamp, previousListFile } from './previous-lists.ts';
 
 /**
@@ -122,15 +123,12 @@ export async function startSite(
   /** The pages and the PDFs being written (finish): on a failure, let finish before the staging folder goes. */
   const running: Promise<unknown>[] = [];
   const lists = createListWriter({ gzipLevel: GZIP_LEVEL, brotli: BROTLI_OPTIONS });
-  /** The files taken from the previous output, linked into the staging folder as soon as each is known. */
-  const linker = startLinking(outDir, staging, ensureFolder);
   /** Writes a list and its twins, or takes them from the previous output. */
   const writeList = async (output: OutputFile, handOver: () => void) => {
     const relatives = relativesOf(output);
     if (relatives.every((relative) => reusedLists.has(relative))) {
       if (relatives.length > 1)
         for (const relative of relatives) bytes[relative] = reusedLists.get(relative)!.stamp.size;
-      for (const relative of relatives) await linker.link(relative, 0);
       reused += relatives.length;
       listTables.set(output.path, options.previousLists!.get(output.path)!);
       return;
@@ -220,10 +218,8 @@ export async function startSite(
       const mode = options.linkMedia === true ? 'link' : 'copy';
       const made: number[] = [];
       for (let i = 0; i < copies.length; i++) {
-        if (plan.rows[i]! >= 0) {
-          await linker.link(copies[i]!.to, 0);
-          reused++;
-        } else made.push(i);
+        if (plan.rows[i]! >= 0) reused++;
+        else made.push(i);
       }
       // Each writer takes one half, in order: the PDFs of a folder mostly go to one thread, as files
       // created in one folder wait for each other (the folder's lock).
@@ -246,7 +242,7 @@ export async function startSite(
     if (settled) return;
     settled = true;
     // The writers' threads stop at once; their waiting batches fail, and the lists' files close.
-    await Promise.all([lists.stop(), writer.abort(), linker.abort(), ...mediaWriters.map((thread) => thread.abort())]);
+    await Promise.all([lists.stop(), writer.abort(), ...mediaWriters.map((thread) => thread.abort())]);
     // Every list, page and PDF, not only until the first failure: nothing may still be writing
     // into the staging folder when it goes.
     await Promise.allSettled([...listRuns, listWriterClosed, ...running]);
@@ -302,7 +298,6 @@ export async function startSite(
               relatives.forEach(
                 (relative, f) => (bytes[relative] = rowStamp(previous!.rows, plan.rows[first + f]!).size),
               );
-            for (const relative of relatives) await linker.link(relative, 1);
             reused += relatives.length;
           } else {
             const file = target(output.path);
@@ -326,7 +321,6 @@ export async function startSite(
       })();
       running.push(pages);
       await Promise.all([pages, mediaDone, listsWritten]);
-      await linker.close();
       await listWriterClosed;
       streamed.forEach(() => stage.advance());
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
@@ -353,7 +347,15 @@ export async function startSite(
         await abandon();
         return undefined;
       }
-      await staged.swap();
+      if (reused === 0 || !options.previousOutput) await staged.swap();
+      else {
+        const placed = written.names;
+        const removed = await staleFiles(outDir, options.previousOutput, () => reusedFiles(plans, reusedLists), placed);
+        // From here on the staging folder stays if anything fails: once the update has begun, the
+        // next command finishes it from there (shared/folder-patch.ts).
+        settled = true;
+        await staged.patch({ removed, placed });
+      }
       settled = true;
     } catch (error) {
       await abandon();
@@ -373,4 +375,16 @@ export async function startSite(
 
   await Promise.all(handedOver);
   return { copyMedia, finish, abandon };
+}
+
+/** The files the output takes as they are from the previous output, in no particular order. */
+function* reusedFiles(
+  plans: { media?: FilePlan; whole?: FilePlan },
+  reusedLists: ReadonlyMap<string, unknown>,
+): Generator<string> {
+  yield* reusedLists.keys();
+  for (const plan of [plans.media, plans.whole]) {
+    if (!plan) continue;
+    for (let k = 0; k < plan.files.length; k++) if (plan.rows[k]! >= 0) yield plan.files[k]!;
+  }
 }

@@ -1,0 +1,97 @@
+/**
+ * What each output read when it was last made (reuse/reuse.ts), as the build cache keeps it: the
+ * outputs' paths joined in one string, in the order of the outputs, and for each the number of its
+ * reads in a table of the distinct ones. At 100,000 manuscripts there are 650,000 outputs and about
+ * half as many distinct reads (a manuscript's page and its three citation files read the same
+ * records): a map of a path and a reads string per output, as it was kept before, was 1.3 million
+ * strings to read back after every edit and to hold to the end of the build.
+ *
+ * The next build asks for the outputs in the same order, so each path is compared in place with the
+ * one after the last found; a map by path is made only for a path that is not there (an output
+ * added since).
+ */
+
+/** An output's reads by its path. */
+export interface ReadsByPath {
+  get(path: string): string | undefined;
+}
+
+/** The cache's form: `paths` joined by newlines, `index[i]` the place of path i's reads in `table`. */
+export interface PackedReads {
+  paths: string;
+  table: string[];
+  index: Uint32Array;
+}
+
+/** Packs the reads of `paths` (in that order; a path without reads is left out). */
+export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedReads {
+  const kept: string[] = [];
+  const table: string[] = [];
+  const places = new Map<string, number>();
+  const index: number[] = [];
+  for (const path of paths) {
+    const read = reads.get(path);
+    if (read === undefined) continue;
+    let place = places.get(read);
+    if (place === undefined) {
+      place = table.length;
+      places.set(read, place);
+      table.push(read);
+    }
+    kept.push(path);
+    index.push(place);
+  }
+  return { paths: kept.join('\n'), table, index: Uint32Array.from(index) };
+}
+
+/** The reads of the previous build's outputs, looked up by path. */
+export class PreviousOutputReads implements ReadsByPath {
+  readonly #packed: PackedReads;
+  /** Where each path starts in `paths`, and one past the end of the last. */
+  readonly #starts: Uint32Array;
+  #next = 0;
+  #byPath: Map<string, number> | undefined;
+
+  constructor(packed: PackedReads) {
+    this.#packed = packed;
+    const count = packed.index.length;
+    this.#starts = new Uint32Array(count + 1);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      this.#starts[i] = at;
+      const end = packed.paths.indexOf('\n', at);
+      at = end < 0 ? packed.paths.length + 1 : end + 1;
+    }
+    this.#starts[count] = count === 0 ? 0 : packed.paths.length + 1;
+  }
+
+  get(path: string): string | undefined {
+    const found = this.#at(this.#next, path)
+      ? this.#next
+      : this.#at(this.#next + 1, path)
+        ? this.#next + 1
+        : this.#find(path);
+    if (found === undefined) return undefined;
+    this.#next = found + 1;
+    return this.#packed.table[this.#packed.index[found]!];
+  }
+
+  /** Whether path `i` is `path`, compared in place. */
+  #at(i: number, path: string): boolean {
+    const start = this.#starts[i];
+    return (
+      i < this.#packed.index.length &&
+      this.#starts[i + 1]! - start! - 1 === path.length &&
+      this.#packed.paths.startsWith(path, start)
+    );
+  }
+
+  #find(path: string): number | undefined {
+    if (!this.#byPath) {
+      this.#byPath = new Map();
+      const names = this.#packed.paths.split('\n');
+      for (let i = 0; i < this.#packed.index.length; i++) this.#byPath.set(names[i]!, i);
+    }
+    return this.#byPath.get(path);
+  }
+}

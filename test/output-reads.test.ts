@@ -1,0 +1,55 @@
+/**
+ * What each output read, as the build cache keeps it (engine/cache/output-reads.ts): packed in the
+ * order of the outputs with each distinct reads kept once, and found again by path whatever order
+ * the next build asks in.
+ */
+import { describe, expect, it } from 'vitest';
+import { packReads, PreviousOutputReads } from '../scripts/generator/engine/cache/output-reads.ts';
+
+const recorded = new Map([
+  ['citations/1.bib', 'm:one\nv:volume-1'],
+  ['citations/1.ris', 'm:one\nv:volume-1'],
+  ['citations/10.bib', 'm:ten\nv:volume-1'],
+  ['manuscripts/1.html', 'm:one\nv:volume-1'],
+  ['api/index.json', ''],
+]);
+const order = [
+  'api/index.json',
+  'citations/1.bib',
+  'citations/1.ris',
+  'citations/10.bib',
+  'api/lists',
+  'manuscripts/1.html',
+];
+
+describe('the reads kept for the next build', () => {
+  it('keeps each distinct reads once, and leaves out outputs that read nothing recorded', () => {
+    const packed = packReads(order, recorded);
+    expect(packed.table).toEqual(['', 'm:one\nv:volume-1', 'm:ten\nv:volume-1']);
+    expect(packed.paths.split('\n')).toEqual(order.filter((path) => path !== 'api/lists'));
+    expect([...packed.index]).toEqual([0, 1, 1, 2, 1]);
+  });
+
+  it('finds every path asked for in order, out of order, and after outputs deleted or added since', () => {
+    const inOrder = new PreviousOutputReads(packReads(order, recorded));
+    for (const path of order) expect(inOrder.get(path)).toBe(recorded.get(path));
+
+    const changed = new PreviousOutputReads(packReads(order, recorded));
+    // An output added since, one deleted (citations/1.ris is not asked for), one asked for twice, and a path that
+    // starts like a recorded one.
+    expect(changed.get('citations/new.bib')).toBeUndefined();
+    expect(changed.get('api/index.json')).toBe('');
+    expect(changed.get('citations/1.bi')).toBeUndefined();
+    expect(changed.get('citations/1.bib')).toBe('m:one\nv:volume-1');
+    expect(changed.get('citations/10.bib')).toBe('m:ten\nv:volume-1');
+    expect(changed.get('manuscripts/1.html')).toBe('m:one\nv:volume-1');
+    expect(changed.get('citations/1.bib')).toBe('m:one\nv:volume-1');
+    expect(changed.get('manuscripts/1.htm')).toBeUndefined();
+  });
+
+  it('an empty record of reads finds nothing', () => {
+    const none = new PreviousOutputReads(packReads([], recorded));
+    expect(none.get('')).toBeUndefined();
+    expect(none.get('api/index.json')).toBeUndefined();
+  });
+});
