@@ -98,7 +98,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     let hosting: HostCheck = { problems: [], warnings: [] };
     const written = await output.finish(extra, (files) => {
       hosting = checkHostLimits(
-        journal.hosts,
+        journal,
         content.journalFile ?? 'content/journal.yaml',
         files,
         rules,
@@ -106,7 +106,10 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       );
       return hosting.problems.length === 0;
     });
-    if (!written) return done({ ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed });
+    if (!written) {
+      await content.locate(hosting.problems);
+      return done({ ok: false, problems: hosting.problems, counts, warnings: hosting.warnings, parsed });
+    }
     return done({
       ok: true,
       problems,

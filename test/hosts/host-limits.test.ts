@@ -6,7 +6,14 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkHostLimits, checkSite, HOST_LIMITS, type SiteFile } from '../../scripts/generator/stages/host-limits.ts';
+import { formatProblem } from '../../scripts/generator/model/problems.ts';
+import {
+  checkHostLimits,
+  checkSite,
+  HOST_LIMITS,
+  limitsOf,
+  type SiteFile,
+} from '../../scripts/generator/stages/host-limits.ts';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { snapshot } from '../helpers/snapshot.ts';
@@ -20,7 +27,7 @@ const files = (n: number, bytes = 10): SiteFile[] =>
 describe('checkSite', () => {
   it('passes the rule files the build writes on every host: their counts do not grow with content', () => {
     const check = checkSite(
-      ['cloudflare-pages', 'gitlab-pages', 'netlify', 's3-cloudfront'],
+      { hosts: ['cloudflare-pages', 'gitlab-pages', 'netlify', 's3-cloudfront'] },
       JOURNAL,
       files(10),
       ruleFiles,
@@ -28,18 +35,80 @@ describe('checkSite', () => {
     expect(check.problems).toEqual([]);
   });
 
-  it('fails past 20,000 files on Cloudflare Pages, at the hosts field', () => {
-    expect(checkSite(['cloudflare-pages'], JOURNAL, files(20_000), ruleFiles).problems).toEqual([]);
-    const [problem, ...rest] = checkSite(['cloudflare-pages'], JOURNAL, files(20_001), ruleFiles).problems;
-    expect(rest).toEqual([]);
-    expect(problem).toMatchObject({
-      code: 'host/limit',
-      file: JOURNAL,
-      field: 'hosts',
-      expected: 'at most 20,000 files',
+  it('fails past 20,000 files on Cloudflare Pages on the Free plan, at the hosts field, and says what to do', () => {
+    for (const hosting of [{}, { cloudflare_pages_plan: 'free' as const }]) {
+      expect(checkSite({ ...hosting, hosts: ['cloudflare-pages'] }, JOURNAL, files(20_000), ruleFiles)).toEqual({
+        problems: [],
+        warnings: [],
+      });
+      const [problem, ...rest] = checkSite(
+        { ...hosting, hosts: ['cloudflare-pages'] },
+        JOURNAL,
+        files(20_001),
+        ruleFiles,
+      ).problems;
+      expect(rest).toEqual([]);
+      expect(problem).toMatchObject({ code: 'host/limit', file: JOURNAL, field: 'hosts' });
+      expect(problem && formatProblem({ ...problem, line: 14, column: 1 })).toBe(
+        'content/journal.yaml:14:1 hosts: the site has 20,001 files, more than Cloudflare Pages (hosts in content/journal.yaml) serves on the Free plan ' +
+          '(at most 20,000 files on the Free plan; a paid Cloudflare plan serves up to 100,000: set cloudflare_pages_plan: paid beside hosts ' +
+          "and the environment variable PAGES_WRANGLER_MAJOR_VERSION=4 in the Pages project's settings (docs/hosting/cloudflare-pages.md), " +
+          'or publish to a host without a file limit, such as a server of your own (nginx, Apache, Caddy) or Amazon S3 + CloudFront (docs/hosting/README.md))',
+      );
+    }
+  });
+
+  it('passes a site just over 20,000 files on a paid plan, reminding that the Pages project needs its variable', () => {
+    const check = checkSite(
+      { hosts: ['cloudflare-pages'], cloudflare_pages_plan: 'paid' },
+      JOURNAL,
+      files(20_001),
+      ruleFiles,
+    );
+    expect(check.problems).toEqual([]);
+    expect(check.warnings).toEqual([
+      "Cloudflare Pages: the site has 20,001 files, more than the Free plan's 20,000: the Pages project must set the environment variable " +
+        'PAGES_WRANGLER_MAJOR_VERSION=4, or Cloudflare refuses the deployment (docs/hosting/cloudflare-pages.md).',
+    ]);
+    // Under the Free plan's limit there is nothing to remind.
+    expect(
+      checkSite({ hosts: ['cloudflare-pages'], cloudflare_pages_plan: 'paid' }, JOURNAL, files(20_000), ruleFiles)
+        .warnings,
+    ).toEqual([]);
+  });
+
+  it('fails past 100,000 files on a paid plan, pointing to the hosts without a file limit', () => {
+    const paid = { hosts: ['cloudflare-pages'] as const, cloudflare_pages_plan: 'paid' as const };
+    expect(checkSite(paid, JOURNAL, files(100_000), ruleFiles).problems).toEqual([]);
+    const check = checkSite(paid, JOURNAL, files(100_001), ruleFiles);
+    expect(check.warnings).toEqual([]);
+    expect(check.problems.map((p) => [p.code, p.file, p.field, p.message, p.expected])).toEqual([
+      [
+        'host/limit',
+        JOURNAL,
+        'hosts',
+        'the site has 100,001 files, more than Cloudflare Pages (hosts in content/journal.yaml) serves on a paid plan',
+        'at most 100,000 files on a paid plan; the most Cloudflare Pages serves on any plan: publish to a host without a file limit, ' +
+          'such as a server of your own (nginx, Apache, Caddy) or Amazon S3 + CloudFront (docs/hosting/README.md)',
+      ],
+    ]);
+    // The plan changes Cloudflare's file count only: its 25 MiB a file stays.
+    expect(limitsOf('cloudflare-pages', paid)).toEqual({
+      ...HOST_LIMITS['cloudflare-pages'],
+      plan: 'a paid plan',
+      maxFiles: 100_000,
+      tooManyFilesAdvice: expect.any(String),
     });
-    expect(problem?.message).toBe(
-      'the site has 20,001 files, more than Cloudflare Pages (hosts in content/journal.yaml) serves',
+  });
+
+  it('warns when a Cloudflare plan is named but Cloudflare Pages is not a host', () => {
+    expect(checkSite({ hosts: ['netlify'], cloudflare_pages_plan: 'paid' }, JOURNAL, files(20_001), ruleFiles)).toEqual(
+      {
+        problems: [],
+        warnings: [
+          'content/journal.yaml: cloudflare_pages_plan is set, but hosts does not list cloudflare-pages: no Cloudflare Pages limit is checked.',
+        ],
+      },
     );
   });
 
@@ -51,7 +120,7 @@ describe('checkSite', () => {
         source: 'content/media/volumes/pdfs/2021/v.pdf',
       },
     ];
-    expect(checkSite(['cloudflare-pages'], JOURNAL, big, ruleFiles).problems).toEqual([
+    expect(checkSite({ hosts: ['cloudflare-pages'] }, JOURNAL, big, ruleFiles).problems).toEqual([
       expect.objectContaining({
         code: 'host/limit',
         file: 'content/media/volumes/pdfs/2021/v.pdf',
@@ -59,7 +128,7 @@ describe('checkSite', () => {
         expected: 'at most 25 MiB per file',
       }),
     ]);
-    expect(checkSite(['firebase'], JOURNAL, big, ruleFiles).problems).toEqual([]);
+    expect(checkSite({ hosts: ['firebase'] }, JOURNAL, big, ruleFiles).problems).toEqual([]);
   });
 
   it('measures the files as written: a list and its twins at their own sizes, a PDF reported at its file under content/', () => {
@@ -77,7 +146,7 @@ describe('checkSite', () => {
       sizeOf: (file: number) => sizes[file]!,
     };
     const copies = [{ from: '/x/content/media/pdfs/big.pdf', to: 'media/pdfs/big.pdf' }];
-    const problems = checkHostLimits(['cloudflare-pages'], JOURNAL, files, ruleFiles, copies).problems;
+    const problems = checkHostLimits({ hosts: ['cloudflare-pages'] }, JOURNAL, files, ruleFiles, copies).problems;
     expect(problems.map((p) => [p.file, p.field, p.message])).toEqual([
       [
         JOURNAL,
@@ -90,8 +159,8 @@ describe('checkSite', () => {
         'is 30 MiB, larger than Cloudflare Pages (hosts in content/journal.yaml) serves',
       ],
     ]);
-    expect(checkHostLimits(['firebase'], JOURNAL, files, ruleFiles, copies).problems).toEqual([]);
-    expect(checkHostLimits(undefined, JOURNAL, files, ruleFiles, copies)).toEqual({ problems: [], warnings: [] });
+    expect(checkHostLimits({ hosts: ['firebase'] }, JOURNAL, files, ruleFiles, copies).problems).toEqual([]);
+    expect(checkHostLimits({}, JOURNAL, files, ruleFiles, copies)).toEqual({ problems: [], warnings: [] });
   });
 
   it("counts header rules and static and dynamic redirects against Cloudflare's 100 / 2,000 / 100", () => {
@@ -99,7 +168,7 @@ describe('checkSite', () => {
     const dynamic = Array.from({ length: 101 }, (_, i) => `/d${i}/* /x/:splat 301`).join('\n');
     const statics = Array.from({ length: 2001 }, (_, i) => `/s${i} /x 301`).join('\n');
     const messages = (rules: Record<string, string>) =>
-      checkSite(['cloudflare-pages'], JOURNAL, [], rules).problems.map((p) => p.message);
+      checkSite({ hosts: ['cloudflare-pages'] }, JOURNAL, [], rules).problems.map((p) => p.message);
     expect(messages({ _headers: headers })).toEqual([
       '_headers has 101 rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads',
     ]);
@@ -110,13 +179,13 @@ describe('checkSite', () => {
       '_redirects has 2001 static rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads',
     ]);
     // GitLab Pages reads at most 1,000 rules in all.
-    expect(checkSite(['gitlab-pages'], JOURNAL, [], { _redirects: statics }).problems.map((p) => p.expected)).toContain(
-      'at most 1,000',
-    );
+    expect(
+      checkSite({ hosts: ['gitlab-pages'] }, JOURNAL, [], { _redirects: statics }).problems.map((p) => p.expected),
+    ).toContain('at most 1,000');
   });
 
   it('fails a site over 1 GiB on GitHub Pages, and warns what its clients get', () => {
-    const check = checkSite(['github-pages'], JOURNAL, files(2, 600 * 1024 * 1024), ruleFiles);
+    const check = checkSite({ hosts: ['github-pages'] }, JOURNAL, files(2, 600 * 1024 * 1024), ruleFiles);
     expect(check.problems.map((p) => p.expected)).toEqual(['at most 1024 MiB in all']);
     expect(check.warnings).toHaveLength(1);
     expect(check.warnings[0]).toMatch(/^GitHub Pages: .*\/api\/<list>\/index\.json/);

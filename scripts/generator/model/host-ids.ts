@@ -16,3 +16,10 @@ export const HOST_IDS = [
   'caddy',
 ] as const;
 export type HostId = (typeof HOST_IDS)[number];
+
+/**
+ * Cloudflare's plans, as far as Pages' limits differ (`cloudflare_pages_plan` in content/journal.yaml):
+ * the Free plan serves 20,000 files a site, every paid plan 100,000 (docs/hosting/cloudflare-pages.md).
+ */
+export const CLOUDFLARE_PAGES_PLANS = ['free', 'paid'] as const;
+export type CloudflarePagesPlan = (typeof CLOUDFLARE_PAGES_PLANS)[number];

@@ -22,7 +22,7 @@ import {
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
 import * as scholarly from './scholarly-fields.ts';
-import { HOST_IDS, type HostId } from './host-ids.ts';
+import { CLOUDFLARE_PAGES_PLANS, HOST_IDS, type CloudflarePagesPlan, type HostId } from './host-ids.ts';
 import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
 import {
   asString,
@@ -127,6 +127,20 @@ export const journalSchema = z.strictObject({
         );
       return ok(value as HostId[]);
     },
+  ).optional(),
+  // Cloudflare Pages serves more files on a paid plan; the build checks the plan's limit (docs/hosting/cloudflare-pages.md).
+  cloudflare_pages_plan: field(
+    {
+      enum: [...CLOUDFLARE_PAGES_PLANS],
+      description: `the Cloudflare plan the Pages project is on, checked when hosts lists cloudflare-pages: ${CLOUDFLARE_PAGES_PLANS.join(' or ')} (free when omitted)`,
+    },
+    (value) =>
+      (CLOUDFLARE_PAGES_PLANS as readonly unknown[]).includes(value)
+        ? ok(value as CloudflarePagesPlan)
+        : bad(
+            `is ${describe(value)}`,
+            `${CLOUDFLARE_PAGES_PLANS.join(' or ')}: the Cloudflare plan the Pages project is on`,
+          ),
   ).optional(),
   // The web editor under /admin/, published only when enabled (docs/web-editor.md).
   admin: field(ADMIN_JSON_SCHEMA, parseAdminSettings).optional(),

@@ -11,18 +11,29 @@
 import type { MediaCopy } from './media.ts';
 import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
 import type { Problem } from '../model/problems.ts';
+import { UNLOCATED } from '../model/records.ts';
 import { parseHeaders } from '../../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../../hosts/cloudfront-function.ts';
 import { hostRules } from '../../hosts/rules.ts';
-import type { HostId } from '../model/host-ids.ts';
+import type { CloudflarePagesPlan, HostId } from '../model/host-ids.ts';
 
 export { HOST_IDS, type HostId } from '../model/host-ids.ts';
+
+/** What content/journal.yaml says about where the site is published (a `JournalInput` is one). */
+export interface Hosting {
+  hosts?: readonly HostId[] | undefined;
+  cloudflare_pages_plan?: CloudflarePagesPlan | undefined;
+}
 
 const MiB = 1024 * 1024;
 
 export interface HostLimits {
   name: string;
+  /** The plan the limits are for, where the host's limits depend on it: "the Free plan". */
+  plan?: string;
   maxFiles?: number;
+  /** What the journal can do about a site over `maxFiles`, in the report after the limit. */
+  tooManyFilesAdvice?: string;
   maxFileBytes?: number;
   maxSiteBytes?: number;
   /** `_headers`: path rules. */
@@ -37,11 +48,45 @@ export interface HostLimits {
   warning?: string;
 }
 
-/** Each number is the host's documented limit; docs/hosting/<host>.md cites it. */
+/**
+ * Cloudflare Pages' files per site on each plan (developers.cloudflare.com/pages/platform/limits/#files).
+ * A paid plan's 100,000 holds only once the Pages project sets PAGES_WRANGLER_MAJOR_VERSION=4.
+ */
+export const CLOUDFLARE_PAGES_MAX_FILES: Readonly<Record<CloudflarePagesPlan, number>> = {
+  free: 20_000,
+  paid: 100_000,
+};
+
+/** The variable a Pages project sets to get a paid plan's file limit (docs/hosting/cloudflare-pages.md). */
+export const CLOUDFLARE_PAGES_FILES_VARIABLE = 'PAGES_WRANGLER_MAJOR_VERSION=4';
+
+const OTHER_HOSTS =
+  'or publish to a host without a file limit, such as a server of your own (nginx, Apache, Caddy) or Amazon S3 + CloudFront (docs/hosting/README.md)';
+
+/** Cloudflare Pages' limits that depend on the plan (`cloudflare_pages_plan`, free when omitted). */
+const CLOUDFLARE_PAGES_PLAN_LIMITS: Record<CloudflarePagesPlan, Partial<HostLimits>> = {
+  free: {
+    plan: 'the Free plan',
+    maxFiles: CLOUDFLARE_PAGES_MAX_FILES.free,
+    tooManyFilesAdvice:
+      `a paid Cloudflare plan serves up to ${count(CLOUDFLARE_PAGES_MAX_FILES.paid)}: set cloudflare_pages_plan: paid beside hosts ` +
+      `and the environment variable ${CLOUDFLARE_PAGES_FILES_VARIABLE} in the Pages project's settings (docs/hosting/cloudflare-pages.md), ${OTHER_HOSTS}`,
+  },
+  paid: {
+    plan: 'a paid plan',
+    maxFiles: CLOUDFLARE_PAGES_MAX_FILES.paid,
+    tooManyFilesAdvice: `the most Cloudflare Pages serves on any plan: ${OTHER_HOSTS.replace(/^or /, '')}`,
+  },
+};
+
+/**
+ * Each number is the host's documented limit on its free or only plan; docs/hosting/<host>.md cites
+ * it. `limitsOf` gives the limits of the plan the journal names.
+ */
 export const HOST_LIMITS: Record<HostId, HostLimits> = {
   'cloudflare-pages': {
     name: 'Cloudflare Pages',
-    maxFiles: 20_000,
+    ...CLOUDFLARE_PAGES_PLAN_LIMITS.free,
     maxFileBytes: 25 * MiB,
     maxHeaderRules: 100,
     maxStaticRedirects: 2_000,
@@ -73,6 +118,12 @@ export const HOST_LIMITS: Record<HostId, HostLimits> = {
   caddy: { name: 'Caddy' },
 };
 
+/** The limits of host `id` on the plan `hosting` names for it. */
+export function limitsOf(id: HostId, hosting: Hosting): HostLimits {
+  if (id !== 'cloudflare-pages') return HOST_LIMITS[id];
+  return { ...HOST_LIMITS[id], ...CLOUDFLARE_PAGES_PLAN_LIMITS[hosting.cloudflare_pages_plan ?? 'free'] };
+}
+
 export interface SiteFile {
   /** Path in `dist/`. */
   path: string;
@@ -93,13 +144,14 @@ export interface HostCheck {
  * as a cold one. A PDF over a limit is reported at its file under content/ (`copies`).
  */
 export function checkHostLimits(
-  hosts: readonly HostId[] | undefined,
+  hosting: Hosting,
   journalFile: string,
   files: WrittenFiles,
   ruleFiles: Readonly<Record<string, string | undefined>>,
   copies: readonly MediaCopy[],
 ): HostCheck {
-  if (!hosts || hosts.length === 0) return { problems: [], warnings: [] };
+  const hosts = hosting.hosts ?? [];
+  if (hosts.length === 0) return { problems: [], warnings: planWithoutHost(hosting, journalFile) };
   // `content/journal.yaml` -> `content`: the folder the PDFs are reported under.
   const contentPrefix = journalFile.split('/').slice(0, -1).join('/') || '.';
   // Only a file over a host's limit is reported at its source: the PDFs are looked up for those alone.
@@ -114,7 +166,7 @@ export function checkHostLimits(
       ? { path: name, bytes: 0, source: '' }
       : { path: name, bytes, source: bytes > smallestLimit ? sourceOf(name) : '' };
   });
-  return checkSite(hosts, journalFile, measured, ruleFiles);
+  return checkSite(hosting, journalFile, measured, ruleFiles);
 }
 
 /** The text of the rule files among `outputs` (`_headers`, `_redirects`), which the checks read. */
@@ -124,22 +176,25 @@ export function ruleFilesOf(outputs: readonly OutputFile[]): Record<string, stri
   );
 }
 
-/** Pure: the checks themselves, on measured files. */
+/**
+ * Pure: the checks themselves, on measured files. A problem of the site as a whole is reported at
+ * `hosts` in the journal file, left `UNLOCATED` for the orchestrator to find its line; a PDF's, at
+ * the PDF.
+ */
 export function checkSite(
-  hosts: readonly HostId[],
+  hosting: Hosting,
   journalFile: string,
   files: readonly SiteFile[],
   ruleFiles: Readonly<Record<string, string | undefined>>,
 ): HostCheck {
+  const hosts = hosting.hosts ?? [];
   const problems: Problem[] = [];
-  const warnings: string[] = [];
+  const warnings = planWithoutHost(hosting, journalFile);
   const fail = (file: string, message: string, expected: string) =>
     problems.push({
       code: 'host/limit',
       file,
-      line: 0,
-      column: 0,
-      field: file === journalFile ? 'hosts' : '',
+      ...(file === journalFile ? { ...UNLOCATED, field: 'hosts' } : { line: 0, column: 0, field: '' }),
       message,
       expected,
     });
@@ -149,13 +204,26 @@ export function checkSite(
   const dynamic = redirects.filter((line) => /[*:]/.test(line.split(/\s+/)[0] ?? '')).length;
 
   for (const id of [...new Set(hosts)].sort()) {
-    const limits = HOST_LIMITS[id];
+    const limits = limitsOf(id, hosting);
     const on = `${limits.name} (hosts in ${journalFile})`;
+    const onPlan = limits.plan ? ` on ${limits.plan}` : '';
     if (limits.maxFiles !== undefined && files.length > limits.maxFiles) {
       fail(
         journalFile,
-        `the site has ${count(files.length)} files, more than ${on} serves`,
-        `at most ${count(limits.maxFiles)} files`,
+        `the site has ${count(files.length)} files, more than ${on} serves${onPlan}`,
+        `at most ${count(limits.maxFiles)} files${onPlan}` +
+          (limits.tooManyFilesAdvice ? `; ${limits.tooManyFilesAdvice}` : ''),
+      );
+    } else if (
+      id === 'cloudflare-pages' &&
+      hosting.cloudflare_pages_plan === 'paid' &&
+      files.length > CLOUDFLARE_PAGES_MAX_FILES.free
+    ) {
+      // Pages keeps the Free plan's limit until the project sets the variable: the build cannot see it.
+      warnings.push(
+        `${limits.name}: the site has ${count(files.length)} files, more than the Free plan's ` +
+          `${count(CLOUDFLARE_PAGES_MAX_FILES.free)}: the Pages project must set the environment variable ` +
+          `${CLOUDFLARE_PAGES_FILES_VARIABLE}, or Cloudflare refuses the deployment (docs/hosting/cloudflare-pages.md).`,
       );
     }
     if (limits.maxFileBytes !== undefined) {
@@ -227,6 +295,14 @@ export function checkSite(
     if (limits.warning) warnings.push(`${limits.name}: ${limits.warning}.`);
   }
   return { problems, warnings };
+}
+
+/** A plan named for a host the journal does not list is checked nowhere: say so, once. */
+function planWithoutHost(hosting: Hosting, journalFile: string): string[] {
+  if (hosting.cloudflare_pages_plan === undefined || hosting.hosts?.includes('cloudflare-pages')) return [];
+  return [
+    `${journalFile}: cloudflare_pages_plan is set, but hosts does not list cloudflare-pages: no Cloudflare Pages limit is checked.`,
+  ];
 }
 
 /** `_redirects` lines that are rules (not blank, not comments), as each host counts them. */
