@@ -1,0 +1,136 @@
+/**
+ * A manuscript names its volume by a key an editor can read (`volume:`), resolved after every file
+ * is loaded: the volume's file name, its label, or the label's numeral. The published
+ * `citation_volume` is still the volume's id (SPEC 2.3, SPEC-NOTES 1), which in the fixture journal
+ * differs from the numeral: Volume II has id 1, Volume I id 2.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Problem } from '../scripts/generator/model/problems.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { NEW_MANUSCRIPT } from './helpers/records.ts';
+
+let workspace: Workspace | undefined;
+afterEach(async () => {
+  await workspace?.dispose();
+  workspace = undefined;
+});
+
+const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
+const withVolume = (line: string) => NEW_MANUSCRIPT.replace('volume: volume-ii', line);
+
+async function publishedVolumeOf(ws: Workspace, id: number): Promise<unknown> {
+  const list = JSON.parse(await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'), 'utf8')) as {
+    id: number;
+    citation_volume: number;
+  }[];
+  return list.find((m) => m.id === id)?.citation_volume;
+}
+
+describe('a manuscript names its volume by a readable key', () => {
+  it.each(['volume-ii', 'II', 'Volume II', 'volume ii', '2', '"2"'])(
+    '`volume: %s` lands in Volume II, published with its id',
+    async (key) => {
+      workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume(`volume: ${key}`) });
+      const result = await workspace.build();
+      expect(result.problems).toEqual([]);
+      expect(result.warnings ?? []).toEqual([]);
+      expect(await publishedVolumeOf(workspace, 40)).toBe(1);
+    },
+  );
+
+  it('a JSON manuscript may name its volume by its numeral as a number', async () => {
+    workspace = await createWorkspace({
+      'manuscripts/beetles.json': (
+        await readFile('test/fixtures/valid-journal/manuscripts/beetles.json', 'utf8')
+      ).replace('"volume": "volume-i"', '"volume": 1'),
+    });
+    const result = await workspace.build();
+    expect(result.problems).toEqual([]);
+    const beetles = JSON.parse(await readFile('test/fixtures/valid-journal/manuscripts/beetles.json', 'utf8')) as {
+      id: number;
+    };
+    // Volume I, whose id is 2.
+    expect(await publishedVolumeOf(workspace, beetles.id)).toBe(2);
+  });
+
+  it.each(['check', 'build'] as const)('an unknown key points at the field and suggests a key (%s)', async (mode) => {
+    workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('volume: volume-iii') });
+    const result = await workspace.build(mode);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map(where)).toEqual(['ref/unknown-volume content/manuscripts/new.yaml:2:9 volume']);
+    expect(result.problems[0]!.message).toContain('did you mean "volume-ii"?');
+    expect(result.problems[0]!.expected).toContain('volume-i (Volume I)');
+  });
+
+  it('a key that names two volumes is refused, naming both', async () => {
+    // A file named `ii` that holds Volume I: "ii" is its file name and Volume II's numeral.
+    workspace = await createWorkspace({
+      'volumes/volume-i.yaml': null,
+      'volumes/ii.yaml': await readFile('test/fixtures/valid-journal/volumes/volume-i.yaml', 'utf8'),
+      'manuscripts/new.yaml': withVolume('volume: ii'),
+    });
+    const result = await workspace.build('check');
+    expect(result.problems.filter((p) => p.file.endsWith('new.yaml')).map(where)).toEqual([
+      'ref/ambiguous-volume content/manuscripts/new.yaml:2:9 volume',
+    ]);
+    expect(result.problems.find((p) => p.code === 'ref/ambiguous-volume')!.message).toContain(
+      'content/volumes/ii.yaml',
+    );
+  });
+
+  it('neither volume nor citation_volume: the missing field is `volume`', async () => {
+    workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('') });
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual(['schema/missing content/manuscripts/new.yaml:1:1 volume']);
+  });
+
+  it('both given and disagreeing is an error naming the volume the key names', async () => {
+    workspace = await createWorkspace({
+      'manuscripts/new.yaml': withVolume('volume: Volume II\ncitation_volume: 2'),
+    });
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual([
+      'ref/volume-disagrees content/manuscripts/new.yaml:3:18 citation_volume',
+    ]);
+    expect(result.problems[0]!.message).toContain('Volume II');
+  });
+
+  it('both given and agreeing builds as either alone', async () => {
+    workspace = await createWorkspace({
+      'manuscripts/new.yaml': withVolume('volume: Volume II\ncitation_volume: 1'),
+    });
+    const result = await workspace.build();
+    expect(result.problems).toEqual([]);
+    expect(await publishedVolumeOf(workspace, 40)).toBe(1);
+  });
+});
+
+describe('warnings', () => {
+  it('a citation_volume that is not the numeral of its volume warns, naming the volume and the line to write', async () => {
+    // citation_volume: 1 is the id of Volume II: an editor who meant Volume I would not notice.
+    workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('citation_volume: 1') });
+    const result = await workspace.build();
+    expect(result.ok).toBe(true);
+    const warning = (result.warnings ?? []).find((w) => w.includes('content/manuscripts/new.yaml'));
+    expect(warning).toContain('content/manuscripts/new.yaml:2:18 citation_volume');
+    expect(warning).toContain('Volume II');
+    expect(warning).toContain('volume: volume-ii');
+    expect(await publishedVolumeOf(workspace, 40)).toBe(1);
+  });
+
+  it('a manuscript dated more than a year from its volume warns at its date', async () => {
+    workspace = await createWorkspace({
+      'manuscripts/new.yaml': withVolume('volume: volume-ii').replace(
+        'citation_date: 2022-01-10',
+        'citation_date: 2019-05-02',
+      ),
+    });
+    const result = await workspace.build();
+    expect(result.ok).toBe(true);
+    const warning = (result.warnings ?? []).find((w) => w.includes('content/manuscripts/new.yaml'));
+    expect(warning).toContain('content/manuscripts/new.yaml:4:16 citation_date');
+    expect(warning).toContain('2022-06-30');
+  });
+});
