@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../scripts/generator/model/problems.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 import { NEW_MANUSCRIPT } from './helpers/records.ts';
+import { age, expectSameAsCold } from './helpers/incremental.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -132,5 +133,60 @@ describe('warnings', () => {
     const warning = (result.warnings ?? []).find((w) => w.includes('content/manuscripts/new.yaml'));
     expect(warning).toContain('content/manuscripts/new.yaml:4:16 citation_date');
     expect(warning).toContain('2022-06-30');
+  });
+});
+
+describe('a volume renamed or re-labelled moves the manuscripts that name it, unchanged, as a cold build does', () => {
+  const volumeI = () => readFile('test/fixtures/valid-journal/volumes/volume-i.yaml', 'utf8');
+  const volumeII = () => readFile('test/fixtures/valid-journal/volumes/volume-ii.yaml', 'utf8');
+
+  it('two volumes trade labels: a manuscript named by label follows the label', async () => {
+    // salamanders.yaml names `Volume I`; orchids.yaml names `volume-ii` (by file name).
+    workspace = await age(await createWorkspace({ 'manuscripts/new.yaml': withVolume('volume: II') }));
+    await workspace.build('check');
+    expect((await workspace.build()).problems).toEqual([]);
+    expect(await publishedVolumeOf(workspace, 7)).toBe(2);
+    expect(await publishedVolumeOf(workspace, 40)).toBe(1);
+    await workspace.write('volumes/volume-i.yaml', (await volumeI()).replace('Volume I\n', 'Volume II\n'));
+    await workspace.write('volumes/volume-ii.yaml', (await volumeII()).replace('Volume II\n', 'Volume I\n'));
+    await expectSameAsCold(workspace);
+    // By label, now in the other volume; by file name, where it was.
+    expect(await publishedVolumeOf(workspace, 7)).toBe(1);
+    expect(await publishedVolumeOf(workspace, 40)).toBe(2);
+    expect(await publishedVolumeOf(workspace, 3)).toBe(1);
+  });
+
+  it('two volume files trade names: a manuscript named by file name follows the name', async () => {
+    workspace = await age(await createWorkspace());
+    expect((await workspace.build()).problems).toEqual([]);
+    expect(await publishedVolumeOf(workspace, 3)).toBe(1);
+    await workspace.write('volumes/volume-i.yaml', await volumeII());
+    await workspace.write('volumes/volume-ii.yaml', await volumeI());
+    const checked = await workspace.build('check');
+    expect(checked.problems).toEqual([]);
+    await expectSameAsCold(workspace);
+    // orchids.yaml (volume: volume-ii) is now in the volume of id 2; salamanders (Volume I) stays.
+    expect(await publishedVolumeOf(workspace, 3)).toBe(2);
+    expect(await publishedVolumeOf(workspace, 7)).toBe(2);
+  });
+
+  it('a volume file renamed away: check, from the index, names the unchanged manuscript whose key is gone', async () => {
+    workspace = await age(await createWorkspace());
+    expect((await workspace.build('check')).problems).toEqual([]);
+    await workspace.remove('volumes/volume-ii.yaml');
+    await workspace.write('volumes/second.yaml', await volumeII());
+    const checked = await workspace.build('check');
+    expect(checked.problems.map(where)).toEqual(['ref/unknown-volume content/manuscripts/orchids.yaml:2:9 volume']);
+    expect(checked.problems[0]!.message).toContain('no volume has the key "volume-ii"');
+    // Named by its label, the renamed file is found again.
+    await workspace.write(
+      'manuscripts/orchids.yaml',
+      (await readFile('test/fixtures/valid-journal/manuscripts/orchids.yaml', 'utf8')).replace(
+        'volume: volume-ii',
+        'volume: Volume II',
+      ),
+    );
+    await expectSameAsCold(workspace);
+    expect(await publishedVolumeOf(workspace, 3)).toBe(1);
   });
 });
