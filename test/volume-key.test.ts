@@ -11,6 +11,7 @@ import type { Problem } from '../scripts/generator/model/problems.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 import { NEW_MANUSCRIPT } from './helpers/records.ts';
 import { age, expectSameAsCold } from './helpers/incremental.ts';
+import { WARNINGS_SHOWN } from '../scripts/generator/stages/volume-references.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -119,6 +120,25 @@ describe('warnings', () => {
     expect(warning).toContain('Volume II');
     expect(warning).toContain('volume: volume-ii');
     expect(await publishedVolumeOf(workspace, 40)).toBe(1);
+  });
+
+  it('a journal that names every volume by an id that is not its numeral gets twenty warnings and a count', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < WARNINGS_SHOWN + 5; i++)
+      files[`manuscripts/m${i}.yaml`] = withVolume('citation_volume: 1').replace('id: 40', `id: ${100 + i}`);
+    workspace = await createWorkspace(files);
+    const result = await workspace.build();
+    expect(result.ok).toBe(true);
+    const warnings = (result.warnings ?? []).filter(
+      (w) => w.includes('citation_volume') || w.includes('more manuscripts'),
+    );
+    expect(warnings).toHaveLength(WARNINGS_SHOWN + 1);
+    expect(warnings.filter((w) => /content\/manuscripts\/m\d+\.yaml:2:18 citation_volume/.test(w))).toHaveLength(
+      WARNINGS_SHOWN,
+    );
+    expect(warnings.find((w) => w.includes('more manuscripts'))).toContain(
+      '5 more manuscripts name their volume by an id that is not its numeral',
+    );
   });
 
   it('a manuscript dated more than a year from its volume warns at its date', async () => {

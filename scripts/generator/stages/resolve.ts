@@ -8,7 +8,7 @@ import type { FoundAuthors } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { newestPositions } from '../model/newest.ts';
 import { type InvalidRecord, type Records } from './load.ts';
-import { resolveVolumeKeys, volumeChecker, type Report, type VolumeNamed } from './volume-references.ts';
+import { resolveVolumeKeys, volumeChecker, type Report } from './volume-references.ts';
 import {
   positionOf,
   type AuthorRecord,
@@ -229,11 +229,13 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   // The origin is asked for only when there is something to report.
   const checkManuscript = (
     origin: () => Origin,
-    volume: VolumeNamed,
+    volumeKey: string | undefined,
+    stated: number | undefined,
+    date: string | undefined,
     authors: readonly AuthorRef[] | undefined,
     section: string | undefined,
   ) => {
-    checkVolume(origin, volume);
+    checkVolume.check(origin, volumeKey, stated, date);
     authors?.forEach((key, i) => {
       // An author kept as published names no record.
       if (typeof key !== 'string' || records.hasAuthor(key)) return;
@@ -259,15 +261,22 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   };
   for (let i = 0; i < manuscripts.length; i++) {
     const authors = manuscripts.allAuthorsKnown?.(i) ? undefined : manuscripts.authors(i);
-    const volume = { key: manuscripts.volumeKey(i), stated: manuscripts.volume(i), date: manuscripts.date(i) };
-    checkManuscript(() => manuscripts.origin(i), volume, authors, manuscripts.section(i));
+    checkManuscript(
+      () => manuscripts.origin(i),
+      manuscripts.volumeKey(i),
+      manuscripts.volume(i),
+      manuscripts.date(i),
+      authors,
+      manuscripts.section(i),
+    );
   }
   for (const invalid of records.invalid) {
     if (invalid.collection !== 'manuscripts' || !invalid.references) continue;
     const { volume: key, citation_volume: stated, authors, section } = invalid.references;
-    checkManuscript(() => invalid.origin, { key, stated, date: undefined }, authors, section);
+    checkManuscript(() => invalid.origin, key, stated, undefined, authors, section);
   }
 
+  checkVolume.finish();
   return problems;
 }
 

@@ -8,7 +8,7 @@
  */
 import type { ProblemCode } from '../model/problems.ts';
 import type { ManuscriptRecord, Origin, VolumeRecord } from '../model/records.ts';
-import { volumeKeys, volumeNumeral, yearsFrom, type VolumeKeys } from '../model/volume-keys.ts';
+import { volumeKeys, volumeNumeral, yearsFrom, type VolumeKeys, type VolumeMatch } from '../model/volume-keys.ts';
 
 /**
  * Sets each manuscript that names its volume by `volume` to the id of the volume its key names as
@@ -17,11 +17,17 @@ import { volumeKeys, volumeNumeral, yearsFrom, type VolumeKeys } from '../model/
  */
 export function resolveVolumeKeys(volumes: readonly VolumeRecord[], manuscripts: readonly ManuscriptRecord[]): void {
   let keys: VolumeKeys<VolumeRecord> | undefined;
+  // Keys repeat (a journal has few volumes): each spelling is looked up once.
+  const ids = new Map<string, number>();
   for (const manuscript of manuscripts) {
-    if (manuscript.volume === undefined) continue;
-    keys ??= volumeKeys(volumes);
-    const match = keys.find(manuscript.volume);
-    manuscript.citation_volume = match && 'volume' in match ? match.volume.id : Number.NaN;
+    const key = manuscript.volume;
+    if (key === undefined) continue;
+    let id = ids.get(key);
+    if (id === undefined) {
+      const match = (keys ??= volumeKeys(volumes)).find(key);
+      ids.set(key, (id = match && 'volume' in match ? match.volume.id : Number.NaN));
+    }
+    manuscript.citation_volume = id;
   }
 }
 
@@ -34,19 +40,39 @@ export type Report = (
   severity?: 'warning',
 ) => void;
 
-/** How a manuscript names its volume, as the checks read it. */
-export interface VolumeNamed {
-  /** The key it writes in `volume`, if any. */
-  key: string | undefined;
-  /** The number it writes in `citation_volume`; NaN or undefined when it writes none. */
-  stated: number | undefined;
-  /** Its `citation_date`; undefined for a file that failed validation, which gets no warnings (its errors come first). */
-  date: string | undefined;
+/** Checks one manuscript's volume; `finish` reports what was held back. */
+export interface VolumeCheck {
+  check(origin: () => Origin, key: string | undefined, stated: number | undefined, date: string | undefined): void;
+  finish(): void;
+}
+
+/**
+ * Warnings of one kind reported one by one, at their files' lines; the rest are counted in one
+ * more. A journal written before `volume` whose ids are not its numerals warns for every
+ * manuscript, and locating each warning reads its file again (a parse per file, at 100,000
+ * manuscripts many seconds of every build).
+ */
+export const WARNINGS_SHOWN = 20;
+
+/**
+ * What the checks know of a valid volume, made once: a check after an edit runs them for every
+ * manuscript (100,000), so nothing is worked out again per manuscript.
+ */
+interface VolumeFacts {
+  volume: VolumeRecord;
+  /** Its label's numeral as a number; undefined for none. */
+  numeral: number | undefined;
+  /** Its date a year before and a year after, as text: a manuscript's date is compared as text (same shape). */
+  earliest: string;
+  latest: string;
 }
 
 /**
  * The checks of manuscripts' volumes against `volumes` (the valid ones) and what is known of the
- * invalid volume files (their keys and ids: naming one is not a second mistake).
+ * invalid volume files (their keys, ids and labels: naming one is not a second mistake). The
+ * checker takes a manuscript's `volume` key, the `citation_volume` it writes (NaN or undefined for
+ * none) and its date (undefined for a file that failed validation, which gets no warnings: its
+ * errors come first).
  */
 export function volumeChecker(
   volumes: readonly VolumeRecord[],
@@ -54,24 +80,28 @@ export function volumeChecker(
   report: Report,
   suggest: (wanted: string, known: Iterable<string>) => string | undefined,
   abbreviate: (values: string[]) => string,
-): (origin: () => Origin, named: VolumeNamed) => void {
-  const byId = new Map<number, VolumeRecord>();
-  for (const volume of volumes) if (!byId.has(volume.id)) byId.set(volume.id, volume);
-  const ids = new Set([...byId.keys(), ...invalid.flatMap((v) => (v.id === undefined ? [] : [v.id]))]);
+): VolumeCheck {
+  const factsOf = new Map<VolumeRecord, VolumeFacts>();
+  const byId = new Map<number, VolumeFacts>();
+  for (const volume of volumes) {
+    const facts: VolumeFacts = {
+      volume,
+      numeral: volumeNumeral(volume.citation_journal_title),
+      earliest: yearsFrom(volume.full_date, -1),
+      latest: yearsFrom(volume.full_date, 1),
+    };
+    factsOf.set(volume, facts);
+    if (!byId.has(volume.id)) byId.set(volume.id, facts);
+  }
+  const invalidIds = new Set(invalid.flatMap((v) => (v.id === undefined ? [] : [v.id])));
   // What is known of the invalid volumes, to tell a key that names one of them.
   const invalidKeys = volumeKeys(
     invalid.map((v) => ({ id: v.id ?? Number.NaN, citation_journal_title: v.label ?? '', origin: v.origin })),
   );
   const someLabelUnknown = invalid.some((v) => v.label === undefined);
-  let keys: VolumeKeys<VolumeRecord> | undefined;
-  const keysNow = () => (keys ??= volumeKeys(volumes));
-  // A volume's date bounds, as text: a manuscript's date is compared with them as text (same shape).
-  const bounds = new Map<VolumeRecord, [string, string]>();
-  const boundsOf = (volume: VolumeRecord) => {
-    let known = bounds.get(volume);
-    if (!known) bounds.set(volume, (known = [yearsFrom(volume.full_date, -1), yearsFrom(volume.full_date, 1)]));
-    return known;
-  };
+  const keys = volumeKeys(volumes);
+  // Keys repeat (a journal has few volumes): each spelling is looked up once.
+  const found = new Map<string, VolumeMatch<VolumeRecord>>();
   const keyList = () =>
     abbreviate(
       [...volumes]
@@ -80,86 +110,124 @@ export function volumeChecker(
     );
   const label = (volume: VolumeRecord) => `${volume.citation_journal_title} (${volume.origin.file})`;
 
-  return (origin, { key, stated, date }) => {
-    const states = stated !== undefined && !Number.isNaN(stated);
-    let volume: VolumeRecord | undefined;
-    if (key !== undefined) {
-      const match = keysNow().find(key);
-      if (match === undefined) {
-        // A volume that failed validation may be the one meant: its mistakes are reported at it.
-        if (invalidKeys.find(key) || someLabelUnknown) return;
-        const guess = suggest(key, keysNow().names);
-        report(
-          origin(),
-          'volume',
-          'ref/unknown-volume',
-          `no volume has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
-          volumes.length
-            ? `a volume's file name in content/volumes/ without extension, or its label: ${keyList()}`
-            : 'a volume in content/volumes/',
-        );
-        return;
-      }
-      if ('ambiguous' in match) {
-        // Two volumes with one label: the one mistake is the label, reported at the volume.
-        if (new Set(match.ambiguous.map((v) => v.citation_journal_title)).size === 1) return;
-        report(
-          origin(),
-          'volume',
-          'ref/ambiguous-volume',
-          `"${key}" names more than one volume: ${match.ambiguous.map(label).join(' and ')}`,
-          `the file name of the one meant: ${match.ambiguous.map((v) => `volume: ${v.origin.key}`).join(' or ')}`,
-        );
-        return;
-      }
-      volume = match.volume;
-      if (states && stated !== volume.id) {
-        const other = byId.get(stated);
-        report(
-          origin(),
-          'citation_volume',
-          'ref/volume-disagrees',
-          `${stated} is not the id of ${label(volume)}, which volume: ${key} names (its id is ${volume.id})${other ? `; ${stated} is the id of ${other.citation_journal_title}` : ''}`,
-          `volume alone: the published citation_volume is then ${volume.id}, the id of the volume it names`,
-        );
-        return;
-      }
-    } else if (states) {
-      if (!ids.has(stated)) {
-        const known = [...ids].sort((a, b) => a - b);
-        report(
-          origin(),
-          'citation_volume',
-          'ref/unknown-volume',
-          `no volume has the id ${stated}`,
-          known.length ? `one of the volume ids: ${abbreviate(known.map(String))}` : 'a volume in content/volumes/',
-        );
-        return;
-      }
-      volume = byId.get(stated);
-      const number = volume && volumeNumeral(volume.citation_journal_title);
-      if (volume && number !== stated && date !== undefined) {
-        report(
-          origin(),
-          'citation_volume',
-          'warn/volume-id',
-          `${stated} is the id of ${label(volume)}, not its number: the manuscript is published in ${volume.citation_journal_title}`,
-          `the volume by a key that says which it is: volume: ${volume.origin.key}, instead of citation_volume: ${stated}`,
-          'warning',
-        );
-      }
-    }
-    if (!volume || date === undefined) return;
-    const [earliest, latest] = boundsOf(volume);
-    if (date < earliest || date > latest) {
+  const byKey = (origin: () => Origin, key: string, stated: number | undefined): VolumeFacts | undefined => {
+    let match = found.get(key);
+    if (match === undefined && !found.has(key)) found.set(key, (match = keys.find(key)));
+    if (match === undefined) {
+      // A volume that failed validation may be the one meant: its mistakes are reported at it.
+      if (invalidKeys.find(key) || someLabelUnknown) return undefined;
+      const guess = suggest(key, keys.names);
       report(
+        origin(),
+        'volume',
+        'ref/unknown-volume',
+        `no volume has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
+        volumes.length
+          ? `a volume's file name in content/volumes/ without extension, or its label: ${keyList()}`
+          : 'a volume in content/volumes/',
+      );
+      return undefined;
+    }
+    if ('ambiguous' in match) {
+      // Two volumes with one label: the one mistake is the label, reported at the volume.
+      if (new Set(match.ambiguous.map((v) => v.citation_journal_title)).size === 1) return undefined;
+      report(
+        origin(),
+        'volume',
+        'ref/ambiguous-volume',
+        `"${key}" names more than one volume: ${match.ambiguous.map(label).join(' and ')}`,
+        `the file name of the one meant: ${match.ambiguous.map((v) => `volume: ${v.origin.key}`).join(' or ')}`,
+      );
+      return undefined;
+    }
+    const volume = match.volume;
+    if (stated !== undefined && !Number.isNaN(stated) && stated !== volume.id) {
+      const other = byId.get(stated)?.volume;
+      report(
+        origin(),
+        'citation_volume',
+        'ref/volume-disagrees',
+        `${stated} is not the id of ${label(volume)}, which volume: ${key} names (its id is ${volume.id})${other ? `; ${stated} is the id of ${other.citation_journal_title}` : ''}`,
+        `volume alone: the published citation_volume is then ${volume.id}, the id of the volume it names`,
+      );
+      return undefined;
+    }
+    return factsOf.get(volume);
+  };
+
+  const byStatedId = (origin: () => Origin, stated: number, date: string | undefined): VolumeFacts | undefined => {
+    const facts = byId.get(stated);
+    if (!facts) {
+      if (invalidIds.has(stated)) return undefined;
+      const known = [...new Set([...byId.keys(), ...invalidIds])].sort((a, b) => a - b);
+      report(
+        origin(),
+        'citation_volume',
+        'ref/unknown-volume',
+        `no volume has the id ${stated}`,
+        known.length ? `one of the volume ids: ${abbreviate(known.map(String))}` : 'a volume in content/volumes/',
+      );
+      return undefined;
+    }
+    if (facts.numeral !== stated && date !== undefined) {
+      const volume = facts.volume;
+      warn(
+        origin(),
+        'citation_volume',
+        'warn/volume-id',
+        `${stated} is the id of ${label(volume)}, not its number: the manuscript is published in ${volume.citation_journal_title}`,
+        `the volume by a key that says which it is: volume: ${volume.origin.key}, instead of citation_volume: ${stated}`,
+      );
+    }
+    return facts;
+  };
+
+  const warned = new Map<ProblemCode, number>();
+  const warn: Report = (origin, field, code, message, expected) => {
+    const count = (warned.get(code) ?? 0) + 1;
+    warned.set(code, count);
+    if (count <= WARNINGS_SHOWN) report(origin, field, code, message, expected, 'warning');
+  };
+  const check: VolumeCheck['check'] = (origin, key, stated, date) => {
+    const facts =
+      key !== undefined
+        ? byKey(origin, key, stated)
+        : stated !== undefined && !Number.isNaN(stated)
+          ? byStatedId(origin, stated, date)
+          : undefined;
+    if (facts === undefined || date === undefined) return;
+    if (date < facts.earliest || date > facts.latest) {
+      const volume = facts.volume;
+      warn(
         origin(),
         'citation_date',
         'warn/volume-date',
         `${date} is more than a year from the date of ${volume.citation_journal_title}, ${volume.full_date}`,
         `a date within a year of its volume's full_date: is ${volume.citation_journal_title} the volume meant, and the date right?`,
-        'warning',
       );
     }
+  };
+  const more: Record<string, string> = {
+    'warn/volume-id': 'name their volume by an id that is not its numeral',
+    'warn/volume-date': "are dated more than a year from their volume's date",
+  };
+  return {
+    check,
+    finish() {
+      for (const [code, count] of warned) {
+        if (count <= WARNINGS_SHOWN) continue;
+        const origin: Origin = { file: 'content/manuscripts', key: '', at: { '': { line: 0, column: 0 } } };
+        report(
+          origin,
+          '',
+          code,
+          `${(count - WARNINGS_SHOWN).toLocaleString('en-US')} more manuscripts ${more[code] ?? 'have this warning'} besides the ${WARNINGS_SHOWN} shown`,
+          code === 'warn/volume-id'
+            ? "volume: with the volume's file name in each, as the warnings shown say"
+            : 'each date checked against its volume',
+          'warning',
+        );
+      }
+    },
   };
 }
