@@ -88,6 +88,17 @@ describe('a manuscript names its volume by a readable key', () => {
     expect(result.problems.map(where)).toEqual(['schema/missing content/manuscripts/new.yaml:1:1 volume']);
   });
 
+  it("a missing volume is reported in the same run as the other fields' problems", async () => {
+    workspace = await createWorkspace({
+      'manuscripts/new.yaml': withVolume('').replace('citation_date: 2022-01-10', 'citation_date: 2022-02-30'),
+    });
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual([
+      'schema/format content/manuscripts/new.yaml:4:16 citation_date',
+      'schema/missing content/manuscripts/new.yaml:1:1 volume',
+    ]);
+  });
+
   it('both given and disagreeing is an error naming the volume the key names', async () => {
     workspace = await createWorkspace({
       'manuscripts/new.yaml': withVolume('volume: Volume II\ncitation_volume: 2'),

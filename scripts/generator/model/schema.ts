@@ -350,18 +350,24 @@ function parseVolumeKey(value: unknown): Parsed<string> {
   return ok(text.value);
 }
 
-/** A manuscript names its volume by `volume` (or, as older files do, by `citation_volume`). */
-function namesVolume(
-  record: { volume?: string | undefined; citation_volume?: number | undefined },
-  ctx: z.RefinementCtx,
-) {
-  if (record.volume !== undefined || record.citation_volume !== undefined) return;
+/**
+ * A manuscript names its volume by `volume` (or, as older files do, by `citation_volume`). Checked
+ * even when other fields have problems, so that one run reports them all: a field present but
+ * invalid is reported by its own parser, so only the keys' presence is looked at here.
+ */
+function namesVolume(record: object, ctx: z.RefinementCtx) {
+  if ('volume' in record || 'citation_volume' in record) return;
   const params: { code: ProblemCode; expected: string } = { code: 'schema/missing', expected: VOLUME_KEY_DESCRIPTION };
   ctx.addIssue({ code: 'custom', path: ['volume'], message: 'is missing', params });
 }
+const everyRecord = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
 
 // Its pages are checked together where the file is read (scholarly-fields.ts); a volume's in resolve.ts.
-export const manuscriptSchema = manuscriptFields.superRefine(scholarly.pagesInOrder).superRefine(namesVolume);
+export const manuscriptSchema = manuscriptFields
+  .superRefine(scholarly.pagesInOrder)
+  .superRefine(namesVolume, everyRecord);
 
 export type JournalInput = z.output<typeof journalSchema>;
 export type AuthorInput = z.output<typeof authorSchema>;
