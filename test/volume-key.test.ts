@@ -167,6 +167,28 @@ describe('warnings', () => {
   });
 });
 
+describe('warnings of unchanged manuscripts, from the build cache', () => {
+  it.each(['check', 'build'] as const)(
+    "a volume's date moved: its unchanged manuscripts warn at their dates' lines (%s)",
+    async (mode) => {
+      workspace = await age(await createWorkspace());
+      expect((await workspace.build(mode)).warnings ?? []).toEqual([]);
+      const file = 'volumes/volume-i.yaml';
+      const text = await readFile(path.join(workspace.paths.content, file), 'utf8');
+      await workspace.write(file, text.replace('full_date: 2021-12-01', 'full_date: 2025-12-01'));
+      const result = await workspace.build(mode);
+      expect(result.problems).toEqual([]);
+      // Volume I holds beetles.json and salamanders.yaml (dated 2021), neither of them changed.
+      expect((result.warnings ?? []).filter((w) => w.includes('more than a year'))).toEqual([
+        expect.stringContaining('content/manuscripts/beetles.json:5:20 citation_date: 2021-07-15 is more than a year'),
+        expect.stringContaining(
+          'content/manuscripts/salamanders.yaml:4:16 citation_date: 2021-03-04 is more than a year',
+        ),
+      ]);
+    },
+  );
+});
+
 describe('a volume renamed or re-labelled moves the manuscripts that name it, unchanged, as a cold build does', () => {
   const volumeI = () => readFile('test/fixtures/valid-journal/volumes/volume-i.yaml', 'utf8');
   const volumeII = () => readFile('test/fixtures/valid-journal/volumes/volume-ii.yaml', 'utf8');
