@@ -46,7 +46,7 @@ async function usage(): Promise<string> {
   import    content/ from a deployment or a dump         <url|dump.json|folder> [--force] [--volume-ids V=1,I=2,...]
                                                          [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
   export    write the built lists as one dump file       <out.json> [--content DIR]
-  new       write a new record file in content/           manuscript --title T [--volume ID] [--authors a,b] [--section S]
+  new       write a new record file in content/           manuscript --title T [--volume V] [--authors a,b] [--section S]
                                                          author --name N --surname S [--institution I]
                                                          volume`;
 }

@@ -113,7 +113,10 @@ describe('the citation files of the sample journal, read back by citation-js', (
     let withDoi = 0;
     let checked = 0;
     for (const m of manuscripts.values()) {
-      const volumeRecord = [...volumes.values()].find((v) => Number(v['id']) === Number(m['citation_volume']))!;
+      // The sample's manuscripts name their volume by its file name (volume: volume-v).
+      const volumeRecord =
+        volumes.get(String(m['volume'])) ??
+        [...volumes.values()].find((v) => Number(v['id']) === Number(m['citation_volume']))!;
       const expected = {
         title: m['citation_title'],
         author: (m['authors'] as (string | { as_published: string })[]).map((ref) => {

@@ -33,6 +33,7 @@ import {
   syncFiles,
   touchedFile,
   withScholarlyFields,
+  withVolumeKeys,
   type Defect,
   type Edit,
   type JournalModel,
@@ -241,6 +242,16 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     }),
   },
   {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('manuscript' as const),
+      at,
+      field: fc.constant('volume' as const),
+      pick: at,
+      form: fc.constantFrom('file' as const, 'label' as const, 'numeral' as const),
+    }),
+  },
+  {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('manuscript' as const),
@@ -377,6 +388,14 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-volume' as const), at }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('swap-volumes' as const),
+      at,
+      what: fc.constantFrom('labels' as const, 'files' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replace-volume-pdf' as const), at, title: line }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('journal-title' as const), value: line }) },
   {
@@ -466,7 +485,7 @@ async function syntheticModel(manuscripts: number, authors?: number): Promise<Jo
     volumes: 3,
     seed: 1905,
   });
-  return withScholarlyFields(await readJournal(template));
+  return withVolumeKeys(withScholarlyFields(await readJournal(template)));
 }
 
 /** A cold build of the project's content (no cache, no previous output, no threads), by digest. */

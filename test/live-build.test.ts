@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { openLiveBuild, type LiveBuild } from '../scripts/generator/live-build.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { NEW_MANUSCRIPT } from './helpers/records.ts';
 
 let workspace: Workspace;
 let live: LiveBuild;
@@ -108,4 +109,39 @@ it('reports a broken file in the site, and recovers when it is fixed', async () 
   }
   await edit(first, () => text);
   await expectSameAsColdBuild();
+});
+
+it('moves the manuscripts named by a volume label when two volumes trade labels, the manuscripts unchanged', async () => {
+  // A manuscript of id 1 in Volume I (id 2) comes after orchids.yaml (id 3, Volume II: id 1); after
+  // the trade it comes first: the order changes, with no manuscript changed.
+  await workspace.write(
+    'manuscripts/new.yaml',
+    NEW_MANUSCRIPT.replace('id: 40', 'id: 1').replace('volume: volume-ii', 'volume: I'),
+  );
+  expect(await live.update([absolute('manuscripts/new.yaml')])).toBe(true);
+  const before = live.site;
+  if (!before.ok) throw new Error('the fixture has problems');
+  before.files.bytes('api/manuscripts/index.json');
+  before.files.bytes('manuscripts/7.html');
+  const label = (text: string, to: string) =>
+    text.replace(/^citation_journal_title: .*$/m, `citation_journal_title: ${to}`);
+  // salamanders.yaml names `Volume I`: after the trade, the volume of id 1.
+  await workspace.write(
+    'volumes/volume-i.yaml',
+    label(await readFile(absolute('volumes/volume-i.yaml'), 'utf8'), 'Volume II'),
+  );
+  await workspace.write(
+    'volumes/volume-ii.yaml',
+    label(await readFile(absolute('volumes/volume-ii.yaml'), 'utf8'), 'Volume I'),
+  );
+  expect(await live.update([absolute('volumes/volume-i.yaml'), absolute('volumes/volume-ii.yaml')])).toBe(true);
+  await expectSameAsColdBuild();
+  const site = live.site;
+  if (!site.ok) throw new Error('the live site has problems');
+  const list = JSON.parse(Buffer.from(site.files.bytes('api/manuscripts/index.json')!).toString('utf8')) as {
+    id: number;
+    citation_volume: number;
+  }[];
+  expect(list.find((m) => m.id === 7)?.citation_volume).toBe(1);
+  expect(list.map((m) => m.id).slice(0, 2)).toEqual([1, 3]);
 });

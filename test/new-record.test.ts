@@ -50,10 +50,10 @@ describe('new manuscript', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('# yaml-language-server: $schema=../schemas/manuscript.schema.json');
     expect(text).toContain('# Sections: Zoology, Botany, Ecology, Microbiology, Short Communications');
-    expect(text).toContain('#   1: Volume V (2023-12-18)');
-    // The sample's highest id is 42; its latest volume (Volume V) has id 1.
+    expect(text).toContain('#   volume-v: Volume V (2023-12-18)');
+    // The sample's highest id is 42; its latest volume (Volume V, whose id is 1) is named by its file name.
     expect(text).toMatch(/^id: 43$/m);
-    expect(text).toMatch(/^citation_volume: 1$/m);
+    expect(text).toMatch(/^volume: volume-v$/m);
     expect(text).toContain(`citation_date: ${today()}`);
     expect(text).toContain('citation_title: "Нови наоди на Salamandra: Галичица"');
 
@@ -82,6 +82,23 @@ describe('new manuscript', () => {
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
     expect(again.stderr).toContain(`${file} (or a file of that name) already exists: nothing was written`);
     expect(await read(file)).toBe('edited by hand\n');
+  });
+
+  it('takes --volume as the build reads `volume`: a file name, a label or a numeral, never an id', async () => {
+    for (const [title, volume] of [
+      ['By label', 'Volume III'],
+      ['By numeral', 'iii'],
+      ['By number', '3'],
+      ['By file', 'volume-iii'],
+    ] as const) {
+      const made = await workspace.cli('new', 'manuscript', '--title', title, '--volume', volume);
+      expect(made.code).toBe(0);
+      expect(await read(made.stdout.trim())).toMatch(/^volume: volume-iii$/m);
+    }
+    const unknown = await workspace.cli('new', 'manuscript', '--title', 'Nowhere', '--volume', 'Volume IX');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--volume Volume IX names no volume');
+    expect(unknown.stderr).toContain('volume-v (Volume V)');
   });
 
   it('gives the next id after the one it wrote', async () => {

@@ -23,6 +23,7 @@ describe("the editors' JSON Schemas", () => {
     };
     expect(Object.keys(manuscript.properties)).toEqual([
       'id',
+      'volume',
       'citation_volume',
       'citation_title',
       'citation_date',
@@ -40,9 +41,10 @@ describe("the editors' JSON Schemas", () => {
       'last_page',
       'license',
     ]);
+    // A manuscript names its volume by `volume` or, in older files, `citation_volume`: one of them
+    // is required (the validator says which is missing), neither alone.
     expect(manuscript.required).toEqual([
       'id',
-      'citation_volume',
       'citation_title',
       'citation_date',
       'abstract',
@@ -54,7 +56,7 @@ describe("the editors' JSON Schemas", () => {
     expect(manuscript.additionalProperties).toBe(false);
   });
 
-  it("offer the content's sections, author keys and volume ids for completion, sorted, as npm run schema writes them", async () => {
+  it("offer the content's sections, author keys and volume keys for completion, sorted, as npm run schema writes them", async () => {
     const workspace = await createWorkspace({
       'authors/zoe-adams.yaml': 'name: Zoe\nsurname: Adams\ninstitution: X\n',
     });
@@ -66,7 +68,8 @@ describe("the editors' JSON Schemas", () => {
         await readFile(path.join(workspace.paths.content, 'schemas/manuscript.schema.json'), 'utf8'),
       ) as { properties: Record<string, Offer & { items?: { anyOf: Offer[] } }> };
       expect(written.properties['section']!.enum).toEqual(['Zoology', 'Botany']);
-      expect(written.properties['citation_volume']!.anyOf![0]!.enum).toEqual([1, 2]);
+      // Each volume's file name, then its label: what `volume` may be written as.
+      expect(written.properties['volume']!.anyOf![0]!.enum).toEqual(['volume-i', 'volume-ii', 'Volume I', 'Volume II']);
       const authorKey = written.properties['authors']!.items!.anyOf[0]!;
       expect(authorKey.anyOf![0]!.enum).toEqual(['ana-petrovska', 'jane-doe', 'marko-nikolov', 'zoe-adams']);
       // A key not in the list yet still has the right shape: the build is what checks references.

@@ -386,7 +386,7 @@ describe('reference problems (checked after every file is loaded)', () => {
 
   it('an unknown volume id lists the ids that exist', async () => {
     const problems = await problemsFor({
-      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_volume: 1', 'citation_volume: 9'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('volume: volume-ii', 'citation_volume: 9'),
     });
     expect(problems.map(where)).toEqual(['ref/unknown-volume content/manuscripts/new.yaml:2:18 citation_volume']);
     expect(problems[0]!.expected).toBe('one of the volume ids: 1, 2');

@@ -90,7 +90,7 @@ describe.skipIf(skip)('the web editor in a browser, saving through the local bac
     const page = await openEditor('#/collections/manuscripts/new');
 
     await page.getByLabel('ID', { exact: true }).fill('9001');
-    await chooseOption(page, 'citation_volume', 'Volume III', 'Volume III (2021-12-20)');
+    await chooseOption(page, 'volume', 'Volume III', 'Volume III (2021-12-20)');
     await page.getByLabel('Title', { exact: true }).fill('Ground beetles of Galichica');
     // An optional field typed in and emptied again is left out: the record takes the journal's language.
     await page.getByLabel('Language (optional)').fill('Macedonian');
@@ -129,7 +129,7 @@ describe.skipIf(skip)('the web editor in a browser, saving through the local bac
     ) as Record<string, unknown>;
     expect(saved).toEqual({
       id: 9001,
-      citation_volume: 4,
+      volume: 'volume-iii',
       citation_title: 'Ground beetles of Galichica',
       citation_date: '2024-05-06',
       abstract: '<p>Beetles of <em>Carabus</em> on H<sub>2</sub>O-rich soils.</p>',

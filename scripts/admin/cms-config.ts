@@ -101,7 +101,8 @@ const COLLECTIONS: Record<
 const LABELS: Record<string, string> = {
   citation_title: 'Title',
   citation_date: 'Publication date',
-  citation_volume: 'Volume',
+  volume: 'Volume',
+  citation_volume: 'Volume id',
   citation_language: 'Language',
   citation_issn: 'ISSN',
   citation_journal_title: 'Volume label',
@@ -119,14 +120,20 @@ const REFERENCES: Partial<
   Record<CollectionName, Record<string, (journal: JournalInput, content: string) => Partial<CmsField>>>
 > = {
   manuscripts: {
-    citation_volume: () => ({
+    // By the volume's file name, as authors are by theirs: the key the build resolves (volume-keys.ts).
+    volume: () => ({
       widget: 'relation',
       collection: 'volumes',
-      value_field: 'id',
-      search_fields: ['citation_journal_title', 'id'],
+      value_field: '{{slug}}',
+      search_fields: ['citation_journal_title'],
       display_fields: ['{{citation_journal_title}} ({{full_date}})'],
       options_length: 1000,
+      required: true,
       hint: 'The volume the manuscript appears in.',
+    }),
+    // Files written before `volume` keep it; the form offers no reason to type it.
+    citation_volume: () => ({
+      hint: "Older files only: the volume's id, which may differ from its number. Choose the volume above instead.",
     }),
     // A list of single choices, not one multiple choice: the authors' order is published, and a
     // list's items can be dragged into it.
@@ -227,7 +234,7 @@ function fieldsOf(collection: CollectionName, journal: JournalInput, content: st
       label: LABELS[name] ?? readable(name),
       ...(reference.widget ? { widget: reference.widget } : widgetFor(`${collection}.${name}`, property)),
       ...reference,
-      required: required.has(name),
+      required: reference.required ?? required.has(name),
     } as CmsField;
     if (field.hint === undefined && property.description) {
       // The form cannot write "" (admin-page.ts leaves an empty optional field out), so the schema's

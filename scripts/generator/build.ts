@@ -67,8 +67,14 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     if (problems.length === 0) output?.copyMedia(checkedMedia.copies);
     const references = site && records ? withAuthorsFound(checked, records, site) : checked;
     const all = counts.authors + counts.volumes + counts.manuscripts;
-    if (!problems.some(isUnreadFolder))
-      problems.push(...(await timed(progress, 'resolve', all, () => checkReferences(journal, references))));
+    if (!problems.some(isUnreadFolder)) {
+      const found = await timed(progress, 'resolve', all, () => checkReferences(journal, references));
+      // Its warnings (a volume named by an id that is not its numeral) never stop the build either.
+      const referenceWarnings = takeWarnings(found);
+      problems.push(...found);
+      await content.locate(referenceWarnings);
+      contentWarnings.push(...referenceWarnings.map(formatProblem));
+    }
 
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
     const editor =

@@ -1,10 +1,11 @@
 /**
  * The editors' JSON Schemas (`npm run schema`, content/schemas/): the validator's schemas
  * (model/schema.ts) with the names that exist in the content offered for completion, so an
- * editor's YAML extension completes a section, an author key or a volume id as it is typed.
+ * editor's YAML extension completes a section, an author key or a volume key as it is typed.
  *
  * Sections are a strict `enum` (the journal lists them; the build refuses any other). Author keys
- * and volume ids are offered with `anyOf` beside the plain shape: a new author or volume is not
+ * and volume keys (each volume's file name and label, model/volume-keys.ts) are offered with
+ * `anyOf` beside the plain shape: a new author or volume is not
  * flagged in the editor before the schemas are written again; the build checks every reference.
  * Sorted, so the same content always gives the same files.
  */
@@ -16,12 +17,13 @@ import { parseFile } from './stages/parse.ts';
 export interface ContentChoices {
   sections: string[];
   authorKeys: string[];
-  volumeIds: number[];
+  /** Each volume's file name without extension, then each one's label (`volume-v`, `Volume V`). */
+  volumeKeys: string[];
 }
 
 const RECORD_FILE = /^(.+)\.(ya?ml|json)$/;
 
-/** The sections, author keys and volume ids of a content folder; what cannot be read is left out. */
+/** The sections, author keys and volume keys of a content folder; what cannot be read is left out. */
 export async function readContentChoices(contentDir: string): Promise<ContentChoices> {
   const names = async (folder: string) =>
     (await readdir(path.join(contentDir, folder)).catch(() => [] as string[])).filter((name) => RECORD_FILE.test(name));
@@ -39,10 +41,12 @@ export async function readContentChoices(contentDir: string): Promise<ContentCho
     }
   }
   const authorKeys = (await names('authors')).map((name) => RECORD_FILE.exec(name)![1]!);
-  const volumeIds: number[] = [];
-  for (const name of await names('volumes')) {
-    const id = Number((await dataOf(`volumes/${name}`))?.['id']);
-    if (Number.isSafeInteger(id) && id > 0) volumeIds.push(id);
+  const volumeNames = await names('volumes');
+  const volumeFiles = volumeNames.map((name) => RECORD_FILE.exec(name)![1]!);
+  const volumeLabels: string[] = [];
+  for (const name of volumeNames) {
+    const label = (await dataOf(`volumes/${name}`))?.['citation_journal_title'];
+    if (typeof label === 'string' && label !== '') volumeLabels.push(label);
   }
   const unique = <T>(values: T[], compare: (a: T, b: T) => number) => [...new Set(values)].sort(compare);
   const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -50,7 +54,7 @@ export async function readContentChoices(contentDir: string): Promise<ContentCho
     // The journal's own order: the order editors know them in.
     sections: [...new Set(sections)],
     authorKeys: unique(authorKeys, byCodeUnit),
-    volumeIds: unique(volumeIds, (a, b) => a - b),
+    volumeKeys: [...unique(volumeFiles, byCodeUnit), ...unique(volumeLabels, byCodeUnit)],
   };
 }
 
@@ -61,8 +65,7 @@ export function editorJsonSchemas(choices: ContentChoices): Record<string, objec
   const manuscript = schemas['manuscript.schema.json'] as { properties: Record<string, JsonObject> };
   const { properties } = manuscript;
   if (choices.sections.length > 0) properties['section'] = { ...properties['section'], enum: choices.sections };
-  if (choices.volumeIds.length > 0)
-    properties['citation_volume'] = offer(properties['citation_volume']!, choices.volumeIds);
+  if (choices.volumeKeys.length > 0) properties['volume'] = offer(properties['volume']!, choices.volumeKeys);
   const authors = properties['authors'] as { items: { anyOf: JsonObject[] } } | undefined;
   if (authors && choices.authorKeys.length > 0) {
     const [key, ...rest] = authors.items.anyOf;

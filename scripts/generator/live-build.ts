@@ -18,6 +18,7 @@ import { silentProgress, type Progress } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
 import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
 import { checkReferences, orderJournal, referencesOf, withAuthorsFound } from './stages/resolve.ts';
+import { resolveVolumeKeys } from './stages/volume-references.ts';
 
 /** The site as it is now: its files, or the problems that keep it from being built. */
 export type LiveSite =
@@ -119,12 +120,21 @@ async function assemble(
   if (!journal) return { ok: false, problems, counts };
   // As build.ts: a journal with no problem so far is ordered first, and the references' checks
   // skip the authors ordering found.
+  // Every manuscript named by a volume key is resolved as the volumes are now: a replaced record
+  // takes its place (patchOrder) with its volume known, as orderJournal gives it.
+  resolveVolumeKeys(records.volumes, records.manuscripts);
   const order =
     problems.length === 0
       ? ((replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records)))
       : undefined;
   const checked = order ? withAuthorsFound(referencesOf(records), records, order.resolved) : referencesOf(records);
-  if (!problems.some(isUnreadFolder)) problems.push(...checkReferences(journal, checked));
+  if (!problems.some(isUnreadFolder)) {
+    const found = checkReferences(journal, checked);
+    const referenceWarnings = takeWarnings(found);
+    problems.push(...found);
+    await content.locate(referenceWarnings);
+    warnings.push(...referenceWarnings);
+  }
   state.order = problems.length === 0 ? order : undefined;
   if (problems.length > 0 || !order) {
     await content.locate(problems);

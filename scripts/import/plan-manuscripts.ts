@@ -18,6 +18,8 @@ import type { VolumeIdResult } from './volume-ids.ts';
 export interface ManuscriptContext {
   volumeIds: VolumeIdResult;
   ids: readonly number[];
+  /** Each volume's file name without extension, by its id: manuscripts name their volume by it. */
+  volumeKeys: ReadonlyMap<number, string>;
   authorStrings: Pick<AuthorStrings, 'refs' | 'comments'>;
   language: string;
   issn: string | undefined;
@@ -25,7 +27,7 @@ export interface ManuscriptContext {
 
 export function planManuscripts(
   manuscripts: Dump['manuscripts'],
-  { volumeIds, ids, authorStrings, language, issn }: ManuscriptContext,
+  { volumeIds, ids, volumeKeys, authorStrings, language, issn }: ManuscriptContext,
   toMedia: ToMedia,
   report: Report,
   check: Check,
@@ -61,7 +63,11 @@ export function planManuscripts(
     const comments = authorStrings.comments[i];
     const data: Record<string, unknown> = {
       id: m.id,
-      citation_volume: m.citation_volume,
+      // By the volume's file name (docs/content-model.md): the build publishes the volume's id, as
+      // the source did. A volume that no file holds is reported above; the id stays as it was.
+      ...(volumeKeys.has(m.citation_volume)
+        ? { volume: volumeKeys.get(m.citation_volume) }
+        : { citation_volume: m.citation_volume }),
       citation_title: m.citation_title,
       citation_date: m.citation_date,
       ...(m.citation_language === language ? {} : { citation_language: m.citation_language }),

@@ -45,7 +45,7 @@ export function planVolumes(
   toMedia: ToMedia,
   report: Report,
   check: Check,
-): { files: PlannedFile[]; order: OrderInference } {
+): { files: PlannedFile[]; order: OrderInference; keyById: Map<number, string> } {
   const volumeKey = keyMaker();
   const keys = volumes.map((v, i) =>
     volumeKey(slug(`volume ${numeral(v.citation_journal_title)}`, `volume-${ids[i]}`)),
@@ -87,5 +87,8 @@ export function planVolumes(
     }
     return { path: `volumes/${keys[i]}.yaml`, data };
   });
-  return { files, order };
+  // The first volume of an id, when two share one (reported as a duplicate by the build).
+  const keyById = new Map<number, string>();
+  ids.forEach((id, i) => keyById.has(id) || keyById.set(id, keys[i]!));
+  return { files, order, keyById };
 }

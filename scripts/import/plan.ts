@@ -46,7 +46,14 @@ export function planImport(
   const authorStrings = matchAuthorStrings(dump.manuscripts, dump.authors, authors.keys);
   const manuscripts = planManuscripts(
     dump.manuscripts,
-    { volumeIds: volumeIds.result, ids: volumeIds.ids, authorStrings, language: journal.language, issn: journal.issn },
+    {
+      volumeIds: volumeIds.result,
+      ids: volumeIds.ids,
+      volumeKeys: volumes.keyById,
+      authorStrings,
+      language: journal.language,
+      issn: journal.issn,
+    },
     media.toMedia,
     report,
     check,

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { numberToRoman } from '../generator/model/formats.ts';
+import { volumeKeys } from '../generator/model/volume-keys.ts';
 import type { ProjectPaths } from '../project.ts';
 import { UsageError } from '../shared/usage-error.ts';
 import { readJournalFacts, type JournalFacts } from './journal-facts.ts';
@@ -121,11 +122,7 @@ function newManuscript(facts: JournalFacts, options: Record<string, string | und
   if (!title) throw new UsageError('new manuscript needs --title "..." (its file name is made from it).');
   const key = slugOf(title);
   if (!key) throw new UsageError(`--title "${title}" has no letters or digits to name its file by.`);
-  const volume = options['volume'] === undefined ? latestVolume(facts)?.id : Number(options['volume']);
-  if (volume !== undefined && !facts.volumes.some((v) => v.id === volume))
-    throw new UsageError(
-      `--volume ${options['volume']} is not the id of a volume; the volumes are ${facts.volumes.map((v) => `${v.id} (${v.label})`).join(', ') || 'none yet'}.`,
-    );
+  const volume = options['volume'] === undefined ? latestVolume(facts)?.key : volumeNamed(facts, options['volume']);
   const authors = (options['authors'] ?? '')
     .split(',')
     .map((a) => a.trim())
@@ -139,7 +136,7 @@ function newManuscript(facts: JournalFacts, options: Record<string, string | und
   if (section !== undefined && !facts.sections.includes(section))
     throw new UsageError(`--section "${section}" is not one of the journal's sections: ${facts.sections.join(', ')}.`);
   const todo = [
-    ...(volume === undefined ? ['citation_volume'] : []),
+    ...(volume === undefined ? ['volume'] : []),
     ...(authors.length === 0 ? ['authors'] : []),
     ...(section === undefined ? ['section'] : []),
     'keywords',
@@ -169,6 +166,21 @@ function newAuthor(options: Record<string, string | undefined>): Made {
   if (!key) throw new UsageError(`"${name} ${surname}" has no letters or digits to name its file by.`);
   const institution = options['institution']?.trim() || undefined;
   return { key, text: authorText({ name, surname, institution }), todo: institution ? [] : ['institution'] };
+}
+
+/** The file name of the volume `--volume` names, by the build's rules (volume-keys.ts): its file name, label or numeral. */
+function volumeNamed(facts: JournalFacts, key: string): string {
+  const keys = volumeKeys(
+    facts.volumes.map((v) => ({ id: v.id, citation_journal_title: v.label, origin: { key: v.key, file: v.key } })),
+  );
+  const match = keys.find(key);
+  if (match && 'volume' in match) return match.volume.origin.key;
+  const volumes = facts.volumes.map((v) => `${v.key} (${v.label})`).join(', ') || 'none yet';
+  throw new UsageError(
+    match
+      ? `--volume ${key} names more than one volume (${match.ambiguous.map((v) => v.origin.key).join(', ')}): give its file name.`
+      : `--volume ${key} names no volume: give its file name, label or numeral; the volumes are ${volumes}.`,
+  );
 }
 
 /** The volume with the highest numeral (ids need not follow the numerals), else the highest id. */

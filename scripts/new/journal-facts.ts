@@ -11,6 +11,8 @@ import { CONTENT_EXTENSIONS, keyOf } from '../generator/stages/discover.ts';
 import { VOLUME_LABEL, romanToNumber } from '../generator/model/formats.ts';
 
 export interface VolumeFact {
+  /** The file's name without extension: the key a manuscript names it by (`volume: volume-v`). */
+  key: string;
   id: number;
   label: string;
   numeral: number;
@@ -46,6 +48,7 @@ export async function readJournalFacts(contentDir: string): Promise<JournalFacts
     const numeral = VOLUME_LABEL.exec(label)?.[1];
     if (typeof data?.['id'] !== 'number') continue;
     volumes.push({
+      key: keyOf(name),
       id: data['id'],
       label,
       numeral: numeral ? romanToNumber(numeral) : 0,

@@ -16,14 +16,15 @@ const schemaLine = (schema: string) => `# yaml-language-server: $schema=../schem
 function volumesComment(facts: JournalFacts): string[] {
   if (facts.volumes.length === 0) return ['# No volume yet: add one first (npm run new -- volume).'];
   return [
-    '# Volumes (citation_volume is the id):',
-    ...facts.volumes.map((v) => `#   ${v.id}: ${v.label}${v.fullDate ? ` (${v.fullDate})` : ''}`),
+    '# Volumes (a manuscript names its volume by the file name):',
+    ...facts.volumes.map((v) => `#   ${v.key}: ${v.label}${v.fullDate ? ` (${v.fullDate})` : ''}`),
   ];
 }
 
 export interface ManuscriptFields {
   id: number;
-  volume: number | undefined;
+  /** The volume's file name without extension. */
+  volume: string | undefined;
   title: string;
   date: string;
   authors: string[];
@@ -38,7 +39,7 @@ export function manuscriptText(facts: JournalFacts, m: ManuscriptFields): string
     ...volumesComment(facts),
     `# Sections: ${facts.sections.join(', ') || '(none in content/journal.yaml)'}`,
     `id: ${m.id}`,
-    m.volume === undefined ? 'citation_volume: 0 # TODO the id of its volume (above)' : `citation_volume: ${m.volume}`,
+    m.volume === undefined ? 'volume: "" # TODO the file name of its volume (above)' : `volume: ${yamlValue(m.volume)}`,
     `citation_title: ${yamlValue(m.title)}`,
     `citation_date: ${m.date}`,
     m.authors.length > 0

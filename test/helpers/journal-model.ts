@@ -227,6 +227,52 @@ function freeVolumeLabel(model: JournalModel, wanted: number): string {
   return `Volume ${roman(n)}`;
 }
 
+/** The ways a manuscript may name its volume by key (model/volume-keys.ts). */
+export type VolumeKeyForm = 'file' | 'label' | 'numeral';
+
+/** The key of the form given for the volume in file `name`. */
+function volumeKeyOf(model: JournalModel, name: string, form: VolumeKeyForm): string {
+  const label = String(model.volumes.get(name)!.data['citation_journal_title']);
+  return form === 'file' ? name : form === 'label' ? label : label.replace(/^Volume /, '');
+}
+
+/** The file name of the volume a manuscript names, by key (in one of the forms above) or by id. */
+function volumeNamedBy(model: JournalModel, manuscript: RecordFile): string | undefined {
+  const key = manuscript.data['volume'];
+  for (const [name, volume] of model.volumes) {
+    const label = String(volume.data['citation_journal_title']);
+    if (
+      key === undefined
+        ? volume.data['id'] === manuscript.data['citation_volume']
+        : key === name || key === label || key === label.replace(/^Volume /, '')
+    )
+      return name;
+  }
+  return undefined;
+}
+
+/** A manuscript moved to the volume of that id, named by its id (a key it named is dropped). */
+const toVolumeId = (id: unknown) => ({ citation_volume: id, volume: undefined });
+
+/**
+ * The journal with every third manuscript naming its volume by key (its file name, label or
+ * numeral in turn) instead of its id: records restored unchanged from the build cache then name
+ * volumes by key, and must follow a volume renamed or re-labelled.
+ */
+export function withVolumeKeys(before: JournalModel): JournalModel {
+  const model = copy(before);
+  const forms: VolumeKeyForm[] = ['file', 'label', 'numeral'];
+  [...model.manuscripts.keys()].sort().forEach((name, i) => {
+    if (i % 3 !== 0) return;
+    const manuscript = model.manuscripts.get(name)!;
+    const volume = volumeNamedBy(model, manuscript);
+    if (volume === undefined) return;
+    const key = volumeKeyOf(model, volume, forms[(i / 3) % forms.length]!);
+    model.manuscripts.set(name, edited(manuscript, { volume: key, citation_volume: undefined }));
+  });
+  return model;
+}
+
 export function sectionsOf(model: JournalModel): string[] {
   return (model.journal.data['sections'] as string[] | undefined) ?? [];
 }
@@ -257,6 +303,8 @@ export type ManuscriptField =
   | { field: 'authors'; picks: number[]; asPublished: string | undefined }
   | { field: 'id'; value: number }
   | { field: 'citation_volume'; pick: number }
+  /** The volume named by key, in one of its forms, instead of by id. */
+  | { field: 'volume'; pick: number; form: VolumeKeyForm }
   /** An absolute URL (published as it is, nothing copied), or back to a local PDF (written if missing). */
   | { field: 'document'; remote: boolean }
   /** The optional scholarly fields (undefined removes one); pages as a first page and a span. */
@@ -303,6 +351,11 @@ export type Edit =
   | { kind: 'add-volume'; id: number; label: number; date: string; move: number }
   /** Its manuscripts move to the next volume first; its PDF goes with it. */
   | { kind: 'delete-volume'; at: number }
+  /**
+   * Two volumes trade labels, or file names: the manuscripts that name them by that key, unchanged,
+   * are then published in the other one.
+   */
+  | { kind: 'swap-volumes'; at: number; what: 'labels' | 'files' }
   | { kind: 'replace-volume-pdf'; at: number; title: string }
   | { kind: 'journal-title'; value: string }
   | { kind: 'journal-publisher'; value: string | undefined }
@@ -440,6 +493,15 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
           : change.field === 'last_page'
             ? String(Number(record.data['first_page']) + change.value)
             : change.value;
+      if (change.field === 'citation_journal_title')
+        // Those that named it by its label or numeral name it by its file name instead: still valid.
+        for (const [file, manuscript] of model.manuscripts)
+          if (
+            manuscript.data['volume'] !== undefined &&
+            manuscript.data['volume'] !== name &&
+            volumeNamedBy(model, manuscript) === name
+          )
+            model.manuscripts.set(file, edited(manuscript, { volume: name }));
       model.volumes.set(name, edited(record, { [change.field]: value }));
       return model;
     }
@@ -464,19 +526,33 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
       });
       // One manuscript moves into the new volume, so it is not empty.
       const moved = nth(model.manuscripts, edit.move);
-      if (moved) model.manuscripts.set(moved[0], edited(moved[1], { citation_volume: id }));
+      if (moved) model.manuscripts.set(moved[0], edited(moved[1], toVolumeId(id)));
       return model;
     }
     case 'delete-volume': {
       const found = nth(model.volumes, edit.at);
       if (!found || model.volumes.size === 1) return model;
       const [name, record] = found;
+      const named = [...model.manuscripts].filter(([, manuscript]) => volumeNamedBy(model, manuscript) === name);
       model.volumes.delete(name);
       model.media.delete(String(record.data['pdf']));
       const heir = nth(model.volumes, edit.at)![1].data['id'];
-      for (const [file, manuscript] of model.manuscripts)
-        if (manuscript.data['citation_volume'] === record.data['id'])
-          model.manuscripts.set(file, edited(manuscript, { citation_volume: heir }));
+      for (const [file, manuscript] of named) model.manuscripts.set(file, edited(manuscript, toVolumeId(heir)));
+      return model;
+    }
+    case 'swap-volumes': {
+      const names = [...model.volumes.keys()].sort();
+      if (names.length < 2) return model;
+      const [a, b] = [names[edit.at % names.length]!, names[(edit.at + 1) % names.length]!];
+      const [first, second] = [model.volumes.get(a)!, model.volumes.get(b)!];
+      if (edit.what === 'files') {
+        model.volumes.set(a, second);
+        model.volumes.set(b, first);
+      } else {
+        const label = (v: RecordFile) => ({ citation_journal_title: v.data['citation_journal_title'] });
+        model.volumes.set(a, edited(first, label(second)));
+        model.volumes.set(b, edited(second, label(first)));
+      }
       return model;
     }
     case 'replace-volume-pdf': {
@@ -573,7 +649,13 @@ function manuscriptFields(model: JournalModel, record: RecordFile, edit: Manuscr
     }
     case 'citation_volume': {
       const ids = [...model.volumes.values()].map((v) => Number(v.data['id'])).sort((a, b) => a - b);
-      return { citation_volume: ids[edit.pick % ids.length] ?? record.data['citation_volume'] };
+      const id = ids[edit.pick % ids.length];
+      return id === undefined ? {} : toVolumeId(id);
+    }
+    case 'volume': {
+      const names = [...model.volumes.keys()].sort();
+      if (names.length === 0) return {};
+      return { volume: volumeKeyOf(model, names[edit.pick % names.length]!, edit.form), citation_volume: undefined };
     }
     default:
       return { [edit.field]: edit.value };
@@ -652,7 +734,7 @@ export function brokenFiles(model: JournalModel, defect: Defect, at: number): Ma
       editManuscript({ citation_date: '2023-02-30' });
       break;
     case 'unknown-volume':
-      editManuscript({ citation_volume: 9999 });
+      editManuscript(toVolumeId(9999));
       break;
     case 'missing-pdf':
     case 'not-a-pdf': {

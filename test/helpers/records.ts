@@ -5,7 +5,7 @@
 
 /** A manuscript (id 40) that the workspace's journal accepts as written: a test edits one line of it. */
 export const NEW_MANUSCRIPT = `id: 40
-citation_volume: 1
+volume: volume-ii
 citation_title: A new record
 citation_date: 2022-01-10
 abstract: <p>Text.</p>

@@ -31,6 +31,8 @@ export type ProblemCode =
   | 'ref/duplicate-label'
   | 'ref/unknown-author'
   | 'ref/unknown-volume'
+  | 'ref/ambiguous-volume'
+  | 'ref/volume-disagrees'
   | 'ref/unknown-section'
   | 'ref/issn-mismatch'
   | 'media/missing'
@@ -41,6 +43,8 @@ export type ProblemCode =
   | 'warn/keywords-separator'
   | 'warn/markup-repair'
   | 'warn/example-domain'
+  | 'warn/volume-id'
+  | 'warn/volume-date'
   | 'output/conflict'
   | 'output/shrink'
   // A limit of a host named in `hosts` (docs/hosting/)

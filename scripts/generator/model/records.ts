@@ -32,7 +32,18 @@ export function positionOf(origin: Origin, field: string): Position {
 
 export type AuthorRecord = AuthorInput & { origin: Origin };
 export type VolumeRecord = VolumeInput & { origin: Origin };
-export type ManuscriptRecord = ManuscriptInput & { origin: Origin };
+/**
+ * A manuscript as the stages and renderers read it. `citation_volume` is the id of its volume: as
+ * the file writes it, or, for a manuscript that names its volume by `volume`, the id that key
+ * resolves to once every volume is loaded (stages/volume-references.ts), NaN until then. The
+ * `citation_volume` such a file also writes, which must agree, is kept as `stated_volume`: the
+ * resolved id is set again at every build, from the key, as the volumes are then.
+ */
+export type ManuscriptRecord = Omit<ManuscriptInput, 'citation_volume'> & {
+  citation_volume: number;
+  stated_volume?: number;
+  origin: Origin;
+};
 
 /** A manuscript's authors in its own order: the author record each key names, undefined for a name kept as published. */
 export type FoundAuthors = readonly (AuthorRecord | undefined)[];

@@ -21,6 +21,8 @@ import {
   looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
+import type { ProblemCode } from './problems.ts';
+import { VOLUME_KEY_DESCRIPTION } from './volume-keys.ts';
 import * as scholarly from './scholarly-fields.ts';
 import { CLOUDFLARE_PAGES_PLANS, HOST_IDS, type CloudflarePagesPlan, type HostId } from './host-ids.ts';
 import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
@@ -166,7 +168,9 @@ export const authorSchema = z.strictObject({
 });
 
 export const volumeSchema = z.strictObject({
-  id: positiveInteger("the volume's id: manuscripts name their volume by it (citation_volume)"),
+  id: positiveInteger(
+    "the volume's id: the citation_volume its manuscripts are published with (they name the volume by its file name or label: volume)",
+  ),
   citation_journal_title: matching(
     '"Volume " followed by a canonical Roman numeral, e.g. Volume IV',
     VOLUME_LABEL,
@@ -284,7 +288,21 @@ function isAsPublished(value: unknown): value is { as_published: string } {
 
 const manuscriptFields = z.strictObject({
   id: positiveInteger("the manuscript's id, unique among manuscripts"),
-  citation_volume: positiveInteger('the id of the volume the manuscript appears in'),
+  volume: field(
+    {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'integer', minimum: 1 },
+      ],
+      description: VOLUME_KEY_DESCRIPTION,
+    },
+    parseVolumeKey,
+  ).optional(),
+  // Kept for journals written before `volume` and for imports: the volume's id, which differs from
+  // its numeral when the ids do not follow the labels (SPEC-NOTES 1). resolve.ts warns when it does.
+  citation_volume: positiveInteger(
+    'the id of the volume the manuscript appears in (its id field, which may differ from its numeral): prefer volume',
+  ).optional(),
   citation_title: plainText('the title of the manuscript'),
   citation_date: calendarDate('a real date as YYYY-MM-DD'),
   citation_language: plainText('the language name; "" for none; omit for the journal\'s language', {
@@ -336,8 +354,34 @@ const manuscriptFields = z.strictObject({
   license: fieldOf(scholarly.MANUSCRIPT_LICENSE_FIELD).optional(),
 });
 
+/** A volume key as written: text, or in a JSON file a whole number (the volume's numeral). */
+function parseVolumeKey(value: unknown): Parsed<string> {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return ok(String(value));
+  const text = asString(value, VOLUME_KEY_DESCRIPTION);
+  if (!text.ok) return text;
+  if (text.value.trim() === '' || !isPlainLine(text.value))
+    return bad(`${JSON.stringify(text.value)} is not a volume key`, VOLUME_KEY_DESCRIPTION);
+  return ok(text.value);
+}
+
+/**
+ * A manuscript names its volume by `volume` (or, as older files do, by `citation_volume`). Checked
+ * even when other fields have problems, so that one run reports them all: a field present but
+ * invalid is reported by its own parser, so only the keys' presence is looked at here.
+ */
+function namesVolume(record: object, ctx: z.RefinementCtx) {
+  if ('volume' in record || 'citation_volume' in record) return;
+  const params: { code: ProblemCode; expected: string } = { code: 'schema/missing', expected: VOLUME_KEY_DESCRIPTION };
+  ctx.addIssue({ code: 'custom', path: ['volume'], message: 'is missing', params });
+}
+const everyRecord = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
+
 // Its pages are checked together where the file is read (scholarly-fields.ts); a volume's in resolve.ts.
-export const manuscriptSchema = manuscriptFields.superRefine(scholarly.pagesInOrder);
+export const manuscriptSchema = manuscriptFields
+  .superRefine(scholarly.pagesInOrder)
+  .superRefine(namesVolume, everyRecord);
 
 export type JournalInput = z.output<typeof journalSchema>;
 export type AuthorInput = z.output<typeof authorSchema>;

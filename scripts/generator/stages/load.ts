@@ -12,8 +12,10 @@ import {
   journalSchema,
   manuscriptSchema,
   volumeSchema,
+  type AuthorInput,
   type JournalInput,
   type ManuscriptInput,
+  type VolumeInput,
 } from '../model/schema.ts';
 import { validate } from './validate.ts';
 import { issnWarningsOf } from '../model/issn-warnings.ts';
@@ -36,13 +38,15 @@ export interface InvalidRecord {
   collection: SourceFile['collection'];
   origin: Origin;
   id?: number;
-  references?: Partial<Pick<ManuscriptInput, 'citation_volume' | 'authors' | 'section' | 'document'>>;
+  /** A volume's label, when well formed: manuscripts may name the volume by it. */
+  label?: string;
+  references?: Partial<Pick<ManuscriptInput, 'volume' | 'citation_volume' | 'authors' | 'section' | 'document'>>;
 }
 
 const LOCATED_FIELDS = {
   authors: ['name'],
   volumes: ['id', 'citation_journal_title', 'citation_issn', 'last_page', 'pdf'],
-  manuscripts: ['id', 'citation_volume', 'section', 'document'],
+  manuscripts: ['id', 'volume', 'citation_volume', 'citation_date', 'section', 'document'],
 } as const;
 
 export async function loadJournal(
@@ -97,7 +101,11 @@ export function loadRecordFrom(
   // A valid record may come with warnings (validate.ts, and an ISSN's check digit): printed, never fatal.
   if (result.value) {
     const warnings = issnWarningsOf(source.file, result.value, (field) => parsed.locate([field]));
-    return { record: { ...result.value, origin }, problems: [...result.problems, ...warnings] };
+    const record =
+      source.collection === 'manuscripts'
+        ? manuscriptRecord(result.value as ManuscriptInput, origin)
+        : { ...(result.value as AuthorInput | VolumeInput), origin };
+    return { record, problems: [...result.problems, ...warnings] };
   }
   return {
     problems: result.problems,
@@ -105,8 +113,21 @@ export function loadRecordFrom(
   };
 }
 
+/**
+ * A valid manuscript as the build keeps it (records.ts): one that names its volume by `volume` has
+ * its `citation_volume` resolved later, from the key; the number its file also writes is kept apart.
+ */
+function manuscriptRecord(value: ManuscriptInput, origin: Origin): ManuscriptRecord {
+  if (value.volume === undefined) return { ...value, citation_volume: value.citation_volume!, origin };
+  const { citation_volume: stated, ...rest } = value;
+  return { ...rest, citation_volume: Number.NaN, ...(stated === undefined ? {} : { stated_volume: stated }), origin };
+}
+
 /** The id and the well-formed references of an invalid record (each field checked on its own). */
-function salvage(collection: SourceFile['collection'], data: unknown): Pick<InvalidRecord, 'id' | 'references'> {
+function salvage(
+  collection: SourceFile['collection'],
+  data: unknown,
+): Pick<InvalidRecord, 'id' | 'label' | 'references'> {
   if (collection === 'authors') return {};
   const schema = collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const fieldValue = <K extends string>(key: K) => {
@@ -117,13 +138,18 @@ function salvage(collection: SourceFile['collection'], data: unknown): Pick<Inva
     return result?.success ? result.data : undefined;
   };
   const id = fieldValue('id') as number | undefined;
-  if (collection === 'volumes') return id === undefined ? {} : { id };
+  if (collection === 'volumes') {
+    const label = fieldValue('citation_journal_title') as string | undefined;
+    return { ...(id === undefined ? {} : { id }), ...(label === undefined ? {} : { label }) };
+  }
   const references: InvalidRecord['references'] = {};
   const volume = fieldValue('citation_volume') as number | undefined;
+  const volumeKey = fieldValue('volume') as string | undefined;
   const authors = fieldValue('authors') as string[] | undefined;
   const section = fieldValue('section') as string | undefined;
   const document = fieldValue('document') as ManuscriptInput['document'] | undefined;
   if (volume !== undefined) references.citation_volume = volume;
+  if (volumeKey !== undefined) references.volume = volumeKey;
   if (authors !== undefined) references.authors = authors;
   if (section !== undefined) references.section = section;
   if (document !== undefined) references.document = document;

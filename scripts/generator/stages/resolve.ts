@@ -8,6 +8,7 @@ import type { FoundAuthors } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { newestPositions } from '../model/newest.ts';
 import { type InvalidRecord, type Records } from './load.ts';
+import { resolveVolumeKeys, volumeChecker, type Report } from './volume-references.ts';
 import {
   positionOf,
   type AuthorRecord,
@@ -71,7 +72,11 @@ export interface ManuscriptReferences {
   /** Made when asked, for a check asks only for the manuscripts it reports. */
   origin(i: number): Origin;
   id(i: number): number;
+  /** The `citation_volume` its file writes; NaN when it writes none (it names its volume by `volume`). */
   volume(i: number): number;
+  /** The key its file writes in `volume`, if any (volume-references.ts). */
+  volumeKey(i: number): string | undefined;
+  date(i: number): string;
   authors(i: number): readonly AuthorRef[];
   section(i: number): string;
   document(i: number): MediaRef;
@@ -99,13 +104,20 @@ export function referencesOf(records: Records): CheckedRecords {
       length: manuscripts.length,
       origin: (i) => manuscripts[i]!.origin,
       id: (i) => manuscripts[i]!.id,
-      volume: (i) => manuscripts[i]!.citation_volume,
+      volume: (i) => statedVolume(manuscripts[i]!),
+      volumeKey: (i) => manuscripts[i]!.volume,
+      date: (i) => manuscripts[i]!.citation_date,
       authors: (i) => manuscripts[i]!.authors,
       section: (i) => manuscripts[i]!.section,
       document: (i) => manuscripts[i]!.document,
     },
     invalid: records.invalid,
   };
+}
+
+/** The `citation_volume` a manuscript's file writes (records.ts): NaN when it names its volume by key alone. */
+export function statedVolume(manuscript: ManuscriptRecord): number {
+  return manuscript.volume === undefined ? manuscript.citation_volume : (manuscript.stated_volume ?? Number.NaN);
 }
 
 /**
@@ -136,8 +148,16 @@ export function withAuthorsFound(checked: CheckedRecords, records: Records, site
  */
 export function checkReferences(journal: JournalInput, records: CheckedRecords): Problem[] {
   const problems: Problem[] = [];
-  const report = (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) =>
-    problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
+  const report: Report = (origin, field, code, message, expected, severity) =>
+    problems.push({
+      code,
+      file: origin.file,
+      ...positionOf(origin, field),
+      field,
+      message,
+      expected,
+      ...(severity ? { severity } : {}),
+    });
 
   // A duplicate id is reported at the file that sorts later (deterministic, with no clock to say
   // which is newer), naming the other, with the next id free; records that failed validation
@@ -148,8 +168,6 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   const volumeOriginAt = (i: number) =>
     i < records.volumes.length ? records.volumes[i]!.origin : invalidVolumes[i - records.volumes.length]!.origin;
   reportRepeatedIds(records.volumes.length + invalidVolumes.length, volumeIdAt, volumeOriginAt, 'volume', report);
-  const volumesById = new Map<number, VolumeRecord>();
-  for (const volume of records.volumes) if (!volumesById.has(volume.id)) volumesById.set(volume.id, volume);
   uniqueBy(
     records.volumes,
     (v) => v.citation_journal_title,
@@ -196,32 +214,28 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
 
   // Records that failed validation still exist: naming them is not a second mistake. Looked up only
   // when a manuscript's authors are not known otherwise (allAuthorsKnown): after an edit, a few keys.
-  const volumeIds = new Set([
-    ...volumesById.keys(),
-    ...records.invalid.flatMap((r) => (r.collection === 'volumes' && r.id !== undefined ? [r.id] : [])),
-  ]);
   const sections = journal.sections ? new Set(journal.sections) : undefined;
   let suggestions = 0;
   const suggest = (wanted: string, known: Iterable<string>) =>
     suggestions++ < SUGGESTION_LIMIT ? nearest(wanted, known) : undefined;
+  const checkVolume = volumeChecker(
+    records.volumes,
+    records.invalid.filter((r) => r.collection === 'volumes'),
+    report,
+    suggest,
+    abbreviate,
+  );
 
   // The origin is asked for only when there is something to report.
   const checkManuscript = (
     origin: () => Origin,
-    volume: number | undefined,
+    volumeKey: string | undefined,
+    stated: number | undefined,
+    date: string | undefined,
     authors: readonly AuthorRef[] | undefined,
     section: string | undefined,
   ) => {
-    if (volume !== undefined && !volumeIds.has(volume)) {
-      const ids = [...volumeIds].sort((a, b) => a - b);
-      report(
-        origin(),
-        'citation_volume',
-        'ref/unknown-volume',
-        `no volume has the id ${volume}`,
-        ids.length ? `one of the volume ids: ${abbreviate(ids.map(String))}` : 'a volume in content/volumes/',
-      );
-    }
+    checkVolume.check(origin, volumeKey, stated, date);
     authors?.forEach((key, i) => {
       // An author kept as published names no record.
       if (typeof key !== 'string' || records.hasAuthor(key)) return;
@@ -247,19 +261,28 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
   };
   for (let i = 0; i < manuscripts.length; i++) {
     const authors = manuscripts.allAuthorsKnown?.(i) ? undefined : manuscripts.authors(i);
-    checkManuscript(() => manuscripts.origin(i), manuscripts.volume(i), authors, manuscripts.section(i));
+    checkManuscript(
+      () => manuscripts.origin(i),
+      manuscripts.volumeKey(i),
+      manuscripts.volume(i),
+      manuscripts.date(i),
+      authors,
+      manuscripts.section(i),
+    );
   }
   for (const invalid of records.invalid) {
     if (invalid.collection !== 'manuscripts' || !invalid.references) continue;
-    const { citation_volume: volume, authors, section } = invalid.references;
-    checkManuscript(() => invalid.origin, volume, authors, section);
+    const { volume: key, citation_volume: stated, authors, section } = invalid.references;
+    checkManuscript(() => invalid.origin, key, stated, undefined, authors, section);
   }
 
+  checkVolume.finish();
   return problems;
 }
 
 /** Each list in its published order (docs/content-model.md, "Order"), and the manuscripts' authors found. */
 export function orderJournal(journal: JournalInput, records: Records): ResolvedJournal {
+  resolveVolumeKeys(records.volumes, records.manuscripts);
   const manuscripts = sortByOrder(records.manuscripts, (a, b) => a.citation_volume - b.citation_volume || a.id - b.id);
   return {
     journal,

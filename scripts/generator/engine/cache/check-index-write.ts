@@ -43,7 +43,8 @@ function indexFrame(
   // at its length and filled in place: 250,000 rows at 100,000 manuscripts); another
   // collection's columns have none (megabytes of the index that every check and build reads).
   const column = (has: boolean) => (has ? new Array<string>(entries.length).fill('') : []);
-  const [sections, documents, authors, titles, dates, dois, firstPages, lastPages, licenses] = [
+  const [sections, documents, authors, titles, dates, dois, firstPages, lastPages, licenses, volumeKeys] = [
+    column(isManuscripts),
     column(isManuscripts),
     column(isManuscripts),
     column(isManuscripts),
@@ -85,7 +86,9 @@ function indexFrame(
     } else if (collection === 'manuscripts') {
       const manuscript = record as ManuscriptRecord;
       numbers[i * 2] = manuscript.id;
-      numbers[i * 2 + 1] = manuscript.citation_volume;
+      // As the file writes it: a volume named by key is resolved at every build (volume-references.ts).
+      numbers[i * 2 + 1] = manuscript.volume === undefined ? manuscript.citation_volume : Number.NaN;
+      volumeKeys[i] = manuscript.volume ?? '';
       if (manuscript.order !== undefined) orders[i] = manuscript.order;
       sections[i] = manuscript.section;
       documents[i] = (manuscript.document as { path: string }).path;
@@ -131,6 +134,7 @@ function indexFrame(
     firstPages: joined(firstPages),
     lastPages: joined(lastPages),
     licenses: sharedColumn(licenses),
+    volumeKeys: sharedColumn(volumeKeys),
     orcids: joined(orcids),
     whole,
   };
@@ -144,6 +148,8 @@ function fitsColumns(manuscript: ManuscriptRecord): boolean {
     !/\n/.test(manuscript.section) &&
     !/\n/.test(manuscript.citation_title) &&
     !/\n/.test(manuscript.citation_date) &&
+    // A key and the id beside it are kept whole: few files write both.
+    manuscript.stated_volume === undefined &&
     manuscript.authors.every((key) => typeof key === 'string')
   );
 }

@@ -55,8 +55,13 @@ export interface IndexFrame {
   stamps: Float64Array;
   /** The content hashes, HASH_LENGTH characters each (blank for a file kept whole). */
   hashes: string;
-  /** For manuscripts in the columns: id, citation_volume; NaN for a file kept whole. */
+  /**
+   * For manuscripts in the columns: id, citation_volume as the file writes it (NaN for one that
+   * names its volume by key); NaN for a file kept whole.
+   */
   numbers: Float64Array;
+  /** For manuscripts in the columns: the key a file writes in `volume` (shared), '' for none. */
+  volumeKeys: SharedColumn;
   /**
    * For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and,
    * only for a manuscript naming a key that no author file had, its author keys (tab-joined).
@@ -177,9 +182,12 @@ function manuscriptColumns(frame: IndexFrame, authorKeys: () => readonly string[
   // The authors' keys are the authors' frame's, by row (authorsOf); the column holds them as text
   // only for a manuscript naming a key that no author file had. Split only if asked.
   const authors = once(() => split(frame.authors));
+  const volumeKey = sharedTexts(frame.volumeKeys);
   return {
     id: (row: number) => frame.numbers[row * 2]!,
     volume: (row: number) => frame.numbers[row * 2 + 1]!,
+    volumeKey: (row: number) => volumeKey(row) || undefined,
+    date: sharedTexts(frame.dates),
     section: sharedTexts(frame.sections),
     document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
     authors: (row: number): string[] =>
@@ -214,7 +222,6 @@ function recordRow(
   let columns:
     | (ReturnType<typeof manuscriptColumns> & {
         titles: string[];
-        date: (row: number) => string;
         dois: string[];
         firstPages: string[];
         lastPages: string[];
@@ -236,7 +243,6 @@ function recordRow(
       columns ??= {
         ...manuscriptColumns(frame, authorKeys),
         titles: frame.titles.split('\n'),
-        date: sharedTexts(frame.dates),
         dois: frame.dois.split('\n'),
         firstPages: frame.firstPages.split('\n'),
         lastPages: frame.lastPages.split('\n'),
@@ -274,8 +280,11 @@ function recordRow(
       return author;
     }
     if (!columns) return { origin } as NonNullable<Loaded['record']>;
+    const volumeKey = columns.volumeKey(row);
     const slim: SlimManuscript = {
       id: columns.id(row),
+      // Resolved from the key at every build (volume-references.ts); NaN until then.
+      ...(volumeKey === undefined ? {} : { volume: volumeKey }),
       citation_volume: columns.volume(row),
       citation_title: columns.titles[row]!,
       citation_date: columns.date(row),
@@ -375,6 +384,8 @@ function align(
       origin: (i) => ({ file: sources.file(i), key: sources.key(i), at: NO_POSITIONS }),
       id: (i) => column().id(rowOf[i]!),
       volume: (i) => column().volume(rowOf[i]!),
+      volumeKey: (i) => column().volumeKey(rowOf[i]!),
+      date: (i) => column().date(rowOf[i]!),
       authors: (i) => column().authors(rowOf[i]!),
       section: (i) => column().section(rowOf[i]!),
       document: (i) => column().document(rowOf[i]!),

@@ -35,6 +35,9 @@ export function patchOrder(order: LiveOrder, replaced: readonly RecordChange[]):
     if (collection === 'manuscripts') {
       const [was, is] = [before as ManuscriptRecord, after as ManuscriptRecord];
       if (was.citation_volume !== is.citation_volume) return undefined;
+    } else if ((before as VolumeRecord).citation_journal_title !== (after as VolumeRecord).citation_journal_title) {
+      // Manuscripts that name a volume by its label may now be in another (volume-references.ts).
+      return undefined;
     }
   }
   const { resolved } = order;

@@ -10,7 +10,7 @@ import { isTrusted, sameOptionalStamp, type LoadJob, type LoadResult } from './l
 import { STAT_FIELDS } from '../scan/stat-many.ts';
 import type { InvalidRecord, Loaded, Records } from '../../stages/load.ts';
 import type { ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
-import { referencesOf, type CheckedRecords, type ManuscriptReferences } from '../../stages/resolve.ts';
+import { referencesOf, statedVolume, type CheckedRecords, type ManuscriptReferences } from '../../stages/resolve.ts';
 import type { Problem } from '../../model/problems.ts';
 import type { Progress } from '../../progress.ts';
 import { createUnpacker, type PackedSource, type SlimManuscript } from './packed-manuscript.ts';
@@ -91,6 +91,8 @@ export const noCache: LoadCache = {
       origin: noColumns,
       id: noColumns,
       volume: noColumns,
+      volumeKey: noColumns,
+      date: noColumns,
       authors: noColumns,
       section: noColumns,
       document: noColumns,
@@ -320,7 +322,9 @@ function checkedOf(
       length: positions.length,
       origin: from((m) => m.origin, columns.origin),
       id: from((m) => m.id, columns.id),
-      volume: from((m) => m.citation_volume, columns.volume),
+      volume: from(statedVolume, columns.volume),
+      volumeKey: from((m) => m.volume, columns.volumeKey),
+      date: from((m) => m.citation_date, columns.date),
       authors: from((m) => m.authors, columns.authors),
       section: from((m) => m.section, columns.section),
       document: from((m) => m.document, columns.document),

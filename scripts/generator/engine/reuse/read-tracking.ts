@@ -259,10 +259,21 @@ function readsOf(reads: ReadonlySet<RecordHandler | string>): { tokens: string; 
       values.push(undefined);
     } else if (!reads.has(EACH + read.collection)) {
       tokens.push(read.token);
-      values.push(read.record.origin.hash);
+      values.push(valueOf(read.record));
     }
   }
   return { tokens: tokens.join('\n'), values };
+}
+
+/**
+ * A record's value: its file's hash, and for a manuscript that names its volume by key, the id the
+ * key resolves to now (volume-references.ts): the same file published in another volume after a
+ * volume was renamed or re-labelled.
+ */
+function valueOf(record: { origin: { hash?: string } }): string | undefined {
+  const hash = record.origin.hash;
+  if (hash === undefined || (record as { volume?: unknown }).volume === undefined) return hash;
+  return `${hash} ${(record as unknown as { citation_volume: number }).citation_volume}`;
 }
 
 /** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
@@ -301,7 +312,10 @@ function keyMaker(
   if (all.some((record) => record.origin.hash === undefined))
     return { keyOf: () => undefined, keyOfValues: () => undefined };
   /** A record token's value: its file's hash. */
-  const recordValue = (token: string): string | undefined => recordOf(token)?.origin.hash;
+  const recordValue = (token: string): string | undefined => {
+    const record = recordOf(token);
+    return record && valueOf(record);
+  };
   const composite = new Map<string, string>();
   const compositeValue = (token: string): string | undefined => {
     let value = composite.get(token);
@@ -310,7 +324,7 @@ function keyMaker(
       const collection = token.slice(EACH.length) as Collection;
       const records = resolved[collection] as readonly { origin: { key: string; hash?: string } }[] | undefined;
       if (!records) return undefined;
-      value = digest(records.map((r) => `${r.origin.key}\n${r.origin.hash!}`).join('\n'));
+      value = digest(records.map((r) => `${r.origin.key}\n${valueOf(r)!}`).join('\n'));
     } else if (token.startsWith('in:')) {
       const volume = resolved.volumes.find((v) => v.origin.key === token.slice(3));
       if (!volume) return undefined;
