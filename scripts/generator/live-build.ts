@@ -8,15 +8,15 @@
  */
 import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
-import type { OutputFile } from '../shared/output-file.ts';
 import { openLiveContent, type LiveContent, type RecordChange } from './engine/live/live-content.ts';
 import { liveOrder, patchOrder, type LiveOrder } from './engine/live/live-order.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './engine/live/live-output.ts';
+import { indexOutputs, outputAt, type OutputGroup, type OutputIndex } from './engine/live/output-index.ts';
 import { isUnreadFolder, takeWarnings, type Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
-import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
+import { readPublicFiles } from './stages/public-files.ts';
 import { checkReferences, orderJournal, referencesOf, withAuthorsFound } from './stages/resolve.ts';
 
 /** The site as it is now: its files, or the problems that keep it from being built. */
@@ -62,7 +62,8 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
     publicFiles: await readPublicFiles(paths.root, paths.public),
     memo: emptyMemo(),
     order: undefined,
-    paths: undefined,
+    index: undefined,
+    media: undefined,
   };
   let site = await assemble(content, state, renderers, []);
   const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
@@ -90,8 +91,19 @@ interface LiveState {
   memo: OutputMemo;
   /** The journal as last ordered, to be patched when an edit leaves the order as it was. */
   order: LiveOrder | undefined;
-  /** Every output path of the last site that had no conflict, joined: the same paths have none again. */
-  paths: string | undefined;
+  /** The outputs of the last site that had no conflict, by path: the same paths have none again. */
+  index: OutputIndex | undefined;
+  /** The PDFs as outputs, for the paths' index, made again only when the PDFs' map is. */
+  media: { of: ReadonlyMap<string, string>; group: OutputGroup } | undefined;
+}
+
+function mediaGroupOf(media: ReadonlyMap<string, string>, state: LiveState): OutputGroup {
+  if (state.media?.of !== media)
+    state.media = {
+      of: media,
+      group: { source: 'content/media', outputs: [...media.keys()].map((name) => ({ path: name, body: '' })) },
+    };
+  return state.media.group;
 }
 
 /**
@@ -132,31 +144,26 @@ async function assemble(
   }
 
   const output = renderLive(order.resolved, renderers, state.memo);
-  const groups = [
-    ...output.groups,
-    ...state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
-    { source: 'content/media', outputs: [...media.keys()].map((name) => ({ path: name, body: '' })) },
-  ];
-  // Only paths can conflict: the same paths as the last site's, which had none, have none now.
-  const outputPaths = groups.map((group) => group.outputs.map((file) => file.path).join('\n')).join('\n');
-  if (outputPaths !== state.paths) {
-    const conflicts = findOutputConflicts(groups);
-    if (conflicts.length > 0) return { ok: false, problems: conflicts, counts };
-    state.paths = outputPaths;
-  }
-
-  const files = new Map<string, OutputFile>();
-  for (const file of [...output.groups.flatMap((group) => group.outputs), ...state.publicFiles.outputs])
-    files.set(file.path, file);
+  const rendered = output.groups.length;
+  const publicGroups = state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] }));
+  const groups = [...output.groups, ...publicGroups, mediaGroupOf(media, state)];
+  const indexed = indexOutputs(groups, state.index);
+  if ('conflicts' in indexed) return { ok: false, problems: indexed.conflicts, counts };
+  const index = (state.index = indexed.index);
+  // The PDFs are served from their files (mediaSource), never as bytes.
+  const made = (name: string) => {
+    const found = outputAt(index, groups, name);
+    return found && found.group < rendered + publicGroups.length ? found.output : undefined;
+  };
   return {
     ok: true,
     counts,
     warnings,
     mediaUrl: journal.media_url,
     files: {
-      has: (name) => files.has(name) || media.has(name),
+      has: (name) => index.places.has(name),
       bytes(name) {
-        const file = files.get(name);
+        const file = made(name);
         return file && output.bytesOf(file);
       },
       mediaSource: (name) => media.get(name),
