@@ -94,6 +94,40 @@ it('builds nothing for the same bytes, and follows a file added and one removed'
   await expectSameAsColdBuild();
 });
 
+it("serves a manuscript's record, citation files and page once its file is added, and none once it is removed", async () => {
+  const site = () => {
+    const now = live.site;
+    if (!now.ok) throw new Error(`the live site has problems: ${JSON.stringify(now.problems)}`);
+    return now.files;
+  };
+  const own = ['api/manuscripts/902.json', 'citations/902.bib', 'citations/902.ris', 'citations/902.json'];
+  const page = 'manuscripts/902.html';
+  for (const file of [...own, page]) expect(site().has(file), file).toBe(false);
+  // The page of another manuscript, asked for first: its bytes are kept, and must not be served for the new one.
+  expect(site().bytes('manuscripts/3.html')).toBeDefined();
+
+  const added = 'manuscripts/zz-added.yaml';
+  const text = await readFile(absolute('manuscripts/salamanders.yaml'), 'utf8');
+  await workspace.write(
+    added,
+    text.replace(/^id: \d+$/m, 'id: 902').replace(/^citation_title: .*$/m, 'citation_title: Newts added live'),
+  );
+  expect(await live.update([absolute(added)])).toBe(true);
+  for (const file of [...own, page]) {
+    expect(site().has(file), file).toBe(true);
+    expect(Buffer.from(site().bytes(file)!).toString(), file).toContain('Newts added live');
+  }
+  await expectSameAsColdBuild();
+
+  await workspace.remove(added);
+  expect(await live.update([absolute(added)])).toBe(true);
+  for (const file of [...own, page]) {
+    expect(site().has(file), file).toBe(false);
+    expect(site().bytes(file), file).toBeUndefined();
+  }
+  await expectSameAsColdBuild();
+});
+
 it('reports a broken file in the site, and recovers when it is fixed', async () => {
   const first = 'manuscripts/salamanders.yaml';
   const text = await readFile(absolute(first), 'utf8');
@@ -106,6 +140,11 @@ it('reports a broken file in the site, and recovers when it is fixed', async () 
     ]);
     expect(broken.problems[0]!.line).toBeGreaterThan(0);
   }
+  // Broken again, another way: the file's invalid record is replaced by another.
+  await edit(first, (t) => t.replace(/^citation_date: .*$/m, 'citation_date: 2023-13-01'));
+  const still = live.site;
+  expect(still.ok).toBe(false);
+  if (!still.ok) expect(still.problems.map((p) => [p.file, p.field])).toEqual([[`content/${first}`, 'citation_date']]);
   await edit(first, () => text);
   await expectSameAsColdBuild();
 });
