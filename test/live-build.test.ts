@@ -128,6 +128,27 @@ it("serves a manuscript's record, citation files and page once its file is added
   await expectSameAsColdBuild();
 });
 
+it("serves a volume's page at its new path when its label changes, the volume keeping its place", async () => {
+  const site = () => {
+    const now = live.site;
+    if (!now.ok) throw new Error(`the live site has problems: ${JSON.stringify(now.problems)}`);
+    return now.files;
+  };
+  // Every renderer listed once, so that the paths are kept from the last site.
+  for (const file of ['volumes/1.html', 'manuscripts/7.html', 'api/volumes/index.json', 'sitemap.xml'])
+    expect(site().bytes(file), file).toBeDefined();
+  expect(site().has('volumes/9.html')).toBe(false);
+
+  expect(
+    await edit('volumes/volume-i.yaml', (text) =>
+      text.replace(/^citation_journal_title: Volume I$/m, 'citation_journal_title: Volume IX'),
+    ),
+  ).toBe(true);
+  expect(site().has('volumes/9.html')).toBe(true);
+  expect(site().has('volumes/1.html')).toBe(false);
+  await expectSameAsColdBuild();
+});
+
 it('reports a broken file in the site, and recovers when it is fixed', async () => {
   const first = 'manuscripts/salamanders.yaml';
   const text = await readFile(absolute(first), 'utf8');

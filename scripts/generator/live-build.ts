@@ -11,7 +11,15 @@ import type { ProjectPaths } from '../project.ts';
 import { openLiveContent, type LiveContent, type RecordChange } from './engine/live/live-content.ts';
 import { liveOrder, patchOrder, type LiveOrder } from './engine/live/live-order.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './engine/live/live-output.ts';
-import { indexOutputs, outputAt, type OutputGroup, type OutputIndex } from './engine/live/output-index.ts';
+import {
+  indexOutputs,
+  listsPaths,
+  outputAt,
+  reindexOutputs,
+  type OutputGroup,
+  type OutputIndex,
+} from './engine/live/output-index.ts';
+import { noListedFields, sameListedFields, type ListedFields } from './engine/live/listing-site.ts';
 import { isUnreadFolder, takeWarnings, type Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
 import { silentProgress, type Progress } from './progress.ts';
@@ -64,6 +72,7 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
     order: undefined,
     index: undefined,
     media: undefined,
+    listed: noListedFields(),
   };
   let site = await assemble(content, state, renderers, []);
   const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
@@ -93,6 +102,8 @@ interface LiveState {
   order: LiveOrder | undefined;
   /** The outputs of the last site that had no conflict, by path: the same paths have none again. */
   index: OutputIndex | undefined;
+  /** What the renderers' listings have read of the records (listing-site.ts). */
+  listed: ListedFields;
   /** The PDFs as outputs, for the paths' index, made again only when the PDFs' map is. */
   media: { of: ReadonlyMap<string, string>; group: OutputGroup } | undefined;
 }
@@ -131,10 +142,8 @@ async function assemble(
   if (!journal) return { ok: false, problems, counts };
   // As build.ts: a journal with no problem so far is ordered first, and the references' checks
   // skip the authors ordering found.
-  const order =
-    problems.length === 0
-      ? ((replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records)))
-      : undefined;
+  const patched = problems.length === 0 && replaced && state.order ? patchOrder(state.order, replaced) : undefined;
+  const order = problems.length === 0 ? (patched ?? liveOrder(orderJournal(journal, records))) : undefined;
   const checked = order ? withAuthorsFound(referencesOf(records), records, order.resolved) : referencesOf(records);
   if (!problems.some(isUnreadFolder)) problems.push(...checkReferences(journal, checked));
   state.order = problems.length === 0 ? order : undefined;
@@ -143,17 +152,37 @@ async function assemble(
     return { ok: false, problems, counts };
   }
 
-  const output = renderLive(order.resolved, renderers, state.memo);
-  const rendered = output.groups.length;
+  const output = renderLive(order.resolved, renderers, state.memo, state.listed);
+  const rendered = renderers.map((renderer, at) => ({
+    source: renderer.name,
+    get outputs() {
+      return output.outputsOf(at);
+    },
+  }));
   const publicGroups = state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] }));
-  const groups = [...output.groups, ...publicGroups, mediaGroupOf(media, state)];
-  const indexed = indexOutputs(groups, state.index);
+  const groups = [...rendered, ...publicGroups, mediaGroupOf(media, state)];
+  // Records replaced in their places, the same in all the listings read of them: every renderer
+  // lists the paths it listed for the last site (listing-site.ts), and is listed when asked.
+  const sameListings = patched !== undefined && sameListedFields(state.listed, replaced!);
+  const indexed = indexOutputs(groups, state.index, sameListings ? rendered.length : 0);
   if ('conflicts' in indexed) return { ok: false, problems: indexed.conflicts, counts };
-  const index = (state.index = indexed.index);
+  let index = (state.index = indexed.index);
+  const compared = new Set<number>();
   // The PDFs are served from their files (mediaSource), never as bytes.
   const made = (name: string) => {
     const found = outputAt(index, groups, name);
-    return found && found.group < rendered + publicGroups.length ? found.output : undefined;
+    if (!found || found.group >= rendered.length + publicGroups.length) return undefined;
+    if (found.group < rendered.length && !compared.has(found.group)) {
+      compared.add(found.group);
+      // A renderer that lists other paths for the same fields is not pure (model/site.ts): the
+      // paths are indexed again from every listing, and the next save checks them whole.
+      if (!listsPaths(groups[found.group]!, index.paths[found.group]!)) {
+        index = reindexOutputs(groups);
+        state.index = undefined;
+        return made(name);
+      }
+    }
+    return found.output;
   };
   return {
     ok: true,

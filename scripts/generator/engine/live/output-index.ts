@@ -32,15 +32,22 @@ const PLACES_PER_GROUP = 2 ** 32;
 
 /**
  * The index of `groups`: `previous` itself when they list the same paths in the same places, a new
- * one when the paths changed and none conflicts, or the conflicts.
+ * one when the paths changed and none conflicts, or the conflicts. The first `trusted` groups are
+ * known to list the paths they listed for `previous` (listing-site.ts): they are not listed to compare.
  */
 export function indexOutputs(
   groups: readonly OutputGroup[],
   previous: OutputIndex | undefined,
+  trusted = 0,
 ): { index: OutputIndex } | { conflicts: Problem[] } {
-  if (previous && samePaths(groups, previous.paths)) return { index: previous };
+  if (previous && samePaths(groups, previous.paths, trusted)) return { index: previous };
   const conflicts = findOutputConflicts(groups as { source: string; outputs: readonly OutputFile[] }[]);
   if (conflicts.length > 0) return { conflicts };
+  return { index: reindexOutputs(groups) };
+}
+
+/** The index of `groups` whatever they list, the last of two outputs at one path winning (no conflict is checked). */
+export function reindexOutputs(groups: readonly OutputGroup[]): OutputIndex {
   const places = new Map<string, number>();
   const paths = groups.map((group, g) =>
     group.outputs.map((output, i) => {
@@ -48,7 +55,7 @@ export function indexOutputs(
       return output.path;
     }),
   );
-  return { index: { paths, places } };
+  return { paths, places };
 }
 
 /** The output at `path` among `groups` (the groups the index was made or kept for). */
@@ -64,12 +71,15 @@ export function outputAt(
   return output && { group, output };
 }
 
-function samePaths(groups: readonly OutputGroup[], paths: readonly (readonly string[])[]): boolean {
+/** Whether the outputs of `group` are at `paths`, in that order. */
+export function listsPaths(group: OutputGroup, paths: readonly string[]): boolean {
+  const { outputs } = group;
+  if (outputs.length !== paths.length) return false;
+  for (let i = 0; i < outputs.length; i++) if (outputs[i]!.path !== paths[i]) return false;
+  return true;
+}
+
+function samePaths(groups: readonly OutputGroup[], paths: readonly (readonly string[])[], trusted: number): boolean {
   if (groups.length !== paths.length) return false;
-  return groups.every(({ outputs }, g) => {
-    const before = paths[g]!;
-    if (outputs.length !== before.length) return false;
-    for (let i = 0; i < outputs.length; i++) if (outputs[i]!.path !== before[i]) return false;
-    return true;
-  });
+  return groups.every((group, g) => g < trusted || listsPaths(group, paths[g]!));
 }
