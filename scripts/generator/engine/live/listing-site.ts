@@ -23,8 +23,11 @@ type Collection = 'authors' | 'volumes' | 'manuscripts';
 /** What the listings read of each collection's records: paths of fields (`id`, `origin.key`); WHOLE for all of a record. */
 export type ListedFields = Record<Collection, Set<string>>;
 
-/** Asked of a wrapper, answers the tracker's record it wraps. */
+/** Asked of a wrapper, answers the tracker's record it wraps (and holds it in the wrapper's slot). */
 const INNER = Symbol('wrapped record');
+interface Slot {
+  [INNER]: object;
+}
 
 /** A listing looked at a record as a whole (its keys, its descriptors): any change to it may change a listing. */
 const WHOLE = '*';
@@ -81,9 +84,14 @@ export function listingSite(tracked: Site, fields: ListedFields): ListingSite {
     });
   };
 
-  /** One handler per collection: a wrapper is its record and its collection's handler, nothing else. */
-  const handlerOf = (collection: Collection): ProxyHandler<object> => ({
-    get(target, property) {
+  /**
+   * One handler per collection. A wrapper's target is a slot holding the tracker's record, not the
+   * record: a proxy checks every answer against its target, and the tracker's record, a proxy
+   * itself, would note a second read for each check.
+   */
+  const handlerOf = (collection: Collection): ProxyHandler<Slot> => ({
+    get(slot, property) {
+      const target = slot[INNER];
       if (property === INNER) return target;
       const value: unknown = Reflect.get(target, property);
       if (!listing || typeof property === 'symbol') return value;
@@ -91,18 +99,22 @@ export function listingSite(tracked: Site, fields: ListedFields): ListingSite {
       note(collection, typeof value === 'function' ? WHOLE : property);
       return within(value, collection, property);
     },
-    has(target, property) {
+    has(slot, property) {
       note(collection, WHOLE);
-      return Reflect.has(target, property);
+      return Reflect.has(slot[INNER], property);
     },
-    ownKeys(target) {
+    ownKeys(slot) {
       note(collection, WHOLE);
-      return Reflect.ownKeys(target);
+      return Reflect.ownKeys(slot[INNER]);
     },
-    getOwnPropertyDescriptor(target, property) {
+    getOwnPropertyDescriptor(slot, property) {
       note(collection, WHOLE);
-      return Reflect.getOwnPropertyDescriptor(target, property);
+      const descriptor = Reflect.getOwnPropertyDescriptor(slot[INNER], property);
+      // Reported as configurable: the slot has no such property to hold it to more (records are
+      // plain data, never frozen).
+      return descriptor && { ...descriptor, configurable: true };
     },
+    getPrototypeOf: (slot) => Reflect.getPrototypeOf(slot[INNER]),
   });
   const handlers = {
     authors: handlerOf('authors'),
@@ -113,8 +125,7 @@ export function listingSite(tracked: Site, fields: ListedFields): ListingSite {
   const wrap = <T extends object>(collection: Collection, record: T): T => {
     let wrapper = wrappers.get(record);
     if (!wrapper) {
-      // The tracker's record is the target: what the wrapper reports of a record is what it does.
-      wrapper = new Proxy(record, handlers[collection]);
+      wrapper = new Proxy<Slot>({ [INNER]: record }, handlers[collection]);
       wrappers.set(record, wrapper);
     }
     return wrapper as T;
