@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { openLiveBuild, type LiveBuild } from '../scripts/generator/live-build.ts';
+import type { Renderer } from '../scripts/generator/model/site.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
 let workspace: Workspace;
@@ -147,6 +148,37 @@ it("serves a volume's page at its new path when its label changes, the volume ke
   expect(site().has('volumes/9.html')).toBe(true);
   expect(site().has('volumes/1.html')).toBe(false);
   await expectSameAsColdBuild();
+});
+
+it('indexes the paths again when a renderer lists other paths for the same records (one that is not pure)', async () => {
+  // Its listing names a path after how many times it was listed: nothing a record holds.
+  let listings = 0;
+  const impure: Renderer = {
+    name: 'a renderer that counts',
+    render(site) {
+      listings += 1;
+      return [
+        { path: `listing-${listings}.txt`, body: () => [String(site.manuscripts.length)] },
+        ...site.manuscripts.map((m) => ({ path: `titles/${m.id}.txt`, body: () => [m.citation_title] })),
+      ];
+    },
+  };
+  const counted = await openLiveBuild(workspace.paths, { renderers: [impure] });
+  const files = () => {
+    const now = counted.site;
+    if (!now.ok) throw new Error(`the live site has problems: ${JSON.stringify(now.problems)}`);
+    return now.files;
+  };
+  expect(files().has('listing-1.txt')).toBe(true);
+
+  const first = 'manuscripts/salamanders.yaml';
+  const text = await readFile(absolute(first), 'utf8');
+  await workspace.write(first, text.replace(/^citation_title: .*$/m, 'citation_title: Counted newts'));
+  expect(await counted.update([absolute(first)])).toBe(true);
+  // The save changed no field a listing read: the paths are kept until the renderer is listed again.
+  expect(Buffer.from(files().bytes('titles/7.txt')!).toString()).toBe('Counted newts');
+  expect(files().has('listing-2.txt')).toBe(true);
+  expect(files().has('listing-1.txt')).toBe(false);
 });
 
 it('reports a broken file in the site, and recovers when it is fixed', async () => {
