@@ -167,7 +167,8 @@ async function assemble(
   const indexed = indexOutputs(groups, state.index, sameListings ? rendered.length : 0);
   if ('conflicts' in indexed) return { ok: false, problems: indexed.conflicts, counts };
   let index = (state.index = indexed.index);
-  const compared = new Set<number>();
+  // The renderers listed to index or compare their paths just now need no second look.
+  const compared = new Set<number>(sameListings ? [] : rendered.keys());
   // The PDFs are served from their files (mediaSource), never as bytes.
   const made = (name: string) => {
     const found = outputAt(index, groups, name);
