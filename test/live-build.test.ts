@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { openLiveBuild, type LiveBuild } from '../scripts/generator/live-build.ts';
+import type { Renderer } from '../scripts/generator/model/site.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 import { NEW_MANUSCRIPT } from './helpers/records.ts';
 
@@ -95,6 +96,92 @@ it('builds nothing for the same bytes, and follows a file added and one removed'
   await expectSameAsColdBuild();
 });
 
+it("serves a manuscript's record, citation files and page once its file is added, and none once it is removed", async () => {
+  const site = () => {
+    const now = live.site;
+    if (!now.ok) throw new Error(`the live site has problems: ${JSON.stringify(now.problems)}`);
+    return now.files;
+  };
+  const own = ['api/manuscripts/902.json', 'citations/902.bib', 'citations/902.ris', 'citations/902.json'];
+  const page = 'manuscripts/902.html';
+  for (const file of [...own, page]) expect(site().has(file), file).toBe(false);
+  // The page of another manuscript, asked for first: its bytes are kept, and must not be served for the new one.
+  expect(site().bytes('manuscripts/3.html')).toBeDefined();
+
+  const added = 'manuscripts/zz-added.yaml';
+  const text = await readFile(absolute('manuscripts/salamanders.yaml'), 'utf8');
+  await workspace.write(
+    added,
+    text.replace(/^id: \d+$/m, 'id: 902').replace(/^citation_title: .*$/m, 'citation_title: Newts added live'),
+  );
+  expect(await live.update([absolute(added)])).toBe(true);
+  for (const file of [...own, page]) {
+    expect(site().has(file), file).toBe(true);
+    expect(Buffer.from(site().bytes(file)!).toString(), file).toContain('Newts added live');
+  }
+  await expectSameAsColdBuild();
+
+  await workspace.remove(added);
+  expect(await live.update([absolute(added)])).toBe(true);
+  for (const file of [...own, page]) {
+    expect(site().has(file), file).toBe(false);
+    expect(site().bytes(file), file).toBeUndefined();
+  }
+  await expectSameAsColdBuild();
+});
+
+it("serves a volume's page at its new path when its label changes, the volume keeping its place", async () => {
+  const site = () => {
+    const now = live.site;
+    if (!now.ok) throw new Error(`the live site has problems: ${JSON.stringify(now.problems)}`);
+    return now.files;
+  };
+  // Every renderer listed once, so that the paths are kept from the last site.
+  for (const file of ['volumes/1.html', 'manuscripts/7.html', 'api/volumes/index.json', 'sitemap.xml'])
+    expect(site().bytes(file), file).toBeDefined();
+  expect(site().has('volumes/9.html')).toBe(false);
+
+  expect(
+    await edit('volumes/volume-i.yaml', (text) =>
+      text.replace(/^citation_journal_title: Volume I$/m, 'citation_journal_title: Volume IX'),
+    ),
+  ).toBe(true);
+  expect(site().has('volumes/9.html')).toBe(true);
+  expect(site().has('volumes/1.html')).toBe(false);
+  await expectSameAsColdBuild();
+});
+
+it('indexes the paths again when a renderer lists other paths for the same records (one that is not pure)', async () => {
+  // Its listing names a path after how many times it was listed: nothing a record holds.
+  let listings = 0;
+  const impure: Renderer = {
+    name: 'a renderer that counts',
+    render(site) {
+      listings += 1;
+      return [
+        { path: `listing-${listings}.txt`, body: () => [String(site.manuscripts.length)] },
+        ...site.manuscripts.map((m) => ({ path: `titles/${m.id}.txt`, body: () => [m.citation_title] })),
+      ];
+    },
+  };
+  const counted = await openLiveBuild(workspace.paths, { renderers: [impure] });
+  const files = () => {
+    const now = counted.site;
+    if (!now.ok) throw new Error(`the live site has problems: ${JSON.stringify(now.problems)}`);
+    return now.files;
+  };
+  expect(files().has('listing-1.txt')).toBe(true);
+
+  const first = 'manuscripts/salamanders.yaml';
+  const text = await readFile(absolute(first), 'utf8');
+  await workspace.write(first, text.replace(/^citation_title: .*$/m, 'citation_title: Counted newts'));
+  expect(await counted.update([absolute(first)])).toBe(true);
+  // The save changed no field a listing read: the paths are kept until the renderer is listed again.
+  expect(Buffer.from(files().bytes('titles/7.txt')!).toString()).toBe('Counted newts');
+  expect(files().has('listing-2.txt')).toBe(true);
+  expect(files().has('listing-1.txt')).toBe(false);
+});
+
 it('reports a broken file in the site, and recovers when it is fixed', async () => {
   const first = 'manuscripts/salamanders.yaml';
   const text = await readFile(absolute(first), 'utf8');
@@ -107,6 +194,11 @@ it('reports a broken file in the site, and recovers when it is fixed', async () 
     ]);
     expect(broken.problems[0]!.line).toBeGreaterThan(0);
   }
+  // Broken again, another way: the file's invalid record is replaced by another.
+  await edit(first, (t) => t.replace(/^citation_date: .*$/m, 'citation_date: 2023-13-01'));
+  const still = live.site;
+  expect(still.ok).toBe(false);
+  if (!still.ok) expect(still.problems.map((p) => [p.file, p.field])).toEqual([[`content/${first}`, 'citation_date']]);
   await edit(first, () => text);
   await expectSameAsColdBuild();
 });

@@ -8,15 +8,23 @@
  */
 import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
-import type { OutputFile } from '../shared/output-file.ts';
 import { openLiveContent, type LiveContent, type RecordChange } from './engine/live/live-content.ts';
 import { liveOrder, patchOrder, type LiveOrder } from './engine/live/live-order.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './engine/live/live-output.ts';
+import {
+  indexOutputs,
+  listsPaths,
+  outputAt,
+  reindexOutputs,
+  type OutputGroup,
+  type OutputIndex,
+} from './engine/live/output-index.ts';
+import { noListedFields, sameListedFields, type ListedFields } from './engine/live/listing-site.ts';
 import { isUnreadFolder, takeWarnings, type Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { RENDERERS } from './render/renderers.ts';
-import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
+import { readPublicFiles } from './stages/public-files.ts';
 import { checkReferences, orderJournal, referencesOf, withAuthorsFound } from './stages/resolve.ts';
 import { resolveVolumeKeys } from './stages/volume-references.ts';
 
@@ -63,7 +71,9 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
     publicFiles: await readPublicFiles(paths.root, paths.public),
     memo: emptyMemo(),
     order: undefined,
-    paths: undefined,
+    index: undefined,
+    media: undefined,
+    listed: noListedFields(),
   };
   let site = await assemble(content, state, renderers, []);
   const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
@@ -91,8 +101,21 @@ interface LiveState {
   memo: OutputMemo;
   /** The journal as last ordered, to be patched when an edit leaves the order as it was. */
   order: LiveOrder | undefined;
-  /** Every output path of the last site that had no conflict, joined: the same paths have none again. */
-  paths: string | undefined;
+  /** The outputs of the last site that had no conflict, by path: the same paths have none again. */
+  index: OutputIndex | undefined;
+  /** What the renderers' listings have read of the records (listing-site.ts). */
+  listed: ListedFields;
+  /** The PDFs as outputs, for the paths' index, made again only when the PDFs' map is. */
+  media: { of: ReadonlyMap<string, string>; group: OutputGroup } | undefined;
+}
+
+function mediaGroupOf(media: ReadonlyMap<string, string>, state: LiveState): OutputGroup {
+  if (state.media?.of !== media)
+    state.media = {
+      of: media,
+      group: { source: 'content/media', outputs: [...media.keys()].map((name) => ({ path: name, body: '' })) },
+    };
+  return state.media.group;
 }
 
 /**
@@ -123,10 +146,8 @@ async function assemble(
   // Every manuscript named by a volume key is resolved as the volumes are now: a replaced record
   // takes its place (patchOrder) with its volume known, as orderJournal gives it.
   resolveVolumeKeys(records.volumes, records.manuscripts);
-  const order =
-    problems.length === 0
-      ? ((replaced && state.order && patchOrder(state.order, replaced)) ?? liveOrder(orderJournal(journal, records)))
-      : undefined;
+  const patched = problems.length === 0 && replaced && state.order ? patchOrder(state.order, replaced) : undefined;
+  const order = problems.length === 0 ? (patched ?? liveOrder(orderJournal(journal, records))) : undefined;
   const checked = order ? withAuthorsFound(referencesOf(records), records, order.resolved) : referencesOf(records);
   if (!problems.some(isUnreadFolder)) {
     const found = checkReferences(journal, checked);
@@ -141,32 +162,48 @@ async function assemble(
     return { ok: false, problems, counts };
   }
 
-  const output = renderLive(order.resolved, renderers, state.memo);
-  const groups = [
-    ...output.groups,
-    ...state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
-    { source: 'content/media', outputs: [...media.keys()].map((name) => ({ path: name, body: '' })) },
-  ];
-  // Only paths can conflict: the same paths as the last site's, which had none, have none now.
-  const outputPaths = groups.map((group) => group.outputs.map((file) => file.path).join('\n')).join('\n');
-  if (outputPaths !== state.paths) {
-    const conflicts = findOutputConflicts(groups);
-    if (conflicts.length > 0) return { ok: false, problems: conflicts, counts };
-    state.paths = outputPaths;
-  }
-
-  const files = new Map<string, OutputFile>();
-  for (const file of [...output.groups.flatMap((group) => group.outputs), ...state.publicFiles.outputs])
-    files.set(file.path, file);
+  const output = renderLive(order.resolved, renderers, state.memo, state.listed);
+  const rendered = renderers.map((renderer, at) => ({
+    source: renderer.name,
+    get outputs() {
+      return output.outputsOf(at);
+    },
+  }));
+  const publicGroups = state.publicFiles.outputs.map((file) => ({ source: `public/${file.path}`, outputs: [file] }));
+  const groups = [...rendered, ...publicGroups, mediaGroupOf(media, state)];
+  // Records replaced in their places, the same in all the listings read of them: every renderer
+  // lists the paths it listed for the last site (listing-site.ts), and is listed when asked.
+  const sameListings = patched !== undefined && sameListedFields(state.listed, replaced!);
+  const indexed = indexOutputs(groups, state.index, sameListings ? rendered.length : 0);
+  if ('conflicts' in indexed) return { ok: false, problems: indexed.conflicts, counts };
+  let index = (state.index = indexed.index);
+  // The renderers listed to index or compare their paths just now need no second look.
+  const compared = new Set<number>(sameListings ? [] : rendered.keys());
+  // The PDFs are served from their files (mediaSource), never as bytes.
+  const made = (name: string) => {
+    const found = outputAt(index, groups, name);
+    if (!found || found.group >= rendered.length + publicGroups.length) return undefined;
+    if (found.group < rendered.length && !compared.has(found.group)) {
+      compared.add(found.group);
+      // A renderer that lists other paths for the same fields is not pure (model/site.ts): the
+      // paths are indexed again from every listing, and the next save checks them whole.
+      if (!listsPaths(groups[found.group]!, index.paths[found.group]!)) {
+        index = reindexOutputs(groups);
+        state.index = undefined;
+        return made(name);
+      }
+    }
+    return found.output;
+  };
   return {
     ok: true,
     counts,
     warnings,
     mediaUrl: journal.media_url,
     files: {
-      has: (name) => files.has(name) || media.has(name),
+      has: (name) => index.places.has(name),
       bytes(name) {
-        const file = files.get(name);
+        const file = made(name);
         return file && output.bytesOf(file);
       },
       mediaSource: (name) => media.get(name),

@@ -79,9 +79,14 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
   let state = await loadEverything(paths, progress);
   let media: Map<string, string> | undefined;
   let replaced: RecordChange[] | undefined = [];
+  // The records as last handed out, and the entries loaded again since (by their place).
+  let records: KeptRecords | undefined;
+  let patched: number[] = [];
   const reloadEverything = async (): Promise<ContentChange> => {
     const before = state.fingerprint;
     state = await loadEverything(paths, progress);
+    records = undefined;
+    patched = [];
     media = undefined;
     replaced = undefined;
     return state.fingerprint === before ? 'records' : 'all';
@@ -91,8 +96,20 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
     get journal() {
       return state.journal;
     },
-    records: () => recordsOf(state.entries),
-    problems: () => [...state.other, ...state.entries.flatMap((entry) => [...entry.problems, ...entry.mediaProblems])],
+    records() {
+      records = recordsNow(state.entries, records, patched);
+      patched = [];
+      return records.records;
+    },
+    problems() {
+      const problems = [...state.other];
+      for (const entry of state.entries) {
+        // Most files have none: no array is made for them (250,000 at 100,000 manuscripts).
+        if (entry.problems.length > 0) problems.push(...entry.problems);
+        if (entry.mediaProblems.length > 0) problems.push(...entry.mediaProblems);
+      }
+      return problems;
+    },
     media() {
       if (!media) {
         media = new Map();
@@ -127,6 +144,7 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
         if (hash === entry.hash) continue;
         const now = await reloadFile(paths, entry, bytes, hash);
         state.entries[at] = now;
+        patched.push(at);
         changes.push({ collection: entry.collection, before: entry.record, after: now.record });
         // The same PDFs in the same places (an edit of anything but `document` or `pdf`): the map stands.
         if (copiesOf(entry) !== copiesOf(now)) media = undefined;
@@ -219,13 +237,55 @@ async function reloadFile(paths: ProjectPaths, entry: FileEntry, bytes: Uint8Arr
   return { ...reloaded, mediaProblems: media.problems, copies: media.copies };
 }
 
-function recordsOf(entries: readonly FileEntry[]): Records {
-  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
-  for (const entry of entries) {
-    if (entry.record) (records[entry.collection] as AnyRecord[]).push(entry.record);
-    else if (entry.invalid) records.invalid.push(entry.invalid);
+/** The place of an entry with neither a record nor an invalid one. */
+const NONE = -(2 ** 31);
+
+/** The records of the entries, and where each entry's record (or invalid record) is in them. */
+interface KeptRecords {
+  records: Records;
+  /** By the entry's place: its place in its collection's list, or in `invalid` (negative, from -1). */
+  places: Int32Array;
+}
+
+/**
+ * The records now, from those handed out last when the entries at `patched` were loaded again and
+ * each is as valid as it was (its record takes the old one's place, in new lists: the lists handed
+ * out before stay as they were); else collected again.
+ */
+function recordsNow(
+  entries: readonly FileEntry[],
+  kept: KeptRecords | undefined,
+  patched: readonly number[],
+): KeptRecords {
+  const same = (at: number) => {
+    const place = kept!.places[at]!;
+    const entry = entries[at]!;
+    return entry.record ? place >= 0 : entry.invalid !== undefined && place < 0 && place !== NONE;
+  };
+  if (kept && patched.every(same)) {
+    if (patched.length === 0) return kept;
+    const records: Records = { ...kept.records };
+    const copied = new Set<keyof Records>();
+    for (const at of patched) {
+      const entry = entries[at]!;
+      const list = entry.record ? entry.collection : 'invalid';
+      if (!copied.has(list)) {
+        (records as Record<keyof Records, unknown[]>)[list] = [...records[list]];
+        copied.add(list);
+      }
+      const place = kept.places[at]!;
+      if (entry.record) (records[entry.collection] as AnyRecord[])[place] = entry.record;
+      else (records.invalid as InvalidRecord[])[-place - 1] = entry.invalid!;
+    }
+    return { records, places: kept.places };
   }
-  return records;
+  const records: Records = { authors: [], volumes: [], manuscripts: [], invalid: [] };
+  const places = new Int32Array(entries.length).fill(NONE);
+  entries.forEach((entry, at) => {
+    if (entry.record) places[at] = (records[entry.collection] as AnyRecord[]).push(entry.record) - 1;
+    else if (entry.invalid) places[at] = -records.invalid.push(entry.invalid);
+  });
+  return { records, places };
 }
 
 const copiesOf = (entry: FileEntry) => entry.copies.map((copy) => `${copy.to}\n${copy.from}`).join('\n');

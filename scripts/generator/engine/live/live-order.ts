@@ -11,8 +11,11 @@ import type { RecordChange } from './live-content.ts';
 
 export interface LiveOrder {
   readonly resolved: ResolvedJournal;
-  /** Made when first patched: each manuscript's and volume's place, and the authors by key. */
-  places?: {
+  /**
+   * Each manuscript's and volume's place, and the authors by key: made with the order (a first
+   * load, a file added or removed), so that the first save after it does not wait for them.
+   */
+  places: {
     manuscripts: Map<ManuscriptRecord, number>;
     volumes: Map<VolumeRecord, number>;
     authors: Map<string, AuthorRecord>;
@@ -23,7 +26,14 @@ export interface LiveOrder {
 type Sorted = { order?: number | undefined; id: number; origin: { key: string } };
 
 export function liveOrder(resolved: ResolvedJournal): LiveOrder {
-  return { resolved };
+  return {
+    resolved,
+    places: {
+      manuscripts: new Map(resolved.manuscripts.map((m, i) => [m, i])),
+      volumes: new Map(resolved.volumes.map((v, i) => [v, i])),
+      authors: new Map(resolved.authors.map((a) => [a.origin.key, a])),
+    },
+  };
 }
 
 /** The order with the replaced records in their places; undefined when an edit may move one. */
@@ -40,12 +50,7 @@ export function patchOrder(order: LiveOrder, replaced: readonly RecordChange[]):
       return undefined;
     }
   }
-  const { resolved } = order;
-  const places = order.places ?? {
-    manuscripts: new Map(resolved.manuscripts.map((m, i) => [m, i])),
-    volumes: new Map(resolved.volumes.map((v, i) => [v, i])),
-    authors: new Map(resolved.authors.map((a) => [a.origin.key, a])),
-  };
+  const { resolved, places } = order;
   const manuscripts = [...resolved.manuscripts];
   const volumes = [...resolved.volumes];
   const manuscriptAuthors = [...resolved.manuscriptAuthors];

@@ -1,9 +1,10 @@
 /**
- * The outputs → files seam kept in memory (`npm run dev`): nothing is written. Every renderer lists
- * its outputs as in a build (output.ts), keyed by what they read last time (reuse/); a file's bytes
- * are made when it is asked for, and kept under its key, so a file asked for again is made again
- * only when a record it read has changed. A list is kept with its items' keys and places: after an
- * edit, only the items whose keys changed are rendered, the rest are the previous bytes.
+ * The outputs → files seam kept in memory (`npm run dev`): nothing is written. A renderer lists its
+ * outputs as in a build (output.ts) when one of them is first asked for, keyed by what they read
+ * last time (reuse/); a file's bytes are made when it is asked for, and kept under its key, so a
+ * file asked for again is made again only when a record it read has changed. A list is kept with
+ * its items' keys and places: after an edit, only the items whose keys changed are rendered, the
+ * rest are the previous bytes.
  */
 import type { OutputFile } from '../../../shared/output-file.ts';
 import type { Renderer } from '../../model/site.ts';
@@ -12,6 +13,7 @@ import { readLongFieldsIn } from '../load/packed-manuscript.ts';
 import { rereadManuscript } from '../load/reread.ts';
 import { trackReads } from '../reuse/read-tracking.ts';
 import { emptyReads, keyOutputs, type RecordedReads } from '../reuse/reuse.ts';
+import { listingSite, type ListedFields } from './listing-site.ts';
 
 /** What the outputs made so far are, kept from one edit to the next. */
 export interface OutputMemo {
@@ -35,23 +37,35 @@ export function emptyMemo(): OutputMemo {
 }
 
 export interface LiveOutput {
-  /** Each renderer's outputs, for the conflict check. */
-  groups: { source: string; outputs: OutputFile[] }[];
+  /** The outputs of the renderer at `at`, listed when first asked for (and their reads noted in `fields`). */
+  outputsOf(at: number): readonly OutputFile[];
   /** The bytes of an output of this site (made now, or kept since its reads last changed). */
   bytesOf(output: OutputFile): Uint8Array;
 }
 
-export function renderLive(resolved: ResolvedJournal, renderers: readonly Renderer[], memo: OutputMemo): LiveOutput {
+export function renderLive(
+  resolved: ResolvedJournal,
+  renderers: readonly Renderer[],
+  memo: OutputMemo,
+  fields: ListedFields,
+): LiveOutput {
   // As a build does (output.ts): a record restored from the check index reads its long fields in first.
   const tracker = trackReads(resolved, { readIn: (record) => readLongFieldsIn(record, rereadManuscript) });
-  const groups = renderers.map((renderer) => ({ source: renderer.name, outputs: renderer.render(tracker.site) }));
+  const listing = listingSite(tracker.site, fields);
+  // A renderer lists its outputs when one of them is first asked for: a page asked for after a save
+  // lists the pages, not the 750,000 outputs of every renderer (live-build.ts keeps the paths).
+  const listed = new Map<number, readonly OutputFile[]>();
   // An output is keyed when it is first asked for, not all of them after each edit (at 100,000
   // manuscripts, keying every page and list item costs more than the rest of the edit). What it
   // read is kept in one record across edits: an output keyed now replaces what it read before, and
   // one never asked for keeps it.
   const keyed = new Set<OutputFile>();
   return {
-    groups,
+    outputsOf(at) {
+      let outputs = listed.get(at);
+      if (!outputs) listed.set(at, (outputs = listing.list(() => renderers[at]!.render(listing.site))));
+      return outputs;
+    },
     bytesOf(output) {
       if (!keyed.has(output)) {
         keyOutputs([output], tracker, memo.reads, memo.reads);
