@@ -140,6 +140,10 @@ it("serves a volume's page at its new path when its label changes, the volume ke
   for (const file of ['volumes/1.html', 'manuscripts/7.html', 'api/volumes/index.json', 'sitemap.xml'])
     expect(site().bytes(file), file).toBeDefined();
   expect(site().has('volumes/9.html')).toBe(false);
+  // A manuscript that names the volume by its label would no longer find it: it names its file.
+  expect(
+    await edit('manuscripts/salamanders.yaml', (text) => text.replace(/^volume: Volume I$/m, 'volume: volume-i')),
+  ).toBe(true);
 
   expect(
     await edit('volumes/volume-i.yaml', (text) =>
