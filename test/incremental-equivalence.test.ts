@@ -45,7 +45,7 @@ const RUNS = Number(process.env['EQUIVALENCE_RUNS'] ?? 12);
 const REPLAY_PATH = process.env['EQUIVALENCE_PATH'];
 /**
  * The larger journal: 200 manuscripts give 300 authors (two of the lists' chunks of 256 records,
- * render/api.ts) and folders of more than 64 unchanged pages (taken over whole, engine/write/place-reused.ts).
+ * render/api.ts) and folders of many unchanged pages (left in place while the output is updated, shared/folder-patch.ts).
  * 1,100 and more reach the lists' twins' second segment (engine/compress/segmented-twins.ts).
  */
 const LARGE = Number(process.env['EQUIVALENCE_LARGE'] ?? 200);
