@@ -23,3 +23,11 @@ export type HostId = (typeof HOST_IDS)[number];
  */
 export const CLOUDFLARE_PAGES_PLANS = ['free', 'paid'] as const;
 export type CloudflarePagesPlan = (typeof CLOUDFLARE_PAGES_PLANS)[number];
+
+/**
+ * Azure Static Web Apps' plans, as far as its limits differ (`azure_static_web_apps_plan` in
+ * content/journal.yaml): an app's content is at most 250 MB on the Free plan, 500 MB on the
+ * Standard plan (docs/hosting/azure-static-web-apps.md).
+ */
+export const AZURE_STATIC_WEB_APPS_PLANS = ['free', 'standard'] as const;
+export type AzureStaticWebAppsPlan = (typeof AZURE_STATIC_WEB_APPS_PLANS)[number];

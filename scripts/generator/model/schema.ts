@@ -24,7 +24,14 @@ import { findUnsafeMarkup } from './rich-text.ts';
 import type { ProblemCode } from './problems.ts';
 import { VOLUME_KEY_DESCRIPTION } from './volume-keys.ts';
 import * as scholarly from './scholarly-fields.ts';
-import { CLOUDFLARE_PAGES_PLANS, HOST_IDS, type CloudflarePagesPlan, type HostId } from './host-ids.ts';
+import {
+  AZURE_STATIC_WEB_APPS_PLANS,
+  CLOUDFLARE_PAGES_PLANS,
+  HOST_IDS,
+  type AzureStaticWebAppsPlan,
+  type CloudflarePagesPlan,
+  type HostId,
+} from './host-ids.ts';
 import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
 import {
   asString,
@@ -142,6 +149,20 @@ export const journalSchema = z.strictObject({
         : bad(
             `is ${describe(value)}`,
             `${CLOUDFLARE_PAGES_PLANS.join(' or ')}: the Cloudflare plan the Pages project is on`,
+          ),
+  ).optional(),
+  // Azure Static Web Apps publishes more on the Standard plan; the build checks the plan's limit (docs/hosting/azure-static-web-apps.md).
+  azure_static_web_apps_plan: field(
+    {
+      enum: [...AZURE_STATIC_WEB_APPS_PLANS],
+      description: `the Azure Static Web Apps plan the app is on, checked when hosts lists azure-static-web-apps: ${AZURE_STATIC_WEB_APPS_PLANS.join(' or ')} (free when omitted)`,
+    },
+    (value) =>
+      (AZURE_STATIC_WEB_APPS_PLANS as readonly unknown[]).includes(value)
+        ? ok(value as AzureStaticWebAppsPlan)
+        : bad(
+            `is ${describe(value)}`,
+            `${AZURE_STATIC_WEB_APPS_PLANS.join(' or ')}: the Azure Static Web Apps plan the app is on`,
           ),
   ).optional(),
   // The web editor under /admin/, published only when enabled (docs/web-editor.md).

@@ -15,7 +15,7 @@ import { UNLOCATED } from '../model/records.ts';
 import { parseHeaders } from '../../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../../hosts/cloudfront-function.ts';
 import { hostRules } from '../../hosts/rules.ts';
-import type { CloudflarePagesPlan, HostId } from '../model/host-ids.ts';
+import type { AzureStaticWebAppsPlan, CloudflarePagesPlan, HostId } from '../model/host-ids.ts';
 
 export { HOST_IDS, type HostId } from '../model/host-ids.ts';
 
@@ -23,6 +23,7 @@ export { HOST_IDS, type HostId } from '../model/host-ids.ts';
 export interface Hosting {
   hosts?: readonly HostId[] | undefined;
   cloudflare_pages_plan?: CloudflarePagesPlan | undefined;
+  azure_static_web_apps_plan?: AzureStaticWebAppsPlan | undefined;
 }
 
 const MiB = 1024 * 1024;
@@ -34,6 +35,8 @@ export interface HostLimits {
   maxFiles?: number;
   /** What the journal can do about a site over `maxFiles`, in the report after the limit. */
   tooManyFilesAdvice?: string;
+  /** What the journal can do about a site over `maxSiteBytes`, in the report after the limit. */
+  tooLargeAdvice?: string;
   maxFileBytes?: number;
   maxSiteBytes?: number;
   /** `_headers`: path rules. */
@@ -79,6 +82,23 @@ const CLOUDFLARE_PAGES_PLAN_LIMITS: Record<CloudflarePagesPlan, Partial<HostLimi
   },
 };
 
+/** Azure Static Web Apps' limits that depend on the plan (`azure_static_web_apps_plan`, free when omitted). */
+const AZURE_STATIC_WEB_APPS_PLAN_LIMITS: Record<AzureStaticWebAppsPlan, Partial<HostLimits>> = {
+  free: {
+    plan: 'the Free plan',
+    maxSiteBytes: 250 * MiB,
+    tooLargeAdvice:
+      'the Standard plan publishes up to 500 MiB: set azure_static_web_apps_plan: standard beside hosts once the app is on it ' +
+      '(docs/hosting/azure-static-web-apps.md), or publish to a host without a size limit (docs/hosting/README.md)',
+  },
+  standard: {
+    plan: 'the Standard plan',
+    maxSiteBytes: 500 * MiB,
+    tooLargeAdvice:
+      'the most Azure Static Web Apps publishes: publish to a host without a size limit (docs/hosting/README.md)',
+  },
+};
+
 /**
  * Each number is the host's documented limit on its free or only plan; docs/hosting/<host>.md cites
  * it. `limitsOf` gives the limits of the plan the journal names.
@@ -95,7 +115,7 @@ export const HOST_LIMITS: Record<HostId, HostLimits> = {
   netlify: { name: 'Netlify' },
   vercel: { name: 'Vercel' },
   firebase: { name: 'Firebase Hosting', maxFileBytes: 2 * 1024 * MiB },
-  'azure-static-web-apps': { name: 'Azure Static Web Apps', maxSiteBytes: 500 * MiB },
+  'azure-static-web-apps': { name: 'Azure Static Web Apps', ...AZURE_STATIC_WEB_APPS_PLAN_LIMITS.free },
   's3-cloudfront': { name: 'Amazon S3 + CloudFront', maxFunctionBytes: CLOUDFRONT_FUNCTION_MAX_BYTES },
   'github-pages': {
     name: 'GitHub Pages',
@@ -120,8 +140,11 @@ export const HOST_LIMITS: Record<HostId, HostLimits> = {
 
 /** The limits of host `id` on the plan `hosting` names for it. */
 export function limitsOf(id: HostId, hosting: Hosting): HostLimits {
-  if (id !== 'cloudflare-pages') return HOST_LIMITS[id];
-  return { ...HOST_LIMITS[id], ...CLOUDFLARE_PAGES_PLAN_LIMITS[hosting.cloudflare_pages_plan ?? 'free'] };
+  if (id === 'cloudflare-pages')
+    return { ...HOST_LIMITS[id], ...CLOUDFLARE_PAGES_PLAN_LIMITS[hosting.cloudflare_pages_plan ?? 'free'] };
+  if (id === 'azure-static-web-apps')
+    return { ...HOST_LIMITS[id], ...AZURE_STATIC_WEB_APPS_PLAN_LIMITS[hosting.azure_static_web_apps_plan ?? 'free'] };
+  return HOST_LIMITS[id];
 }
 
 export interface SiteFile {
@@ -242,8 +265,9 @@ export function checkSite(
     if (limits.maxSiteBytes !== undefined && totalBytes > limits.maxSiteBytes) {
       fail(
         journalFile,
-        `the site is ${size(totalBytes)}, more than ${on} publishes`,
-        `at most ${size(limits.maxSiteBytes)} in all`,
+        `the site is ${size(totalBytes)}, more than ${on} publishes${onPlan}`,
+        `at most ${size(limits.maxSiteBytes)} in all${onPlan}` +
+          (limits.tooLargeAdvice ? `; ${limits.tooLargeAdvice}` : ''),
       );
     }
     if (limits.maxHeaderRules !== undefined && headers.length > limits.maxHeaderRules) {
@@ -299,10 +323,26 @@ export function checkSite(
 
 /** A plan named for a host the journal does not list is checked nowhere: say so, once. */
 function planWithoutHost(hosting: Hosting, journalFile: string): string[] {
-  if (hosting.cloudflare_pages_plan === undefined || hosting.hosts?.includes('cloudflare-pages')) return [];
-  return [
-    `${journalFile}: cloudflare_pages_plan is set, but hosts does not list cloudflare-pages: no Cloudflare Pages limit is checked.`,
-  ];
+  const plans = [
+    {
+      field: 'cloudflare_pages_plan',
+      set: hosting.cloudflare_pages_plan,
+      host: 'cloudflare-pages',
+      name: 'Cloudflare Pages',
+    },
+    {
+      field: 'azure_static_web_apps_plan',
+      set: hosting.azure_static_web_apps_plan,
+      host: 'azure-static-web-apps',
+      name: 'Azure Static Web Apps',
+    },
+  ] as const;
+  return plans
+    .filter((plan) => plan.set !== undefined && !hosting.hosts?.includes(plan.host))
+    .map(
+      (plan) =>
+        `${journalFile}: ${plan.field} is set, but hosts does not list ${plan.host}: no ${plan.name} limit is checked.`,
+    );
 }
 
 /** `_redirects` lines that are rules (not blank, not comments), as each host counts them. */
