@@ -89,7 +89,7 @@ export const CONTRACT_HEADERS = Object.freeze({
  * sniffed as another type. On the API's answers, and on the description of the API, which an
  * explorer hosted elsewhere (Swagger UI, Redoc) fetches from its own origin.
  */
-export const CROSS_ORIGIN_JSON_HEADERS = Object.freeze({
+export const CROSS_ORIGIN_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'X-Content-Type-Options': 'nosniff',
 });
@@ -106,7 +106,7 @@ export const hostRules: HostRules = Object.freeze({
   details: Object.freeze({ lists: API_LISTS, suffix: DETAIL_SUFFIX }),
   apiHeaders: Object.freeze({
     ...CONTRACT_HEADERS,
-    ...CROSS_ORIGIN_JSON_HEADERS,
+    ...CROSS_ORIGIN_HEADERS,
     // Short enough that a new issue shows within minutes, long enough to absorb harvester bursts;
     // hosts add a validator (ETag or Last-Modified) for cheap revalidation.
     'Cache-Control': 'public, max-age=300',
@@ -136,7 +136,7 @@ export const hostRules: HostRules = Object.freeze({
     { path: '/feed.xml', contentType: 'application/atom+xml; charset=utf-8' },
     // OpenAPI 3.1 names `application/json` for a description written in JSON: typed as the API's
     // lists are, and readable from any origin as they are (an API explorer hosted elsewhere).
-    { path: '/api/openapi.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_JSON_HEADERS },
+    { path: '/api/openapi.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_HEADERS },
   ]),
 });
 
