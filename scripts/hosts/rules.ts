@@ -72,7 +72,8 @@ export interface HostRules {
   pages: { folders: readonly string[]; suffix: '.html' };
   /**
    * Files served as they are with a type of their own, which hosts do not know by extension (or
-   * know without the charset): the citations, the feed, and the API's OpenAPI description.
+   * know without the charset): the citations, the feed, and the API's OpenAPI description; each
+   * readable from any origin, as the API is.
    */
   types: readonly TypeRule[];
 }
@@ -85,11 +86,13 @@ export const CONTRACT_HEADERS = Object.freeze({
 });
 
 /**
- * SPEC-NOTES 7: the data is public and read-only, so any web page may read it; and JSON is never
- * sniffed as another type. On the API's answers, and on the description of the API, which an
- * explorer hosted elsewhere (Swagger UI, Redoc) fetches from its own origin.
+ * SPEC-NOTES 7: the data is public and read-only, so any web page may read it; and a file is never
+ * sniffed as another type than it is served as. On the API's answers, and on the files other
+ * outputs publish that a page on another origin fetches: the citations (a browser-based reference
+ * manager), the feed (a feed reader in the browser), the description of the API (an API explorer
+ * such as Swagger UI or Redoc).
  */
-export const CROSS_ORIGIN_JSON_HEADERS = Object.freeze({
+export const CROSS_ORIGIN_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'X-Content-Type-Options': 'nosniff',
 });
@@ -106,7 +109,7 @@ export const hostRules: HostRules = Object.freeze({
   details: Object.freeze({ lists: API_LISTS, suffix: DETAIL_SUFFIX }),
   apiHeaders: Object.freeze({
     ...CONTRACT_HEADERS,
-    ...CROSS_ORIGIN_JSON_HEADERS,
+    ...CROSS_ORIGIN_HEADERS,
     // Short enough that a new issue shows within minutes, long enough to absorb harvester bursts;
     // hosts add a validator (ETag or Last-Modified) for cheap revalidation.
     'Cache-Control': 'public, max-age=300',
@@ -129,14 +132,29 @@ export const hostRules: HostRules = Object.freeze({
   pages: Object.freeze({ folders: PAGE_FOLDERS, suffix: '.html' as const }),
   types: Object.freeze([
     // The citation formats' registered or customary types; the text ones in UTF-8, which they are.
-    { folder: '/citations/', extension: '.bib', contentType: 'application/x-bibtex; charset=utf-8' },
-    { folder: '/citations/', extension: '.ris', contentType: 'application/x-research-info-systems; charset=utf-8' },
+    {
+      folder: '/citations/',
+      extension: '.bib',
+      contentType: 'application/x-bibtex; charset=utf-8',
+      headers: CROSS_ORIGIN_HEADERS,
+    },
+    {
+      folder: '/citations/',
+      extension: '.ris',
+      contentType: 'application/x-research-info-systems; charset=utf-8',
+      headers: CROSS_ORIGIN_HEADERS,
+    },
     // CSL JSON: JSON, which has no charset parameter (RFC 8259: always UTF-8).
-    { folder: '/citations/', extension: '.json', contentType: 'application/vnd.citationstyles.csl+json' },
-    { path: '/feed.xml', contentType: 'application/atom+xml; charset=utf-8' },
+    {
+      folder: '/citations/',
+      extension: '.json',
+      contentType: 'application/vnd.citationstyles.csl+json',
+      headers: CROSS_ORIGIN_HEADERS,
+    },
+    { path: '/feed.xml', contentType: 'application/atom+xml; charset=utf-8', headers: CROSS_ORIGIN_HEADERS },
     // OpenAPI 3.1 names `application/json` for a description written in JSON: typed as the API's
-    // lists are, and readable from any origin as they are (an API explorer hosted elsewhere).
-    { path: '/api/openapi.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_JSON_HEADERS },
+    // lists are.
+    { path: '/api/openapi.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_HEADERS },
   ]),
 });
 

@@ -212,18 +212,21 @@ describe("the CloudFront Function: a record's detail, the API root and the secti
     }
   });
 
-  it('lets a page on another origin read the OpenAPI description, as it reads the API', () => {
-    const response = handler(viewerResponse('/api/openapi.json')) as CfResponse;
-    expect(response.headers).toEqual({
-      'content-type': { value: 'application/json' },
-      'access-control-allow-origin': { value: '*' },
-      'x-content-type-options': { value: 'nosniff' },
-      vary: { value: 'Accept-Encoding' },
-    });
-    // The citations are not the API's: their answers keep what S3 and CloudFront send.
-    expect((handler(viewerResponse('/citations/7.bib')) as CfResponse).headers['access-control-allow-origin']).toBe(
-      undefined,
-    );
+  it('lets a page on another origin read the citations, the feed and the OpenAPI description, as it reads the API', () => {
+    for (const [uri, type] of [
+      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
+      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
+      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
+      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+      ['/api/openapi.json', 'application/json'],
+    ] as const) {
+      expect((handler(viewerResponse(uri)) as CfResponse).headers, uri).toEqual({
+        'content-type': { value: type },
+        'access-control-allow-origin': { value: '*' },
+        'x-content-type-options': { value: 'nosniff' },
+        vary: { value: 'Accept-Encoding' },
+      });
+    }
   });
 });
 

@@ -186,12 +186,22 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     }
   });
 
-  it('lets a page on another origin read the OpenAPI description, as it reads the API', async () => {
-    const response = await send(origin, 'GET', '/api/openapi.json', { Origin: 'https://explorer.example.net' });
-    expect(response.status, server.output()).toBe(200);
-    expect(values(response, 'content-type')).toEqual(['application/json']);
-    expect(values(response, 'access-control-allow-origin')).toEqual(['*']);
-    expect(values(response, 'x-content-type-options')).toEqual(['nosniff']);
+  it('lets a page on another origin read the citations, the feed and the OpenAPI description, as it reads the API', async () => {
+    for (const [target, type] of [
+      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
+      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
+      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
+      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+      ['/api/openapi.json', 'application/json'],
+    ] as const) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await send(origin, method, target, { Origin: 'https://reader.example.net' });
+        expect(response.status, `${method} ${target}\n${server.output()}`).toBe(200);
+        expect(values(response, 'content-type'), target).toEqual([type]);
+        expect(values(response, 'access-control-allow-origin'), target).toEqual(['*']);
+        expect(values(response, 'x-content-type-options'), target).toEqual(['nosniff']);
+      }
+    }
   });
 
   it('documented exception: other methods are not refused with 405 (firebase.json cannot match a method)', async () => {

@@ -133,15 +133,18 @@ describe('Netlify reads the rule files', () => {
     }
   });
 
-  it('types the citations, the feed and the OpenAPI description', () => {
-    expect(headersOf('/citations/:name.bib')).toEqual({ 'Content-Type': ['application/x-bibtex; charset=utf-8'] });
-    expect(headersOf('/feed.xml')).toEqual({ 'Content-Type': ['application/atom+xml; charset=utf-8'] });
-    // The description is read cross-origin (an API explorer hosted elsewhere), as the API is.
-    expect(headersOf('/api/openapi.json')).toEqual({
-      'Content-Type': ['application/json'],
-      'Access-Control-Allow-Origin': ['*'],
-      'X-Content-Type-Options': ['nosniff'],
-    });
+  it('types the citations, the feed and the OpenAPI description, readable from any origin as the API is', () => {
+    // A reference manager, a feed reader or an API explorer in a browser reads them from its own origin.
+    const crossOrigin = { 'Access-Control-Allow-Origin': ['*'], 'X-Content-Type-Options': ['nosniff'] };
+    for (const [source, type] of [
+      ['/citations/:name.bib', 'application/x-bibtex; charset=utf-8'],
+      ['/citations/:name.ris', 'application/x-research-info-systems; charset=utf-8'],
+      ['/citations/:name.json', 'application/vnd.citationstyles.csl+json'],
+      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+      ['/api/openapi.json', 'application/json'],
+    ] as const) {
+      expect(headersOf(source), source).toEqual({ 'Content-Type': [type], ...crossOrigin });
+    }
   });
 
   it('rewrites each list path, the sections and the root to its index.json with status 200', () => {

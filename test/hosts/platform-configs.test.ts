@@ -21,7 +21,7 @@ import { PLATFORM_CONFIGS } from '../../scripts/hosts/configs.ts';
 import { renderFirebaseConfig } from '../../scripts/hosts/firebase.ts';
 import { renderGitlabPagesJob } from '../../scripts/hosts/gitlab-pages.ts';
 import { renderNetlifyToml } from '../../scripts/hosts/netlify.ts';
-import { CONTRACT_HEADERS, hostRules } from '../../scripts/hosts/rules.ts';
+import { CONTRACT_HEADERS, escapeRegex, hostRules } from '../../scripts/hosts/rules.ts';
 import { renderVercelConfig } from '../../scripts/hosts/vercel.ts';
 import { REPO_ROOT, runCli } from '../helpers/workspace.ts';
 
@@ -32,6 +32,30 @@ const LISTS = ['authors', 'volumes', 'manuscripts'];
 
 async function vendored(file: string): Promise<AnySchema> {
   return JSON.parse(await readFile(path.join(SCHEMAS, file), 'utf8')) as AnySchema;
+}
+
+/**
+ * A file of each type rule, with its type: each is read from other origins (a reference manager,
+ * a feed reader, an API explorer in a browser), so each carries the API's CORS and nosniff.
+ */
+const TYPED_PATHS = [
+  ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
+  ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
+  ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
+  ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+  ['/api/openapi.json', 'application/json'],
+] as const;
+const CROSS_ORIGIN = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
+
+/**
+ * An Azure route as Azure matches it: a `*` stands for the rest of the path, and `*.{a,b}` for a
+ * rest that ends in one of those extensions.
+ */
+function azureRoutePattern(route: string): RegExp {
+  const [head = '', tail] = route.split('*');
+  const extensions = tail?.match(/^\.\{([\w,]+)\}$/)?.[1]?.split(',');
+  const rest = tail === undefined ? '' : extensions ? `.*\\.(${extensions.join('|')})` : `.*${escapeRegex(tail)}`;
+  return new RegExp(`^${escapeRegex(head)}${rest}$`);
 }
 
 /** Every error, readable in a failed assertion. */
@@ -127,15 +151,9 @@ describe('vercel.json', () => {
     expect(answer('/api/sections/')).toEqual({ rewrite: '/api/sections/index.json', headers: api });
     expect(answer('/api')).toEqual({ status: 301, location: '/api/' });
     expect(answer('/api/sections')).toEqual({ status: 301, location: '/api/sections/' });
-    expect(answer('/citations/7.bib')).toEqual({ headers: { 'Content-Type': 'application/x-bibtex; charset=utf-8' } });
-    expect(answer('/feed.xml')).toEqual({ headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
-    expect(answer('/api/openapi.json')).toEqual({
-      headers: {
-        'Content-Type': 'application/json',
-        'Access-Control-Allow-Origin': '*',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    for (const [pathname, type] of TYPED_PATHS) {
+      expect(answer(pathname), pathname).toEqual({ headers: { 'Content-Type': type, ...CROSS_ORIGIN } });
+    }
   });
 
   it('serves a page at its URL without the extension and moves its other spellings there (docs/indexing.md)', () => {
@@ -223,11 +241,18 @@ describe('firebase.json', () => {
     ]);
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Content-Type', value: 'application/json' });
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Allow', value: 'GET' });
-    expect(config.hosting.headers.find((h: { source: string }) => h.source === '/api/openapi.json').headers).toEqual([
-      { key: 'Content-Type', value: 'application/json' },
-      { key: 'Access-Control-Allow-Origin', value: '*' },
-      { key: 'X-Content-Type-Options', value: 'nosniff' },
-    ]);
+    for (const [source, type] of [
+      ['/citations/*.bib', 'application/x-bibtex; charset=utf-8'],
+      ['/citations/*.ris', 'application/x-research-info-systems; charset=utf-8'],
+      ['/citations/*.json', 'application/vnd.citationstyles.csl+json'],
+      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
+      ['/api/openapi.json', 'application/json'],
+    ]) {
+      expect(config.hosting.headers.find((h: { source: string }) => h.source === source).headers, source).toEqual([
+        { key: 'Content-Type', value: type },
+        ...Object.entries(CROSS_ORIGIN).map(([key, value]) => ({ key, value })),
+      ]);
+    }
   });
 
   it("moves a record's slash path, and the path without it, to the record's file (RE2: no lookbehind)", () => {
@@ -294,19 +319,14 @@ describe('staticwebapp.config.json', () => {
       // After the list's own index.json: Azure takes the first route that matches.
       expect(routes.findIndex((r) => r.route === `/api/${list}/index.json`)).toBeLessThan(record);
     }
-    expect(routes.find((r) => r.route === '/citations/*.{bib}')?.headers).toEqual({
-      'Content-Type': 'application/x-bibtex; charset=utf-8',
-    });
-    // Azure takes the first route that matches a GET: none before the description's own names it.
+    // Azure takes the first route that matches a GET: none before each typed file's own names it.
     const forGet = routes.filter((r) => !('methods' in r));
-    expect(forGet.find((r) => new RegExp(`^${r.route.replace(/\*.*$/, '.*')}$`).test('/api/openapi.json'))).toEqual({
-      route: '/api/openapi.json',
-      headers: {
-        'Content-Type': 'application/json',
-        'Access-Control-Allow-Origin': '*',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    for (const [pathname, type] of TYPED_PATHS) {
+      expect(forGet.find((r) => azureRoutePattern(r.route).test(pathname))?.headers, pathname).toEqual({
+        'Content-Type': type,
+        ...CROSS_ORIGIN,
+      });
+    }
   });
 });
 
