@@ -46,28 +46,28 @@ export async function patchIn(folder: string, staging: string, patch: Patch, ste
   const writing = path.join(path.dirname(journal), `.${path.basename(folder)}-journaling-${process.pid}`);
   writeFileSync(writing, JSON.stringify(patch));
   renameSync(writing, journal);
-  await carryOut(folder, staging, patch, async (done) => {
-    if (done === Math.floor(patch.placed.length / 2)) await steps?.('set-aside');
-  });
+  await carryOut(folder, staging, patch, () => steps?.('set-aside'));
   unlinkSync(journal);
   await steps?.('published');
 }
 
 /**
- * Carries out a commit, from wherever it stopped. Synchronous calls: a commit is a few files after
- * an edit, and the asynchronous ones were each a trip through the thread pool.
+ * Carries out a commit, from wherever it stopped; `halfWay` is awaited once half the files are
+ * moved in. Synchronous calls: a commit is a few files after an edit, and the asynchronous ones
+ * were each a trip through the thread pool.
  */
 async function carryOut(
   folder: string,
   staging: string,
   patch: Patch,
-  placedSoFar: (count: number) => Promise<void>,
+  halfWay?: () => Promise<void> | void,
 ): Promise<void> {
   for (const relative of patch.removed) removeIfThere(path.join(folder, relative));
   removeEmptyFolders(folder, patch.removed);
+  const half = Math.floor(patch.placed.length / 2);
   const made = new Set<string>();
   for (let i = 0; i < patch.placed.length; i++) {
-    await placedSoFar(i);
+    if (i === half) await halfWay?.();
     const relative = patch.placed[i]!;
     const target = path.join(folder, relative);
     const parent = path.dirname(target);
@@ -82,7 +82,7 @@ async function carryOut(
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  await placedSoFar(patch.placed.length);
+  if (patch.placed.length === 0) await halfWay?.();
 }
 
 function removeIfThere(file: string): void {
@@ -126,7 +126,7 @@ export async function recoverPatches(folder: string, who: string): Promise<strin
     if (!found || found[1] !== base || processRuns(pid)) continue;
     const journal = path.join(parent, name);
     const patch = JSON.parse(readFileSync(journal, 'utf8')) as Patch;
-    await carryOut(folder, path.join(parent, `.${base}-staging-${pid}`), patch, async () => {});
+    await carryOut(folder, path.join(parent, `.${base}-staging-${pid}`), patch);
     unlinkSync(journal);
     done.push(`${who} (process ${pid}) was interrupted while it updated ${base}/: its update is complete now`);
   }

@@ -5,10 +5,10 @@
  */
 
 /**
- * Macedonian, Serbian, Russian and Ukrainian Cyrillic and Greek to Latin, close to the common
- * national schemes, plus the Latin letters that do not decompose into a base letter and a mark.
+ * Macedonian, Serbian and Russian Cyrillic to Latin, close to the common national schemes. The
+ * synthetic PDFs' text starts from it too (synthetic/minimal-pdf.ts).
  */
-const TRANSLITERATION: Record<string, string> = {
+export const CYRILLIC_LATIN: Readonly<Record<string, string>> = {
   а: 'a',
   б: 'b',
   в: 'v',
@@ -51,6 +51,14 @@ const TRANSLITERATION: Record<string, string> = {
   э: 'e',
   ю: 'ju',
   я: 'ja',
+};
+
+/**
+ * Cyrillic (Ukrainian too) and Greek to Latin, close to the common national schemes, plus the
+ * Latin letters that do not decompose into a base letter and a mark.
+ */
+const TRANSLITERATION: Record<string, string> = {
+  ...CYRILLIC_LATIN,
   і: 'i',
   ї: 'ji',
   є: 'je',

@@ -3,49 +3,14 @@
  * Helvetica. No dates, no ids: the same arguments always give the same bytes. Used for the sample
  * journal's media, tests and benchmarks.
  */
+import { CYRILLIC_LATIN } from '../shared/latin-letters.ts';
 
-/** Transliteration of Cyrillic (Macedonian, Serbian, Russian) and a few symbols the fonts lack. */
+/**
+ * Transliteration of Cyrillic (Macedonian, Serbian, Russian: the names' transliteration, with ю and я
+ * as the PDFs have always written them) and a few symbols the fonts lack.
+ */
 const ASCII: Record<string, string> = {
-  а: 'a',
-  б: 'b',
-  в: 'v',
-  г: 'g',
-  д: 'd',
-  ѓ: 'gj',
-  ђ: 'dj',
-  е: 'e',
-  ё: 'e',
-  ж: 'zh',
-  з: 'z',
-  ѕ: 'dz',
-  и: 'i',
-  й: 'j',
-  ј: 'j',
-  к: 'k',
-  л: 'l',
-  љ: 'lj',
-  м: 'm',
-  н: 'n',
-  њ: 'nj',
-  о: 'o',
-  п: 'p',
-  р: 'r',
-  с: 's',
-  т: 't',
-  ќ: 'kj',
-  ћ: 'c',
-  у: 'u',
-  ф: 'f',
-  х: 'h',
-  ц: 'c',
-  ч: 'ch',
-  џ: 'dzh',
-  ш: 'sh',
-  щ: 'shch',
-  ъ: '',
-  ы: 'y',
-  ь: '',
-  э: 'e',
+  ...CYRILLIC_LATIN,
   ю: 'yu',
   я: 'ya',
   đ: 'dj',

@@ -79,7 +79,8 @@ export async function startSite(
   // their tables; the other outputs' are found in the previous build's manifest (findReusable),
   // with the stamps the scan took when the build started (200,000 files at 100,000 manuscripts).
   const reusedLists = new Map<string, { key: string; stamp: FileStamp }>();
-  for (const output of streamed) {
+  // Nothing is reused without the scan's listing: the update in place finds the files to remove there.
+  for (const output of options.previousOutput ? streamed : []) {
     const table = options.previousLists?.get(output.path);
     const relatives = relativesOf(output);
     if (!table || output.key === undefined || table.key !== output.key || table.stamps.length !== relatives.length)
@@ -347,6 +348,7 @@ export async function startSite(
         await abandon();
         return undefined;
       }
+      // Files are reused only where the scan listed the previous output (reusedLists, findReusable).
       if (reused === 0 || !options.previousOutput) await staged.swap();
       else {
         const placed = written.names;
