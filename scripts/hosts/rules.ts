@@ -92,7 +92,7 @@ export const CONTRACT_HEADERS = Object.freeze({
  * browser-based reference manager), the feed (a feed reader in the browser), the description of
  * the API (an API explorer such as Swagger UI or Redoc).
  */
-export const CROSS_ORIGIN_HEADERS = Object.freeze({
+const CROSS_ORIGIN_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'X-Content-Type-Options': 'nosniff',
 });
