@@ -97,6 +97,11 @@ const CROSS_ORIGIN_HEADERS = Object.freeze({
   'X-Content-Type-Options': 'nosniff',
 });
 
+/** The name of an API folder under `/api/`: `authors`, `sections`; the API root `/api/` has none (''). */
+export function apiFolderName(rule: ApiRule): string {
+  return rule.path.slice('/api/'.length, -1);
+}
+
 /** The folder path's spelling without its slash: `/api/authors/` → `/api/authors`. */
 const folderRule = (path: string, file: string): ApiRule => ({ path, file, redirectFrom: path.slice(0, -1) });
 
