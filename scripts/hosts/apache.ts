@@ -116,23 +116,12 @@ export function renderApacheRules(rules: HostRules): string[] {
     '',
     '# The 405 is served through its ErrorDocument, so this is the only Allow it carries.',
     `Header always set Allow ${quote(allow)} "expr=%{REQUEST_STATUS} == 405"`,
-    `<If "%{REQUEST_URI} =~ m#${listUris}#">`,
-    `    ForceType ${contentType}`,
-    ...Object.entries(apiHeaders).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
-    '</If>',
-    `<If "%{REQUEST_URI} =~ m#^/api/(${detailLists})/[^/]+${detailSuffix}$#">`,
-    `    ForceType ${contentType}`,
-    ...Object.entries(apiHeaders).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
-    '</If>',
-    ...rules.types.flatMap((rule) => [
-      `<If "%{REQUEST_URI} =~ m#^${typeRulePattern(rule)}$#">`,
-      `    ForceType ${quote(rule.contentType)}`,
-      ...Object.entries(rule.headers ?? {}).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
-      '</If>',
-    ]),
-    `<If "%{REQUEST_URI} =~ m#^${escapeRegex(rules.mediaPrefix)}#">`,
-    ...Object.entries(rules.mediaHeaders).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
-    '</If>',
+    ...ifUriMatches(listUris, contentType, apiHeaders),
+    ...ifUriMatches(`^/api/(${detailLists})/[^/]+${detailSuffix}$`, contentType, apiHeaders),
+    ...rules.types.flatMap((rule) =>
+      ifUriMatches(`^${typeRulePattern(rule)}$`, quote(rule.contentType), rule.headers ?? {}),
+    ),
+    ...ifUriMatches(`^${escapeRegex(rules.mediaPrefix)}`, undefined, rules.mediaHeaders),
   ];
 }
 
@@ -154,4 +143,14 @@ function renderMethodNotAllowedPage(rules: HostRules): string {
 /** A double-quoted Apache argument. Values come from the rules table and the `--root` option only. */
 function quote(value: string): string {
   return quoteFor('an Apache config', value, /["\\\n]/);
+}
+
+/** An `<If>` block for the URIs `pattern` matches: their type, if given, and headers on every answer. */
+function ifUriMatches(pattern: string, type: string | undefined, headers: Readonly<Record<string, string>>): string[] {
+  return [
+    `<If "%{REQUEST_URI} =~ m#${pattern}#">`,
+    ...(type === undefined ? [] : [`    ForceType ${type}`]),
+    ...Object.entries(headers).map(([name, value]) => `    Header always set ${name} ${quote(value)}`),
+    '</If>',
+  ];
 }

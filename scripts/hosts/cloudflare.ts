@@ -3,7 +3,7 @@
  * They are build outputs: they sit in the publish folder and carry nothing private.
  */
 import type { OutputFile } from '../shared/output-file.ts';
-import { compressedVary, typeRuleHeaders, type HostRules } from './rules.ts';
+import { apiFolderName, compressedVary, typeRuleHeaders, type HostRules } from './rules.ts';
 
 export function renderCloudflareFiles(rules: HostRules): OutputFile[] {
   return [
@@ -24,7 +24,7 @@ export function renderHeaders(rules: HostRules): string {
   const { 'Content-Type': contentType, ...withoutType } = apiHeaders;
   const detailLists = new Set(rules.details.lists);
   for (const rule of rules.api) {
-    const list = rule.path.split('/')[2]!;
+    const list = apiFolderName(rule);
     if (!detailLists.has(list)) {
       blocks.push(headerBlock(rule.path, apiHeaders), headerBlock(`/${rule.file}`, apiHeaders));
       continue;

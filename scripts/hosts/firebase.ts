@@ -6,7 +6,7 @@
  * Firebase answers in this order: redirects, exact files, rewrites, the 404 page. The canonical
  * list path has no file of its own (there is no index.html there), so the rewrite answers it.
  */
-import { compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
+import { apiFolderName, compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
 
 export interface FirebaseOptions {
   /** The folder `firebase deploy` uploads, relative to firebase.json. */
@@ -19,9 +19,12 @@ const headerList = (headers: Readonly<Record<string, string>>, vary?: string): H
   Object.entries(headers).map(([key, value]) => ({ key, value: vary !== undefined && key === 'Vary' ? vary : value }));
 
 export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions = { publicDir: 'dist' }): string {
-  const api = rules.api.map((rule) => ({ ...rule, name: rule.path.slice('/api/'.length, -1) }));
   // The lists and the sections (`/api/<name>/`); the root `/api/` has no name.
-  const names = api.filter((rule) => rule.name !== '').map((rule) => escapeRegex(rule.name));
+  const names = rules.api
+    .map(apiFolderName)
+    .filter((name) => name !== '')
+    .map(escapeRegex);
+  const roots = rules.api.filter((rule) => apiFolderName(rule) === '');
   const named = `@(${names.join('|')})`;
   const detailLists = rules.details.lists.map(escapeRegex).join('|');
   const suffix = rules.details.suffix;
@@ -40,9 +43,7 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
         // not a glob: Firebase's globs also match the path with a trailing slash, so a glob source
         // `/api/authors` would redirect `/api/authors/` to itself forever.
         { regex: `^/api/(${names.join('|')})$`, destination: '/api/:1/', type: 301 },
-        ...api
-          .filter((rule) => rule.name === '')
-          .map((rule) => ({ regex: `^${escapeRegex(rule.redirectFrom)}$`, destination: rule.path, type: 301 })),
+        ...roots.map((rule) => ({ regex: `^${escapeRegex(rule.redirectFrom)}$`, destination: rule.path, type: 301 })),
         // A record's detail (SPEC section 10): a rewrite cannot carry the id into its
         // destination here, so both the slash path and the path without it move to the record's
         // file, which is served as it is (the exception in docs/hosting/firebase.md).
@@ -61,12 +62,10 @@ export function renderFirebaseConfig(rules: HostRules, options: FirebaseOptions 
         // Firebase compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7).
         { source: `/api/${named}/`, headers: apiHeaders },
         { source: `/api/${named}/index.json`, headers: apiHeaders },
-        ...api
-          .filter((rule) => rule.name === '')
-          .flatMap((rule) => [
-            { source: rule.path, headers: apiHeaders },
-            { source: `/${rule.file}`, headers: apiHeaders },
-          ]),
+        ...roots.flatMap((rule) => [
+          { source: rule.path, headers: apiHeaders },
+          { source: `/${rule.file}`, headers: apiHeaders },
+        ]),
         // A record's file. Firebase sends the headers of the path asked for on any answer, so an id
         // no record has gets the 404 page with these too (the exception in docs/hosting/firebase.md);
         // without the type, the records would be `application/json; charset=utf-8`.

@@ -87,15 +87,20 @@ export const CONTRACT_HEADERS = Object.freeze({
 
 /**
  * SPEC-NOTES 7: the data is public and read-only, so any web page may read it; and a file is never
- * sniffed as another type than it is served as. On the API's answers, and on the files other
- * outputs publish that a page on another origin fetches: the citations (a browser-based reference
- * manager), the feed (a feed reader in the browser), the description of the API (an API explorer
- * such as Swagger UI or Redoc).
+ * sniffed as another type than it is served as. On the API's answers, on the PDFs, and on the
+ * files other outputs publish that a page on another origin fetches: the citations (a
+ * browser-based reference manager), the feed (a feed reader in the browser), the description of
+ * the API (an API explorer such as Swagger UI or Redoc).
  */
-export const CROSS_ORIGIN_HEADERS = Object.freeze({
+const CROSS_ORIGIN_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'X-Content-Type-Options': 'nosniff',
 });
+
+/** The name of an API folder under `/api/`: `authors`, `sections`; the API root `/api/` has none (''). */
+export function apiFolderName(rule: ApiRule): string {
+  return rule.path.slice('/api/'.length, -1);
+}
 
 /** The folder path's spelling without its slash: `/api/authors/` → `/api/authors`. */
 const folderRule = (path: string, file: string): ApiRule => ({ path, file, redirectFrom: path.slice(0, -1) });
@@ -119,8 +124,7 @@ export const hostRules: HostRules = Object.freeze({
   mediaHeaders: Object.freeze({
     // SPEC-NOTES 5: the PDFs are read-only too, and a 405 for them names GET like the lists do.
     Allow: 'GET',
-    'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
+    ...CROSS_ORIGIN_HEADERS,
     // A published PDF never changes at the same URL in practice; a day is still safe to correct.
     'Cache-Control': 'public, max-age=86400',
   }),

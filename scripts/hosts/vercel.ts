@@ -4,7 +4,7 @@
  * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
  * One rule per kind, with the list names as an alternation, so the rule count never grows.
  */
-import { compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
+import { apiFolderName, compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
 
 /** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
 function apiHeaders(rules: HostRules): { key: string; value: string }[] {
@@ -16,9 +16,9 @@ function apiHeaders(rules: HostRules): { key: string; value: string }[] {
 
 export function renderVercelConfig(rules: HostRules): string {
   // The lists and the sections, `/api/<name>/`; the API root `/api/` is written out on its own.
-  const names = rules.api.map((rule) => rule.path.slice('/api/'.length, -1)).filter((name) => name !== '');
+  const names = rules.api.map(apiFolderName).filter((name) => name !== '');
   const list = `/api/:list(${names.join('|')})`;
-  const roots = rules.api.filter((rule) => rule.path === '/api/');
+  const roots = rules.api.filter((rule) => apiFolderName(rule) === '');
   const record = `/api/:list(${rules.details.lists.join('|')})`;
   const suffix = rules.details.suffix;
   const config = {

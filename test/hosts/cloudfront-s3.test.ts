@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../../scripts/hosts/cloudfront-function.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { renderS3DeployScript } from '../../scripts/hosts/s3-deploy.ts';
+import { TYPED_FILES } from '../servers/http-contract-routes.ts';
 
 type Headers = Record<string, { value: string }>;
 interface CfRequest {
@@ -200,27 +201,9 @@ describe("the CloudFront Function: a record's detail, the API root and the secti
     expect(missing.headers['allow']).toBeUndefined();
   });
 
-  it('types the citations, the feed and the OpenAPI description', () => {
-    for (const [uri, type] of [
-      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
-      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
-      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
-      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
-      ['/api/openapi.json', 'application/json'],
-    ] as const) {
-      expect((handler(viewerResponse(uri)) as CfResponse).headers['content-type'], uri).toEqual({ value: type });
-    }
-  });
-
-  it('lets a page on another origin read the citations, the feed and the OpenAPI description, as it reads the API', () => {
-    for (const [uri, type] of [
-      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
-      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
-      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
-      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
-      ['/api/openapi.json', 'application/json'],
-    ] as const) {
-      expect((handler(viewerResponse(uri)) as CfResponse).headers, uri).toEqual({
+  it('types the citations, the feed and the OpenAPI description, and lets a page on another origin read them, as it reads the API', () => {
+    for (const { file, type } of TYPED_FILES) {
+      expect((handler(viewerResponse(`/${file}`)) as CfResponse).headers, file).toEqual({
         'content-type': { value: type },
         'access-control-allow-origin': { value: '*' },
         'x-content-type-options': { value: 'nosniff' },

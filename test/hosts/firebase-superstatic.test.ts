@@ -16,7 +16,7 @@ import { renderFirebaseConfig } from '../../scripts/hosts/firebase.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { headerList, send, values } from '../servers/http-client.ts';
 import { findExecutable, freePort, startProcess, waitForHttp, type ServerProcess } from '../servers/process.ts';
-import { writeTypedFiles } from '../servers/http-contract-routes.ts';
+import { TYPED_FILES, writeTypedFiles } from '../servers/http-contract-routes.ts';
 import { buildSample, type BuiltSite } from '../servers/site.ts';
 
 const binary = findExecutable('superstatic', process.env['PATH'], ['/usr/bin', '/usr/local/bin']);
@@ -172,34 +172,14 @@ describe.skipIf(missing !== undefined && !process.env['CI'])('Firebase Hosting r
     }
   });
 
-  it('serves the citations, the feed and the OpenAPI description with their types', async () => {
-    for (const [target, type] of [
-      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
-      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
-      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
-      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
-      ['/api/openapi.json', 'application/json'],
-    ] as const) {
-      const response = await send(origin, 'GET', target);
-      expect(response.status, target).toBe(200);
-      expect(values(response, 'content-type'), target).toEqual([type]);
-    }
-  });
-
-  it('lets a page on another origin read the citations, the feed and the OpenAPI description, as it reads the API', async () => {
-    for (const [target, type] of [
-      ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
-      ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
-      ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
-      ['/feed.xml', 'application/atom+xml; charset=utf-8'],
-      ['/api/openapi.json', 'application/json'],
-    ] as const) {
+  it('serves the citations, the feed and the OpenAPI description with their types, readable from another origin as the API is', async () => {
+    for (const { file, type } of TYPED_FILES) {
       for (const method of ['GET', 'HEAD']) {
-        const response = await send(origin, method, target, { Origin: 'https://reader.example.net' });
-        expect(response.status, `${method} ${target}\n${server.output()}`).toBe(200);
-        expect(values(response, 'content-type'), target).toEqual([type]);
-        expect(values(response, 'access-control-allow-origin'), target).toEqual(['*']);
-        expect(values(response, 'x-content-type-options'), target).toEqual(['nosniff']);
+        const response = await send(origin, method, `/${file}`, { Origin: 'https://reader.example.net' });
+        expect(response.status, `${method} /${file}\n${server.output()}`).toBe(200);
+        expect(values(response, 'content-type'), file).toEqual([type]);
+        expect(values(response, 'access-control-allow-origin'), file).toEqual(['*']);
+        expect(values(response, 'x-content-type-options'), file).toEqual(['nosniff']);
       }
     }
   });

@@ -24,6 +24,7 @@ import { renderNetlifyToml } from '../../scripts/hosts/netlify.ts';
 import { CONTRACT_HEADERS, escapeRegex, hostRules } from '../../scripts/hosts/rules.ts';
 import { renderVercelConfig } from '../../scripts/hosts/vercel.ts';
 import { REPO_ROOT, runCli } from '../helpers/workspace.ts';
+import { CROSS_ORIGIN, TYPED_FILES } from '../servers/http-contract-routes.ts';
 
 // ajv-draft-04 is CommonJS with a default export; under NodeNext its class is `.default`.
 const AjvDraft04 = ajvDraft04.default;
@@ -33,19 +34,6 @@ const LISTS = ['authors', 'volumes', 'manuscripts'];
 async function vendored(file: string): Promise<AnySchema> {
   return JSON.parse(await readFile(path.join(SCHEMAS, file), 'utf8')) as AnySchema;
 }
-
-/**
- * A file of each type rule, with its type: each is read from other origins (a reference manager,
- * a feed reader, an API explorer in a browser), so each carries the API's CORS and nosniff.
- */
-const TYPED_PATHS = [
-  ['/citations/7.bib', 'application/x-bibtex; charset=utf-8'],
-  ['/citations/7.ris', 'application/x-research-info-systems; charset=utf-8'],
-  ['/citations/7.json', 'application/vnd.citationstyles.csl+json'],
-  ['/feed.xml', 'application/atom+xml; charset=utf-8'],
-  ['/api/openapi.json', 'application/json'],
-] as const;
-const CROSS_ORIGIN = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
 
 /**
  * An Azure route as Azure matches it: a `*` stands for the rest of the path, and `*.{a,b}` for a
@@ -151,7 +139,8 @@ describe('vercel.json', () => {
     expect(answer('/api/sections/')).toEqual({ rewrite: '/api/sections/index.json', headers: api });
     expect(answer('/api')).toEqual({ status: 301, location: '/api/' });
     expect(answer('/api/sections')).toEqual({ status: 301, location: '/api/sections/' });
-    for (const [pathname, type] of TYPED_PATHS) {
+    for (const { file, type } of TYPED_FILES) {
+      const pathname = `/${file}`;
       expect(answer(pathname), pathname).toEqual({ headers: { 'Content-Type': type, ...CROSS_ORIGIN } });
     }
   });
@@ -321,7 +310,8 @@ describe('staticwebapp.config.json', () => {
     }
     // Azure takes the first route that matches a GET: none before each typed file's own names it.
     const forGet = routes.filter((r) => !('methods' in r));
-    for (const [pathname, type] of TYPED_PATHS) {
+    for (const { file, type } of TYPED_FILES) {
+      const pathname = `/${file}`;
       expect(forGet.find((r) => azureRoutePattern(r.route).test(pathname))?.headers, pathname).toEqual({
         'Content-Type': type,
         ...CROSS_ORIGIN,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, haveChromium, launchChromium } from '../helpers/chromium.ts';
 import { apacheServer } from './apache.ts';
 import { caddyServer } from './caddy.ts';
+import { TYPED_FILES } from './http-contract-routes.ts';
 import { nginxServer } from './nginx.ts';
 import { previewServer } from './preview.ts';
 import type { RunningServer } from './server.ts';
@@ -25,14 +26,6 @@ const SERVERS = [
   apacheServer(process.env, 'vhost'),
   caddyServer(process.env),
 ];
-
-/** The type each file is served with (the rules table's, as the shared suite checks it). */
-const TYPES: Record<string, string> = {
-  '.bib': 'application/x-bibtex; charset=utf-8',
-  '.ris': 'application/x-research-info-systems; charset=utf-8',
-  '.json': 'application/vnd.citationstyles.csl+json',
-  '.xml': 'application/atom+xml; charset=utf-8',
-};
 
 // Skipped with the reason where Chromium is missing; under CI, which installs it, that is a failure.
 const skip = !haveChromium && !process.env['CI'];
@@ -55,12 +48,11 @@ describe.skipIf(skip)('a page on another origin reads the citation files, the fe
     const [bib] = (await readdir(path.join(site.dist, 'citations'))).filter((name) => name.endsWith('.bib')).sort();
     if (!bib) throw new Error('the built sample has no citation files');
     const id = bib.slice(0, -'.bib'.length);
-    for (const file of [`citations/${id}.bib`, `citations/${id}.ris`, `citations/${id}.json`, 'feed.xml']) {
-      const text = await readFile(path.join(site.dist, file), 'utf8');
-      files.set(`/${file}`, { type: TYPES[path.extname(file)]!, text });
+    // The shared suite's typed files; the citations are the built sample's first record's (the table's are 7's).
+    for (const typed of TYPED_FILES) {
+      const file = typed.file.replace(/^citations\/7\./, `citations/${id}.`);
+      files.set(`/${file}`, { type: typed.type, text: await readFile(path.join(site.dist, file), 'utf8') });
     }
-    const description = await readFile(path.join(site.dist, 'api/openapi.json'), 'utf8');
-    files.set('/api/openapi.json', { type: 'application/json', text: description });
     // The reader's own origin: a blank page on another port, which makes every server another origin.
     reader = createServer((_request, response) => {
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });

@@ -27,13 +27,14 @@ export interface RoutesContext {
  * manager fetches the citations, a feed reader in the browser the feed, an API explorer (Swagger
  * UI, Redoc) the OpenAPI description, each from its own origin, as a page there reads the API.
  */
-const CROSS_ORIGIN = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
+export const CROSS_ORIGIN = { 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
 
 /**
- * Each file of `TYPED_FILES` in the served folder, with the type the rules table gives it; every
- * one of them carries `CROSS_ORIGIN` too.
+ * A file of each type rule, with the type the rules table gives it; every one of them carries
+ * `CROSS_ORIGIN` too. Written into the served folder here (writeTypedFiles), and the table the
+ * host tests (test/hosts) check their own configs against.
  */
-const TYPED_FILES: readonly { file: string; type: string }[] = [
+export const TYPED_FILES: readonly { file: string; type: string }[] = [
   { file: 'citations/7.bib', type: 'application/x-bibtex; charset=utf-8' },
   { file: 'citations/7.ris', type: 'application/x-research-info-systems; charset=utf-8' },
   { file: 'citations/7.json', type: 'application/vnd.citationstyles.csl+json' },
