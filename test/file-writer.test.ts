@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileWriter } from '../scripts/generator/engine/write/file-writer.ts';
+import { AbstractText, abstractText } from '../scripts/generator/render/abstract-text.ts';
 import { stampOfStat, type FileStamp } from '../scripts/generator/engine/scan/stat-many.ts';
 
 let root: string;
@@ -122,6 +123,32 @@ describe.each([
     for (const [i, text] of texts.entries()) {
       expect(await readFile(path.join(dir, `text-${i}.html`), 'utf8'), `text-${i}`).toBe(text);
       expect(await readFile(path.join(dir, `parts-${i}.html`), 'utf8'), `parts-${i}`).toBe(text);
+    }
+  });
+
+  it("makes a page's parts on its thread, a part named twice once, each page from its own abstract", async () => {
+    const writer = createFileWriter(undefined, mode);
+    const abstracts = ['<p>Newts of <em>Ohrid</em>.</p>', '<p>Newts of Prespa.</p>', '<p>Newts of <em>Ohrid</em>.</p>'];
+    const pages = Array.from({ length: 300 }, (_, i) => abstracts[i % abstracts.length]!);
+    for (const [i, abstract] of pages.entries()) {
+      const json = new TextEncoder().encode(JSON.stringify(abstract));
+      // The summary twice, as a landing page names it (its description and Open Graph's), then the HTML.
+      const summary = new AbstractText('summary', json);
+      await writer.writeText(path.join(dir, `deferred-${i}.html`), [
+        `<p>${i}</p>`,
+        summary,
+        '|',
+        summary,
+        '|',
+        new AbstractText('html', json),
+      ]);
+    }
+    await writer.close();
+    for (const [i, abstract] of pages.entries()) {
+      const text = abstractText('summary', abstract);
+      expect(await readFile(path.join(dir, `deferred-${i}.html`), 'utf8'), `deferred-${i}`).toBe(
+        `<p>${i}</p>${text}|${text}|${abstractText('html', abstract)}`,
+      );
     }
   });
 

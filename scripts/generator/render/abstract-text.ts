@@ -72,27 +72,7 @@ export class AbstractText implements DeferredText {
 export function makeDeferredText(maker: number, source: Uint8Array): string | Uint8Array {
   const kind = ABSTRACT_TEXTS[maker];
   if (kind === undefined) throw new RangeError(`no text is made by number ${maker}`);
-  if (kind === 'summary') return summaryOfJson(source);
   return (kind === 'html' ? cleanAbstractBytes(source) : undefined) ?? abstractTextOfJson(kind, source);
-}
-
-/**
- * The summary last made, and a copy of the bytes it was made of. A landing page names its summary
- * twice, in its description and in Open Graph's (page-metadata.ts), and the thread that writes the
- * page makes each part it is handed: the second time, the bytes are those it has just made the
- * summary of, and comparing them (a few kilobytes) costs a fraction of making it again
- * (docs/performance.md, "Landing pages"). A departure from "no module-level mutable state", on
- * purpose: a one-entry memo of a pure function, keyed by the bytes themselves, so no build can see
- * anything of another but the same text for the same bytes.
- */
-let lastSummary: { source: Buffer; text: string } | undefined;
-
-function summaryOfJson(source: Uint8Array): string {
-  if (lastSummary?.source.equals(source)) return lastSummary.text;
-  const text = abstractTextOfJson('summary', source);
-  // A copy: the source is a view on a buffer its writer fills again with the next pages.
-  lastSummary = { source: Buffer.from(source), text };
-  return text;
 }
 
 /** At most this many characters of plain text make a summary; the abstract's opening, read up to a tag from OPENING_CHARS on, usually gives them. */

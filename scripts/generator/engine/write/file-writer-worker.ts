@@ -139,9 +139,19 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
       page.set(body.subarray(from, end), at);
       at += end - from;
     };
+    // A page names some parts twice (its summary, in its description and in Open Graph's): made once.
+    const madeBefore: { maker: number; source: Uint8Array; made: string | Uint8Array }[] = [];
     for (let k = 0; k < parts.length; k += 3) {
       copyOf(parts[k + 1]!);
-      const made = makeDeferredText(parts[k]!, body.subarray(parts[k + 1]!, parts[k + 2]!));
+      const maker = parts[k]!;
+      const source = body.subarray(parts[k + 1]!, parts[k + 2]!);
+      let made = madeBefore.find(
+        (before) => before.maker === maker && Buffer.compare(before.source, source) === 0,
+      )?.made;
+      if (made === undefined) {
+        made = makeDeferredText(maker, source);
+        madeBefore.push({ maker, source, made });
+      }
       if (typeof made === 'string') {
         // UTF-8 takes at most three bytes per UTF-16 code unit.
         append(made.length * 3);
