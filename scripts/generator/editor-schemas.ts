@@ -13,6 +13,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentJsonSchemas } from './model/schema.ts';
 import { parseFile } from './stages/parse.ts';
+import { compareText } from '../shared/compare-text.ts';
 
 export interface ContentChoices {
   sections: string[];
@@ -49,12 +50,11 @@ export async function readContentChoices(contentDir: string): Promise<ContentCho
     if (typeof label === 'string' && label !== '') volumeLabels.push(label);
   }
   const unique = <T>(values: T[], compare: (a: T, b: T) => number) => [...new Set(values)].sort(compare);
-  const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     // The journal's own order: the order editors know them in.
     sections: [...new Set(sections)],
-    authorKeys: unique(authorKeys, byCodeUnit),
-    volumeKeys: [...unique(volumeFiles, byCodeUnit), ...unique(volumeLabels, byCodeUnit)],
+    authorKeys: unique(authorKeys, compareText),
+    volumeKeys: [...unique(volumeFiles, compareText), ...unique(volumeLabels, compareText)],
   };
 }
 

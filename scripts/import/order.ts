@@ -5,6 +5,7 @@
  * of the source list already in default order: the longest such tail is kept free of `order`, and
  * every record before it gets its position. When the whole list is in default order, nothing is written.
  */
+import { compareText } from '../shared/compare-text.ts';
 
 export interface OrderPlan {
   /** `order` for the first `count` records in source order (1, 2, ...); none for the rest. */
@@ -20,11 +21,6 @@ export function planOrder<T>(items: readonly T[], compareDefault: (a: T, b: T) =
   let first = 0;
   while (first + 1 < items.length && compareDefault(items[first]!, items[first + 1]!) < 0) first++;
   return { count: start, firstDifference: first + 1 };
-}
-
-/** Text by UTF-16 code units, never by locale: as resolve.ts orders lists. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** resolve.ts: authors by institution, then key. */

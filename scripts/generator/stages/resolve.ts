@@ -7,6 +7,7 @@ import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import type { FoundAuthors } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { newestPositions } from '../model/newest.ts';
+import { compareText } from '../../shared/compare-text.ts';
 import { type InvalidRecord, type Records } from './load.ts';
 import { resolveVolumeKeys, volumeChecker, type Report } from './volume-references.ts';
 import {
@@ -339,10 +340,6 @@ function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
   const sorted = sortByOrder(ordered, byDefault);
   for (const place of places) sorted.push(rest[byKey[place % count]!]!);
   return sorted;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
