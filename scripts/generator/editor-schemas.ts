@@ -49,12 +49,12 @@ export async function readContentChoices(contentDir: string): Promise<ContentCho
     const label = (await dataOf(`volumes/${name}`))?.['citation_journal_title'];
     if (typeof label === 'string' && label !== '') volumeLabels.push(label);
   }
-  const unique = <T>(values: T[], compare: (a: T, b: T) => number) => [...new Set(values)].sort(compare);
+  const sortedUnique = (values: string[]) => [...new Set(values)].sort(compareText);
   return {
     // The journal's own order: the order editors know them in.
     sections: [...new Set(sections)],
-    authorKeys: unique(authorKeys, compareText),
-    volumeKeys: [...unique(volumeFiles, compareText), ...unique(volumeLabels, compareText)],
+    authorKeys: sortedUnique(authorKeys),
+    volumeKeys: [...sortedUnique(volumeFiles), ...sortedUnique(volumeLabels)],
   };
 }
 
@@ -75,7 +75,7 @@ export function editorJsonSchemas(choices: ContentChoices): Record<string, objec
 }
 
 /** The values that exist, for completion, beside the shape any new one has. */
-function offer(shape: JsonObject, values: (string | number)[]): JsonObject {
+function offer(shape: JsonObject, values: string[]): JsonObject {
   const { description, ...rest } = shape;
   return {
     ...(description === undefined ? {} : { description }),
