@@ -1,8 +1,8 @@
 /**
- * Stage 4: checks that need more than one record (unique ids, references, one ISSN) and the
+ * Stage 4: checks that need more than one record (unique ids, in repeated-ids.ts; references; one ISSN) and the
  * documented order of each list. Runs after every file is loaded, as Astro's content layer does.
  */
-import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
+import { nearest, type Problem } from '../model/problems.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import type { FoundAuthors } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
@@ -10,6 +10,7 @@ import { newestPositions } from '../model/newest.ts';
 import { compareText } from '../../shared/compare-text.ts';
 import { type InvalidRecord, type Records } from './load.ts';
 import { resolveVolumeKeys, volumeChecker, type Report } from './volume-references.ts';
+import { reportRepeatedIds } from './repeated-ids.ts';
 import {
   positionOf,
   type AuthorRecord,
@@ -340,63 +341,6 @@ function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
   const sorted = sortByOrder(ordered, byDefault);
   for (const place of places) sorted.push(rest[byKey[place % count]!]!);
   return sorted;
-}
-
-/**
- * Reports each of `count` records whose id another has, at the one whose file sorts later, naming
- * the other file and the next free id (one above the highest, so ids keep growing as editors expect).
- */
-function reportRepeatedIds(
-  count: number,
-  idAt: (i: number) => number,
-  originAt: (i: number) => Origin,
-  kind: 'volume' | 'manuscript',
-  report: (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) => void,
-): void {
-  let nextFree: number | undefined;
-  forEachRepeatedId(count, idAt, (i, first) => {
-    if (nextFree === undefined) {
-      let highest = 0;
-      for (let k = 0; k < count; k++) highest = Math.max(highest, idAt(k));
-      nextFree = highest + 1;
-    }
-    let [later, earlier] = [originAt(i), originAt(first)];
-    if (compareText(later.file, earlier.file) < 0) [later, earlier] = [earlier, later];
-    report(
-      later,
-      'id',
-      'ref/duplicate-id',
-      `${idAt(i)} is also the id of ${earlier.file}`,
-      `an id no other ${kind} has: the next free id is ${nextFree}`,
-    );
-  });
-}
-
-/**
- * Calls `repeated` for each of `count` positions whose id (`idAt`) an earlier one has, with the
- * first that has it. Ids are whole numbers, nearly always below a few times their count: then by a
- * table indexed by id, not a map of 100,000 numbers (`check` after every edit).
- */
-function forEachRepeatedId(
-  count: number,
-  idAt: (i: number) => number,
-  repeated: (i: number, first: number) => void,
-): void {
-  const limit = count * 4 + 1024;
-  let small = true;
-  for (let i = 0; i < count && small; i++) {
-    const id = idAt(i);
-    small = Number.isInteger(id) && id >= 0 && id < limit;
-  }
-  const table = small ? new Int32Array(limit).fill(-1) : undefined;
-  const byId = small ? undefined : new Map<number, number>();
-  for (let i = 0; i < count; i++) {
-    const id = idAt(i);
-    const first = table ? table[id]! : (byId!.get(id) ?? -1);
-    if (first >= 0) repeated(i, first);
-    else if (table) table[id] = i;
-    else byId!.set(id, i);
-  }
 }
 
 function uniqueBy<T, K>(
