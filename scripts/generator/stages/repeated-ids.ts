@@ -5,18 +5,32 @@
 import type { Origin } from '../model/records.ts';
 import type { ProblemCode } from '../model/problems.ts';
 import { compareText } from '../../shared/compare-text.ts';
+import type { InvalidRecord } from './load.ts';
+
+/** The valid records of a collection, as the checks read them (ManuscriptReferences has this shape). */
+export interface IdentifiedRecords {
+  readonly length: number;
+  id(i: number): number;
+  origin(i: number): Origin;
+}
 
 /**
- * Reports each of `count` records whose id another has, at the one whose file sorts later, naming
- * the other file and the next free id (one above the highest, so ids keep growing as editors expect).
+ * Reports each record whose id another has, at the one whose file sorts later, naming the other
+ * file and the next free id (one above the highest, so ids keep growing as editors expect). Records
+ * of the collection that failed validation keep their ids (InvalidRecord), so a duplicate is
+ * reported in the same run as their other mistakes.
  */
 export function reportRepeatedIds(
-  count: number,
-  idAt: (i: number) => number,
-  originAt: (i: number) => Origin,
   kind: 'volume' | 'manuscript',
+  valid: IdentifiedRecords,
+  invalid: readonly InvalidRecord[],
   report: (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) => void,
 ): void {
+  const collection = kind === 'volume' ? 'volumes' : 'manuscripts';
+  const others = invalid.filter((r) => r.collection === collection && r.id !== undefined);
+  const count = valid.length + others.length;
+  const idAt = (i: number) => (i < valid.length ? valid.id(i) : others[i - valid.length]!.id!);
+  const originAt = (i: number) => (i < valid.length ? valid.origin(i) : others[i - valid.length]!.origin);
   let nextFree: number | undefined;
   forEachRepeatedId(count, idAt, (i, first) => {
     if (nextFree === undefined) {

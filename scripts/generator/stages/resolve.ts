@@ -162,14 +162,14 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
     });
 
   // A duplicate id is reported at the file that sorts later (deterministic, with no clock to say
-  // which is newer), naming the other, with the next id free; records that failed validation
-  // keep their ids (InvalidRecord), so a duplicate is reported in the same run as their other mistakes.
-  const invalidVolumes = records.invalid.filter((r) => r.collection === 'volumes' && r.id !== undefined);
-  const volumeIdAt = (i: number) =>
-    i < records.volumes.length ? records.volumes[i]!.id : invalidVolumes[i - records.volumes.length]!.id!;
-  const volumeOriginAt = (i: number) =>
-    i < records.volumes.length ? records.volumes[i]!.origin : invalidVolumes[i - records.volumes.length]!.origin;
-  reportRepeatedIds(records.volumes.length + invalidVolumes.length, volumeIdAt, volumeOriginAt, 'volume', report);
+  // which is newer), naming the other, with the next id free.
+  const volumes = records.volumes;
+  const volumeIds = {
+    length: volumes.length,
+    id: (i: number) => volumes[i]!.id,
+    origin: (i: number) => volumes[i]!.origin,
+  };
+  reportRepeatedIds('volume', volumeIds, records.invalid, report);
   uniqueBy(
     records.volumes,
     (v) => v.citation_journal_title,
@@ -183,14 +183,7 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       ),
   );
   const manuscripts = records.manuscripts;
-  const invalidManuscripts = records.invalid.filter((r) => r.collection === 'manuscripts' && r.id !== undefined);
-  reportRepeatedIds(
-    manuscripts.length + invalidManuscripts.length,
-    (i) => (i < manuscripts.length ? manuscripts.id(i) : invalidManuscripts[i - manuscripts.length]!.id!),
-    (i) => (i < manuscripts.length ? manuscripts.origin(i) : invalidManuscripts[i - manuscripts.length]!.origin),
-    'manuscript',
-    report,
-  );
+  reportRepeatedIds('manuscript', manuscripts, records.invalid, report);
 
   for (const volume of records.volumes) {
     // SPEC 2.2: the ISSN is the same in every volume: the journal's.
