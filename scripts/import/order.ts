@@ -24,7 +24,7 @@ export function planOrder<T>(items: readonly T[], compareDefault: (a: T, b: T) =
 }
 
 /** resolve.ts: authors by institution, then key. */
-export function compareAuthorsByDefault(
+function compareAuthorsByDefault(
   a: { institution: string; key: string },
   b: { institution: string; key: string },
 ): number {
@@ -32,7 +32,7 @@ export function compareAuthorsByDefault(
 }
 
 /** resolve.ts: manuscripts by volume id, then id, then key. */
-export function compareManuscriptsByDefault(
+function compareManuscriptsByDefault(
   a: { citation_volume: number; id: number; key: string },
   b: { citation_volume: number; id: number; key: string },
 ): number {
