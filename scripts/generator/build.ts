@@ -36,10 +36,9 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
   const warned = takeWarnings(problems);
   if (journal && options.warnExampleDomains !== false)
     warned.push(...journalWarnings(journal, content.journalFile ?? 'content/journal.yaml'));
-  const contentWarnings = warned.map(formatProblem);
   const done = (result: BuildResult): BuildResult =>
-    contentWarnings.length
-      ? { ...result, warnings: [...contentWarnings, ...(result.warnings ?? [])], contentWarnings: warned }
+    warned.length
+      ? { ...result, warnings: [...warned.map(formatProblem), ...(result.warnings ?? [])], contentWarnings: warned }
       : result;
   const counts = {
     authors: checked.authors,
@@ -73,7 +72,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       const referenceWarnings = takeWarnings(found);
       problems.push(...found);
       await content.locate(referenceWarnings);
-      contentWarnings.push(...referenceWarnings.map(formatProblem));
+      warned.push(...referenceWarnings);
     }
 
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
