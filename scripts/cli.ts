@@ -316,11 +316,14 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
 }
 
 async function runAdmin(paths: ProjectPaths, portText: string, host: string, env: NodeJS.ProcessEnv): Promise<number> {
+  // The settings file is found as the build finds it: journal.yaml, journal.yml or journal.json.
+  const { discoverJournal } = await import('./generator/stages/discover.ts');
   const { loadJournal } = await import('./generator/stages/load.ts');
-  const { journal, problems } = await loadJournal(
-    path.relative(paths.root, path.join(paths.content, 'journal.yaml')).split(path.sep).join('/'),
-    path.join(paths.content, 'journal.yaml'),
-  );
+  const found = await discoverJournal(paths.root, paths.content);
+  const { journal, problems } =
+    found.journalFile && found.problems.length === 0
+      ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath)
+      : { journal: undefined, problems: found.problems };
   if (!journal) {
     console.error(formatReport(problems));
     return 1;
