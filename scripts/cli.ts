@@ -161,22 +161,20 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         process.stdout.write(platform.render());
         return 0;
       }
+      const hosts = [...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)];
       if (host && !(host in HOST_CONFIGS)) {
-        const guess = nearest(host, [...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)]);
+        const guess = nearest(host, hosts);
+        const run =
+          guess === undefined
+            ? `npm run config -- nginx --root /srv/journal/dist (hosts: ${hosts.join(', ')})`
+            : guess in PLATFORM_CONFIGS
+              ? `npm run config -- ${guess}`
+              : `npm run config -- ${guess} --root /srv/journal/dist`;
         throw new BriefUsageError(
-          `"${host}" is not a host we write a configuration for${guess ? `; did you mean ${guess}?` : '.'}\n` +
-            (guess && guess in PLATFORM_CONFIGS
-              ? `Run: npm run config -- ${guess}`
-              : `Run: npm run config -- ${guess ?? 'nginx'} --root /srv/journal/dist` +
-                (guess
-                  ? ''
-                  : ` (hosts: ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')})`)),
+          `"${host}" is not a host we write a configuration for${guess ? `; did you mean ${guess}?` : '.'}\nRun: ${run}`,
         );
       }
-      if (!host)
-        throw new UsageError(
-          `config needs a host: one of ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')}`,
-        );
+      if (!host) throw new UsageError(`config needs a host: one of ${hosts.join(', ')}`);
       if (!values.root) throw new UsageError('config needs --root, the absolute path the built dist/ is deployed to');
       process.stdout.write(
         renderHostConfig(host, {
