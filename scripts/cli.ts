@@ -161,22 +161,20 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         process.stdout.write(platform.render());
         return 0;
       }
+      const hosts = [...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)];
       if (host && !(host in HOST_CONFIGS)) {
-        const guess = nearest(host, [...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)]);
+        const guess = nearest(host, hosts);
+        const run =
+          guess === undefined
+            ? `npm run config -- nginx --root /srv/journal/dist (hosts: ${hosts.join(', ')})`
+            : guess in PLATFORM_CONFIGS
+              ? `npm run config -- ${guess}`
+              : `npm run config -- ${guess} --root /srv/journal/dist`;
         throw new BriefUsageError(
-          `"${host}" is not a host we write a configuration for${guess ? `; did you mean ${guess}?` : '.'}\n` +
-            (guess && guess in PLATFORM_CONFIGS
-              ? `Run: npm run config -- ${guess}`
-              : `Run: npm run config -- ${guess ?? 'nginx'} --root /srv/journal/dist` +
-                (guess
-                  ? ''
-                  : ` (hosts: ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')})`)),
+          `"${host}" is not a host we write a configuration for${guess ? `; did you mean ${guess}?` : '.'}\nRun: ${run}`,
         );
       }
-      if (!host)
-        throw new UsageError(
-          `config needs a host: one of ${[...Object.keys(HOST_CONFIGS), ...Object.keys(PLATFORM_CONFIGS)].join(', ')}`,
-        );
+      if (!host) throw new UsageError(`config needs a host: one of ${hosts.join(', ')}`);
       if (!values.root) throw new UsageError('config needs --root, the absolute path the built dist/ is deployed to');
       process.stdout.write(
         renderHostConfig(host, {
@@ -316,11 +314,14 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
 }
 
 async function runAdmin(paths: ProjectPaths, portText: string, host: string, env: NodeJS.ProcessEnv): Promise<number> {
+  // The settings file is found as the build finds it: journal.yaml, journal.yml or journal.json.
+  const { discoverJournal } = await import('./generator/stages/discover.ts');
   const { loadJournal } = await import('./generator/stages/load.ts');
-  const { journal, problems } = await loadJournal(
-    path.relative(paths.root, path.join(paths.content, 'journal.yaml')).split(path.sep).join('/'),
-    path.join(paths.content, 'journal.yaml'),
-  );
+  const found = await discoverJournal(paths.root, paths.content);
+  const { journal, problems } =
+    found.journalFile && found.problems.length === 0
+      ? await loadJournal(found.journalFile.file, found.journalFile.absolutePath)
+      : { journal: undefined, problems: found.problems };
   if (!journal) {
     console.error(formatReport(problems));
     return 1;

@@ -54,6 +54,24 @@ describe('the command line explains a wrong call', () => {
     expectNoTrace(stdout + stderr);
   });
 
+  it('an unknown host close to a platform names the platform and its command, which takes no --root', async () => {
+    workspace = await createWorkspace();
+    const { code, stderr } = await workspace.cli('config', 'netlfy');
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe(
+      '"netlfy" is not a host we write a configuration for; did you mean netlify?\nRun: npm run config -- netlify',
+    );
+  });
+
+  it('a host close to none lists every host', async () => {
+    workspace = await createWorkspace();
+    const { code, stderr } = await workspace.cli('config', 'mainframe');
+    expect(code).toBe(2);
+    expect(stderr.trim()).toMatch(
+      /^"mainframe" is not a host we write a configuration for\.\nRun: npm run config -- nginx --root \/srv\/journal\/dist \(hosts: nginx, .*netlify.*\)$/,
+    );
+  });
+
   it('an unknown command names the closest one', async () => {
     workspace = await createWorkspace();
     const { code, stderr } = await workspace.cli('biuld');

@@ -70,6 +70,17 @@ describe('every problem of a record in the first run', () => {
       '12 is also the id of content/manuscripts/beetles.json',
     );
   });
+
+  it('an invalid volume with a duplicate id is still reported as a duplicate', async () => {
+    const problems = await problemsFor({
+      'volumes/volume-x.yaml':
+        'id: 2\ncitation_journal_title: Volume X\nfirst_page: "1"\nlast_page: "9"\nfull_date: 2021-12-01\npdf: volumes/pdfs/2021/volume-i.pdf\n',
+    });
+    expect(problems.map(where)).toContain('schema/missing content/volumes/volume-x.yaml:1:1 udc');
+    const duplicate = problems.filter((p) => p.code === 'ref/duplicate-id');
+    expect(duplicate.map(where)).toEqual(['ref/duplicate-id content/volumes/volume-x.yaml:1:5 id']);
+    expect(duplicate[0]!.message).toBe('2 is also the id of content/volumes/volume-i.yaml');
+  });
 });
 
 describe('unknown fields', () => {

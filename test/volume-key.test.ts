@@ -133,6 +133,16 @@ describe('warnings', () => {
     expect(await publishedVolumeOf(workspace, 40)).toBe(1);
   });
 
+  it("with --format github, that warning is an annotation on the manuscript's file and line", async () => {
+    workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('citation_volume: 1') });
+    const { code, stdout } = await workspace.cli('check', '--format', 'github');
+    expect(code).toBe(0);
+    const annotation = stdout.split('\n').find((line) => line.includes('Volume II'));
+    expect(annotation).toMatch(
+      /^::warning file=content\/manuscripts\/new\.yaml,line=2,col=18,title=citation_volume::citation_volume: /,
+    );
+  });
+
   it('a journal that names every volume by an id that is not its numeral gets twenty warnings and a count', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < WARNINGS_SHOWN + 5; i++)

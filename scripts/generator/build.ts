@@ -32,14 +32,14 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
   const progress = options.progress ?? silentProgress;
   const content = await loadContentFiles(paths, mode, { ...options, progress });
   const { journal, records, checked, problems, parsed } = content;
+  // The journal's settings file, where its warnings and the hosts' and the editor's problems point.
+  const journalFile = content.journalFile ?? 'content/journal.yaml';
   // Warnings are printed with the result and never stop the build.
   const warned = takeWarnings(problems);
-  if (journal && options.warnExampleDomains !== false)
-    warned.push(...journalWarnings(journal, content.journalFile ?? 'content/journal.yaml'));
-  const contentWarnings = warned.map(formatProblem);
+  if (journal && options.warnExampleDomains !== false) warned.push(...journalWarnings(journal, journalFile));
   const done = (result: BuildResult): BuildResult =>
-    contentWarnings.length
-      ? { ...result, warnings: [...contentWarnings, ...(result.warnings ?? [])], contentWarnings: warned }
+    warned.length
+      ? { ...result, warnings: [...warned.map(formatProblem), ...(result.warnings ?? [])], contentWarnings: warned }
       : result;
   const counts = {
     authors: checked.authors,
@@ -73,14 +73,11 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       const referenceWarnings = takeWarnings(found);
       problems.push(...found);
       await content.locate(referenceWarnings);
-      contentWarnings.push(...referenceWarnings.map(formatProblem));
+      warned.push(...referenceWarnings);
     }
 
     const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
-    const editor =
-      output && problems.length === 0
-        ? await readAdminBundle(journal, content.journalFile ?? 'content/journal.yaml')
-        : undefined;
+    const editor = output && problems.length === 0 ? await readAdminBundle(journal, journalFile) : undefined;
     const extra = [...(publicFiles?.outputs ?? []), ...(editor?.outputs ?? [])];
     problems.push(...(publicFiles?.problems ?? []), ...(editor?.problems ?? []));
     problems.push(...(output?.problems ?? []));
@@ -103,13 +100,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     const rules = ruleFilesOf([...output.groups.flatMap((group) => group.outputs), ...extra]);
     let hosting: HostCheck = { problems: [], warnings: [] };
     const written = await output.finish(extra, (files) => {
-      hosting = checkHostLimits(
-        journal,
-        content.journalFile ?? 'content/journal.yaml',
-        files,
-        rules,
-        checkedMedia.copies,
-      );
+      hosting = checkHostLimits(journal, journalFile, files, rules, checkedMedia.copies);
       return hosting.problems.length === 0;
     });
     if (!written) {

@@ -13,6 +13,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { contentJsonSchemas } from './model/schema.ts';
 import { parseFile } from './stages/parse.ts';
+import { compareText } from '../shared/compare-text.ts';
 
 export interface ContentChoices {
   sections: string[];
@@ -48,13 +49,12 @@ export async function readContentChoices(contentDir: string): Promise<ContentCho
     const label = (await dataOf(`volumes/${name}`))?.['citation_journal_title'];
     if (typeof label === 'string' && label !== '') volumeLabels.push(label);
   }
-  const unique = <T>(values: T[], compare: (a: T, b: T) => number) => [...new Set(values)].sort(compare);
-  const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sortedUnique = (values: string[]) => [...new Set(values)].sort(compareText);
   return {
     // The journal's own order: the order editors know them in.
     sections: [...new Set(sections)],
-    authorKeys: unique(authorKeys, byCodeUnit),
-    volumeKeys: [...unique(volumeFiles, byCodeUnit), ...unique(volumeLabels, byCodeUnit)],
+    authorKeys: sortedUnique(authorKeys),
+    volumeKeys: [...sortedUnique(volumeFiles), ...sortedUnique(volumeLabels)],
   };
 }
 
@@ -75,7 +75,7 @@ export function editorJsonSchemas(choices: ContentChoices): Record<string, objec
 }
 
 /** The values that exist, for completion, beside the shape any new one has. */
-function offer(shape: JsonObject, values: (string | number)[]): JsonObject {
+function offer(shape: JsonObject, values: string[]): JsonObject {
   const { description, ...rest } = shape;
   return {
     ...(description === undefined ? {} : { description }),

@@ -176,7 +176,7 @@ async function readAndPlan(
 }
 
 /** Each list's bytes as the build must write them: DRF's serialization, keys in the contract's order. */
-export function expectedLists(dump: Dump): Record<ApiList, Buffer> {
+function expectedLists(dump: Dump): Record<ApiList, Buffer> {
   return {
     authors: listBytes(dump, 'authors'),
     volumes: listBytes(dump, 'volumes'),

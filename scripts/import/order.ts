@@ -5,6 +5,7 @@
  * of the source list already in default order: the longest such tail is kept free of `order`, and
  * every record before it gets its position. When the whole list is in default order, nothing is written.
  */
+import { compareText } from '../shared/compare-text.ts';
 
 export interface OrderPlan {
   /** `order` for the first `count` records in source order (1, 2, ...); none for the rest. */
@@ -22,13 +23,8 @@ export function planOrder<T>(items: readonly T[], compareDefault: (a: T, b: T) =
   return { count: start, firstDifference: first + 1 };
 }
 
-/** Text by UTF-16 code units, never by locale: as resolve.ts orders lists. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** resolve.ts: authors by institution, then key. */
-export function compareAuthorsByDefault(
+function compareAuthorsByDefault(
   a: { institution: string; key: string },
   b: { institution: string; key: string },
 ): number {
@@ -36,7 +32,7 @@ export function compareAuthorsByDefault(
 }
 
 /** resolve.ts: manuscripts by volume id, then id, then key. */
-export function compareManuscriptsByDefault(
+function compareManuscriptsByDefault(
   a: { citation_volume: number; id: number; key: string },
   b: { citation_volume: number; id: number; key: string },
 ): number {

@@ -83,7 +83,7 @@ async function newFromArgs(
   return 0;
 }
 
-export async function makeRecord(
+async function makeRecord(
   paths: ProjectPaths,
   kind: Kind,
   options: Record<string, string | undefined>,

@@ -6,7 +6,7 @@
 import type { ProblemCode } from './problems.ts';
 
 /** The git hosts the web editor can save to (the CMS's backends that need no settings beyond these). */
-export const ADMIN_BACKENDS = ['github', 'gitlab', 'gitea', 'bitbucket', 'git-gateway'] as const;
+const ADMIN_BACKENDS = ['github', 'gitlab', 'gitea', 'bitbucket', 'git-gateway'] as const;
 export type AdminBackend = (typeof ADMIN_BACKENDS)[number];
 
 export interface AdminSettings {

@@ -54,7 +54,7 @@ export function manuscriptWarnings(manuscript: ManuscriptInput): ContentWarning[
  * expression: every abstract is read once more when it is loaded (a `matchAll` took 16 µs for 750
  * characters, this 3 µs).
  */
-export function unbalancedMarkup(text: string): { offset: number; message: string; expected: string } | undefined {
+function unbalancedMarkup(text: string): { offset: number; message: string; expected: string } | undefined {
   const open: { name: string; offset: number }[] = [];
   let paragraphs = 0;
   for (let at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
@@ -119,7 +119,7 @@ export function unbalancedMarkup(text: string): { offset: number; message: strin
  * would give every PDF and page URL on a domain that is not its own. Only this host is warned
  * about: other reserved example domains are what tests and imports of test data use on purpose.
  */
-export const SAMPLE_HOST = 'bulletin.example.org';
+const SAMPLE_HOST = 'bulletin.example.org';
 
 /** Warnings about the journal's settings: the addresses still the sample's before a first deploy. */
 export function journalWarnings(journal: JournalInput, file: string): Problem[] {

@@ -8,10 +8,10 @@ import type { Problem } from './problems.ts';
 import { issnCheckDigit, issnCompact } from './identifiers.ts';
 
 /** The fields that hold an ISSN, in the files that may have them. */
-export const ISSN_FIELDS = ['citation_issn', 'online_issn'] as const;
+const ISSN_FIELDS = ['citation_issn', 'online_issn'] as const;
 
 /** The warning for an ISSN whose last character is not its check digit; undefined when it is, or when there is none. */
-export function issnCheckWarning(file: string, field: string, value: unknown, at: Position): Problem | undefined {
+function issnCheckWarning(file: string, field: string, value: unknown, at: Position): Problem | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   const compact = issnCompact(value);
   if (!/^\d{7}[\dX]$/.test(compact)) return undefined;

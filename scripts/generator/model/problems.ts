@@ -110,7 +110,7 @@ export function formatProblem(p: Problem): string {
   return `${where}${field}: ${p.message}${expected}`;
 }
 
-export function compareProblems(a: Problem, b: Problem): number {
+function compareProblems(a: Problem, b: Problem): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.line - b.line || a.column - b.column || (a.field < b.field ? -1 : a.field > b.field ? 1 : 0);
 }

@@ -64,7 +64,7 @@ export const publishedAuthorSchema = z
   .describe('An author.');
 
 /** SPEC 2.2, in the contract's key order. The volume's id is not published (SPEC-NOTES 1). */
-export const publishedVolumeSchema = z
+const publishedVolumeSchema = z
   .strictObject({
     citation_language: text('Language name, e.g. English.'),
     citation_journal_title: z
@@ -87,7 +87,7 @@ export const publishedVolumeSchema = z
   .describe('A volume, an issue of the journal.');
 
 /** SPEC 2.3, in the contract's key order. */
-export const publishedManuscriptSchema = z
+const publishedManuscriptSchema = z
   .strictObject({
     id: id('Identifier of the manuscript.'),
     citation_language: z.string().describe('Language name; may be empty.'),
@@ -113,7 +113,7 @@ export const publishedManuscriptSchema = z
   .describe('A manuscript, an article.');
 
 /** A section of the journal (`/api/sections/`): its title, the one field the original's section records are known to have. */
-export const publishedSectionSchema = z
+const publishedSectionSchema = z
   .strictObject({ title: text('Name of the section, as manuscripts give it in `section`.') })
   .describe('A section of the journal.');
 
@@ -121,7 +121,7 @@ export const publishedSectionSchema = z
 export const ROOT_ROUTES = [...API_LISTS, 'sections'] as const;
 
 /** The root `/api/`: each route's absolute URL by its name, as the original's DRF router wrote it (SPEC-NOTES). */
-export const publishedApiRootSchema = z
+const publishedApiRootSchema = z
   .strictObject(
     Object.fromEntries(
       ROOT_ROUTES.map((route) => [route, z.url({ protocol: /^https?$/ }).describe(`Absolute URL of /api/${route}/.`)]),

@@ -276,8 +276,7 @@ const abstract = field(
   },
 );
 
-export const authorsDescription =
-  'a list of author keys (file names in content/authors/ without extension), in author order';
+const authorsDescription = 'a list of author keys (file names in content/authors/ without extension), in author order';
 
 /**
  * An author of a manuscript: the key of an author record, or the exact published string of an

@@ -32,7 +32,7 @@ export function volumeNumeral(label: string): number | undefined {
 }
 
 /** A key as it is compared: trimmed, one space for a run of them, lower case. */
-export function normalVolumeKey(key: string): string {
+function normalVolumeKey(key: string): string {
   return key.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { Problem } from '../model/problems.ts';
+import { compareText } from '../../shared/compare-text.ts';
 import { NameList, STAT_FIELDS, statsOf, type FolderListing, type Names, type Scan, type Stats } from './listing.ts';
 import { keyOf, NO_NAMES, SourceFiles, type CollectionFiles, type SourceFile } from './source-files.ts';
 
@@ -36,8 +37,6 @@ export interface Discovery extends JournalDiscovery {
   listed: Partial<Record<CollectionName, string>>;
 }
 
-const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 const JOURNAL_NAMES = new Set(['journal.yaml', 'journal.yml', 'journal.json']);
 
 /**
@@ -52,7 +51,7 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
   const journalCandidates = entries
     .filter((entry) => entry.isFile() && JOURNAL_NAMES.has(entry.name))
     .map((entry) => entry.name);
-  journalCandidates.sort(byCodeUnits);
+  journalCandidates.sort(compareText);
   const journalName = journalCandidates[0];
   const journalFile = journalName
     ? { file: relative(path.join(contentDir, journalName)), absolutePath: path.join(contentDir, journalName) }

@@ -55,13 +55,13 @@ export interface HostLimits {
  * Cloudflare Pages' files per site on each plan (developers.cloudflare.com/pages/platform/limits/#files).
  * A paid plan's 100,000 holds only once the Pages project sets PAGES_WRANGLER_MAJOR_VERSION=4.
  */
-export const CLOUDFLARE_PAGES_MAX_FILES: Readonly<Record<CloudflarePagesPlan, number>> = {
+const CLOUDFLARE_PAGES_MAX_FILES: Readonly<Record<CloudflarePagesPlan, number>> = {
   free: 20_000,
   paid: 100_000,
 };
 
 /** The variable a Pages project sets to get a paid plan's file limit (docs/hosting/cloudflare-pages.md). */
-export const CLOUDFLARE_PAGES_FILES_VARIABLE = 'PAGES_WRANGLER_MAJOR_VERSION=4';
+const CLOUDFLARE_PAGES_FILES_VARIABLE = 'PAGES_WRANGLER_MAJOR_VERSION=4';
 
 const OTHER_HOSTS =
   'or publish to a host without a file limit, such as a server of your own (nginx, Apache, Caddy) or Amazon S3 + CloudFront (docs/hosting/README.md)';

@@ -375,7 +375,7 @@ function firstLine(message: string): string {
 }
 
 /** The 1-based line and column of an offset (the line counter sees only the lines the parser read). */
-function positionIn(text: string, offset: number): Position {
+export function positionIn(text: string, offset: number): Position {
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {

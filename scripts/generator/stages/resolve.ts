@@ -1,14 +1,16 @@
 /**
- * Stage 4: checks that need more than one record (unique ids, references, one ISSN) and the
+ * Stage 4: checks that need more than one record (unique ids, in repeated-ids.ts; references; one ISSN) and the
  * documented order of each list. Runs after every file is loaded, as Astro's content layer does.
  */
-import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
+import { nearest, type Problem } from '../model/problems.ts';
 import type { AuthorRef, JournalInput, MediaRef } from '../model/schema.ts';
 import type { FoundAuthors } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { newestPositions } from '../model/newest.ts';
+import { compareText } from '../../shared/compare-text.ts';
 import { type InvalidRecord, type Records } from './load.ts';
 import { resolveVolumeKeys, volumeChecker, type Report } from './volume-references.ts';
+import { reportRepeatedIds } from './repeated-ids.ts';
 import {
   positionOf,
   type AuthorRecord,
@@ -160,14 +162,14 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
     });
 
   // A duplicate id is reported at the file that sorts later (deterministic, with no clock to say
-  // which is newer), naming the other, with the next id free; records that failed validation
-  // keep their ids (InvalidRecord), so a duplicate is reported in the same run as their other mistakes.
-  const invalidVolumes = records.invalid.filter((r) => r.collection === 'volumes' && r.id !== undefined);
-  const volumeIdAt = (i: number) =>
-    i < records.volumes.length ? records.volumes[i]!.id : invalidVolumes[i - records.volumes.length]!.id!;
-  const volumeOriginAt = (i: number) =>
-    i < records.volumes.length ? records.volumes[i]!.origin : invalidVolumes[i - records.volumes.length]!.origin;
-  reportRepeatedIds(records.volumes.length + invalidVolumes.length, volumeIdAt, volumeOriginAt, 'volume', report);
+  // which is newer), naming the other, with the next id free.
+  const volumes = records.volumes;
+  const volumeIds = {
+    length: volumes.length,
+    id: (i: number) => volumes[i]!.id,
+    origin: (i: number) => volumes[i]!.origin,
+  };
+  reportRepeatedIds('volume', volumeIds, records.invalid, report);
   uniqueBy(
     records.volumes,
     (v) => v.citation_journal_title,
@@ -181,14 +183,7 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       ),
   );
   const manuscripts = records.manuscripts;
-  const invalidManuscripts = records.invalid.filter((r) => r.collection === 'manuscripts' && r.id !== undefined);
-  reportRepeatedIds(
-    manuscripts.length + invalidManuscripts.length,
-    (i) => (i < manuscripts.length ? manuscripts.id(i) : invalidManuscripts[i - manuscripts.length]!.id!),
-    (i) => (i < manuscripts.length ? manuscripts.origin(i) : invalidManuscripts[i - manuscripts.length]!.origin),
-    'manuscript',
-    report,
-  );
+  reportRepeatedIds('manuscript', manuscripts, records.invalid, report);
 
   for (const volume of records.volumes) {
     // SPEC 2.2: the ISSN is the same in every volume: the journal's.
@@ -339,67 +334,6 @@ function orderAuthors(authors: readonly AuthorRecord[]): AuthorRecord[] {
   const sorted = sortByOrder(ordered, byDefault);
   for (const place of places) sorted.push(rest[byKey[place % count]!]!);
   return sorted;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * Reports each of `count` records whose id another has, at the one whose file sorts later, naming
- * the other file and the next free id (one above the highest, so ids keep growing as editors expect).
- */
-function reportRepeatedIds(
-  count: number,
-  idAt: (i: number) => number,
-  originAt: (i: number) => Origin,
-  kind: 'volume' | 'manuscript',
-  report: (origin: Origin, field: string, code: ProblemCode, message: string, expected: string) => void,
-): void {
-  let nextFree: number | undefined;
-  forEachRepeatedId(count, idAt, (i, first) => {
-    if (nextFree === undefined) {
-      let highest = 0;
-      for (let k = 0; k < count; k++) highest = Math.max(highest, idAt(k));
-      nextFree = highest + 1;
-    }
-    let [later, earlier] = [originAt(i), originAt(first)];
-    if (compareText(later.file, earlier.file) < 0) [later, earlier] = [earlier, later];
-    report(
-      later,
-      'id',
-      'ref/duplicate-id',
-      `${idAt(i)} is also the id of ${earlier.file}`,
-      `an id no other ${kind} has: the next free id is ${nextFree}`,
-    );
-  });
-}
-
-/**
- * Calls `repeated` for each of `count` positions whose id (`idAt`) an earlier one has, with the
- * first that has it. Ids are whole numbers, nearly always below a few times their count: then by a
- * table indexed by id, not a map of 100,000 numbers (`check` after every edit).
- */
-function forEachRepeatedId(
-  count: number,
-  idAt: (i: number) => number,
-  repeated: (i: number, first: number) => void,
-): void {
-  const limit = count * 4 + 1024;
-  let small = true;
-  for (let i = 0; i < count && small; i++) {
-    const id = idAt(i);
-    small = Number.isInteger(id) && id >= 0 && id < limit;
-  }
-  const table = small ? new Int32Array(limit).fill(-1) : undefined;
-  const byId = small ? undefined : new Map<number, number>();
-  for (let i = 0; i < count; i++) {
-    const id = idAt(i);
-    const first = table ? table[id]! : (byId!.get(id) ?? -1);
-    if (first >= 0) repeated(i, first);
-    else if (table) table[id] = i;
-    else byId!.set(id, i);
-  }
 }
 
 function uniqueBy<T, K>(

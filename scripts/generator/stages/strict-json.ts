@@ -95,11 +95,27 @@ function scan(text: string): JsonMistake | undefined {
     }
     unexpected(VALUE);
   };
-  const object = (depth: number) => {
+  // An object's fields and a list's items: between brackets, separated by commas, none after the last.
+  const members = (close: '}' | ']', noun: 'field' | 'item', member: () => void) => {
     i++;
     space();
-    if (text[i] === '}') return void i++;
+    if (text[i] === close) return void i++;
     for (;;) {
+      member();
+      space();
+      if (text[i] === close) return void i++;
+      if (text[i] !== ',') {
+        if (text[i] === '"')
+          fail(i, `is missing a comma before this ${noun}`, `a comma after each ${noun} but the last`);
+        unexpected(`"," between ${noun}s, or "${close}" after the last`);
+      }
+      const comma = i++;
+      space();
+      if (text[i] === close) fail(comma, `has a comma after the last ${noun}`, `no comma before "${close}"`);
+    }
+  };
+  const object = (depth: number) =>
+    members('}', 'field', () => {
       space();
       if (text[i] !== '"') {
         if (/[A-Za-z_]/.test(text[i] ?? ''))
@@ -111,34 +127,8 @@ function scan(text: string): JsonMistake | undefined {
       if (text[i] !== ':') unexpected('":" after the field name');
       i++;
       value(depth + 1);
-      space();
-      if (text[i] === '}') return void i++;
-      if (text[i] !== ',') {
-        if (text[i] === '"') fail(i, 'is missing a comma before this field', 'a comma after each field but the last');
-        unexpected('"," between fields, or "}" after the last');
-      }
-      const comma = i++;
-      space();
-      if (text[i] === '}') fail(comma, 'has a comma after the last field', 'no comma before "}"');
-    }
-  };
-  const array = (depth: number) => {
-    i++;
-    space();
-    if (text[i] === ']') return void i++;
-    for (;;) {
-      value(depth + 1);
-      space();
-      if (text[i] === ']') return void i++;
-      if (text[i] !== ',') {
-        if (text[i] === '"') fail(i, 'is missing a comma before this item', 'a comma after each item but the last');
-        unexpected('"," between items, or "]" after the last');
-      }
-      const comma = i++;
-      space();
-      if (text[i] === ']') fail(comma, 'has a comma after the last item', 'no comma before "]"');
-    }
-  };
+    });
+  const array = (depth: number) => members(']', 'item', () => value(depth + 1));
   try {
     value(0);
     space();

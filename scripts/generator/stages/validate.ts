@@ -3,7 +3,7 @@
  * `field` reads like `authors[1]`, and the line comes from the YAML node, not from a search.
  */
 import type { z } from 'zod';
-import type { ParsedFile, Position } from './parse.ts';
+import { positionIn, type ParsedFile, type Position } from './parse.ts';
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
 import { manuscriptSchema, type IssueParams, type ManuscriptInput } from '../model/schema.ts';
 import { manuscriptWarnings, type ContentWarning } from '../model/content-warnings.ts';
@@ -120,12 +120,5 @@ function locateInside(parsed: ParsedFile, path: readonly PropertyKey[], offset: 
   from += start.column - 1;
   let found = text.indexOf(run, from);
   for (let k = 0; k < before && found >= 0; k++) found = text.indexOf(run, found + 1);
-  if (found < 0) return undefined;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < found; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: found - lineStart + 1 };
+  return found < 0 ? undefined : positionIn(text, found);
 }
