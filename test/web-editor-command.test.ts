@@ -80,34 +80,23 @@ describe('npm run admin', () => {
     }
   });
 
-  it('reports a mistake in journal.yaml as the build does, and starts nothing', async () => {
-    const workspace = await createWorkspace({
-      'journal.yaml':
-        'title: T\nbase_url: https://j.example.org\nmedia_url: https://j.example.org\ncitation_issn: 1857 - 9639\ncitation_language: English\nadmin:\n  enabled: maybe\n',
-    });
-    workspaces.push(workspace);
-    const admin = startAdmin(workspace.root);
-    const [code] = await admin.exited;
-    expect(code).toBe(1);
-    expect(admin.output().stderr).toContain(
-      'content/journal.yaml:7:3 admin: enabled "maybe" is not valid (true or false)',
-    );
-    expect(admin.output().stdout).not.toMatch(/http:/);
-  });
-
-  it('reads the journal settings from journal.yml as the build does, and reports a mistake there', async () => {
-    const workspace = await createWorkspace({
-      'journal.yaml': null,
-      'journal.yml':
-        'title: T\nbase_url: https://j.example.org\nmedia_url: https://j.example.org\ncitation_issn: 1857 - 9639\ncitation_language: English\nadmin:\n  enabled: maybe\n',
-    });
-    workspaces.push(workspace);
-    const admin = startAdmin(workspace.root);
-    const [code] = await admin.exited;
-    expect(code).toBe(1);
-    expect(admin.output().stderr).toContain(
-      'content/journal.yml:7:3 admin: enabled "maybe" is not valid (true or false)',
-    );
-    expect(admin.output().stdout).not.toMatch(/http:/);
-  });
+  // journal.yml is read as the build reads it: the settings file is found the same way.
+  it.each(['journal.yaml', 'journal.yml'])(
+    'reports a mistake in %s as the build does, and starts nothing',
+    async (name) => {
+      const workspace = await createWorkspace({
+        'journal.yaml': null,
+        [name]:
+          'title: T\nbase_url: https://j.example.org\nmedia_url: https://j.example.org\ncitation_issn: 1857 - 9639\ncitation_language: English\nadmin:\n  enabled: maybe\n',
+      });
+      workspaces.push(workspace);
+      const admin = startAdmin(workspace.root);
+      const [code] = await admin.exited;
+      expect(code).toBe(1);
+      expect(admin.output().stderr).toContain(
+        `content/${name}:7:3 admin: enabled "maybe" is not valid (true or false)`,
+      );
+      expect(admin.output().stdout).not.toMatch(/http:/);
+    },
+  );
 });
