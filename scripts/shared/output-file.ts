@@ -17,9 +17,17 @@ export interface OutputFile {
   /**
    * Identifies everything the content depends on. When the previous build wrote this path
    * with the same key, the write stage reuses that file instead of rendering it again. No key: always written.
+   * KEY_AS_RECORDED: whatever key the previous build recorded for this path stands.
    */
   key?: string;
 }
+
+/**
+ * An output's key when the build knows that nothing the output read has changed since the previous
+ * build made it (generator/engine/reuse/record-values.ts): the key recorded then stands, if there
+ * was one. Not a hash, so it equals no recorded key.
+ */
+export const KEY_AS_RECORDED = '\0as recorded';
 
 /** A JSON array, item by item (render/api.ts); its `keys` are set by the build from what each item read (engine/reuse/reuse.ts). */
 export interface ListItems {

@@ -86,7 +86,10 @@ export async function startOutput(
   const outputs = groups.flatMap((group) => group.outputs);
   const shrunk = options.allowShrink ? [] : shrinking(paths.out, outputs, previousLists);
   const reads = emptyReads();
-  keyOutputs(outputs, tracker, previousLists && previousReads(paths, fingerprint, previousLists), reads);
+  const previous = previousLists && previousReads(paths, fingerprint, previousLists);
+  keyOutputs(outputs, tracker, previous, reads);
+  // The composite tokens the previous build valued: an output taken whole may still name them.
+  const carried = previous?.values?.composites.map(([token]) => token);
   const writing = await startSite(
     paths.out,
     outputs.filter((output) => output.items),
@@ -120,6 +123,7 @@ export async function startOutput(
             outputs.map((output) => output.path),
             reads.outputs,
           ),
+          tracker.values(carried),
         ),
       ].filter((warning) => warning !== undefined);
       return { ...written, warnings: [...new Set(warnings)] };
@@ -132,7 +136,7 @@ export async function startOutput(
 function previousReads(paths: ProjectPaths, fingerprint: string, lists: ReadonlyMap<string, ListTable>): PreviousReads {
   const items = new Map<string, ReadonlyMap<string, string>>();
   for (const [path, table] of lists) if (table.reads) items.set(path, table.reads);
-  return { outputs: readOutputReads(paths.cache, fingerprint), items };
+  return { ...readOutputReads(paths.cache, fingerprint), items };
 }
 
 /**

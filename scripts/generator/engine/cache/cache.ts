@@ -32,12 +32,13 @@ import zlib from 'node:zlib';
 import type { FileStamp } from '../scan/stat-many.ts';
 import { ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
 import { PreviousOutputReads, type PackedReads, type ReadsByPath } from './output-reads.ts';
+import type { RecordValues } from '../reuse/record-values.ts';
 import type { ListTable } from '../write/list-items.ts';
 import type { Loaded } from '../../stages/load.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 12;
+const CACHE_FORMAT = 13;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
@@ -286,20 +287,35 @@ export function writeListTables(
   return writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
 }
 
-/** What each output read when it was last rendered (reuse.ts), by output path. */
-export function readOutputReads(dir: string, fingerprint: string): ReadsByPath {
-  const [head, ...tables] = readFrames<PackedReads | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
-  if (!head || Array.isArray(head)) return new Map();
-  return new PreviousOutputReads({ ...head, table: (tables as string[][]).flat() });
+/** What each output read when it was last rendered (reuse.ts), by output path, and what the tokens named then. */
+export function readOutputReads(dir: string, fingerprint: string): { outputs: ReadsByPath; values?: RecordValues } {
+  const [head, ...tables] =
+    readFrames<OutputReadsHead | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
+  if (!head || Array.isArray(head)) return { outputs: new Map() };
+  const { values, ...packed } = head;
+  return {
+    outputs: new PreviousOutputReads({ ...packed, table: (tables as string[][]).flat() }),
+    ...(values ? { values } : {}),
+  };
 }
 
-/** The reads in frames: the paths and their places first, then the table of reads, 10,000 at a time. */
-export function writeOutputReads(dir: string, fingerprint: string, reads: PackedReads): CacheWarning {
-  const frames: (Omit<PackedReads, 'table'> | string[])[] = [{ paths: reads.paths, index: reads.index }];
+/** The reads in frames: the paths, their places and the values first, then the table of reads, 10,000 at a time. */
+export function writeOutputReads(
+  dir: string,
+  fingerprint: string,
+  reads: PackedReads,
+  values: RecordValues | undefined,
+): CacheWarning {
+  const frames: (OutputReadsHead | string[])[] = [
+    { paths: reads.paths, index: reads.index, ...(values ? { values } : {}) },
+  ];
   for (let start = 0; start < reads.table.length; start += 10_000)
     frames.push(reads.table.slice(start, start + 10_000));
   return writeFrames(dir, OUTPUT_READS_FILE, fingerprint, frames);
 }
+
+/** The first frame of the reads' file. */
+type OutputReadsHead = Omit<PackedReads, 'table'> & { values?: RecordValues };
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {
   return new Map(readFrames<[string, V][]>(path.join(dir, name), fingerprint)?.flat() ?? []);

@@ -19,6 +19,7 @@ import type { AuthorRecord, FoundAuthors, ManuscriptRecord, VolumeRecord } from 
 import { newestPositions } from '../../model/newest.ts';
 import type { Site } from '../../model/site.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
+import type { RecordValues } from './record-values.ts';
 
 export interface ReadTracker {
   /** The site to render from: reads made while `track` runs are noted. */
@@ -31,6 +32,11 @@ export interface ReadTracker {
   tokenOf(record: object): string | undefined;
   /** Readies the records `reads` names for a body about to read them again (TrackingOptions.readIn). */
   prepare(reads: string): void;
+  /**
+   * What every token names now (record-values.ts), with the composite tokens `also` among them;
+   * undefined when the hashes are not known.
+   */
+  values(also?: Iterable<string>): RecordValues | undefined;
 }
 
 export interface TrackingOptions {
@@ -234,6 +240,25 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     },
     keyOf: keys.keyOf,
     tokenOf: (record) => handlerOfProxy(record)?.token,
+    values(also = []) {
+      const { compositeValue } = keys;
+      if (!compositeValue) return undefined;
+      // `each:` changes with its collection's keys and values, which are kept whole.
+      const composites = new Set<string>(resolved.volumes.map((volume) => `in:${volume.origin.key}`));
+      for (const count of newest.keys()) composites.add(NEWEST + count);
+      for (const token of also) if (!token.startsWith(EACH)) composites.add(token);
+      const valued: [string, string][] = [];
+      for (const token of composites) {
+        const value = compositeValue(token);
+        if (value !== undefined) valued.push([token, value]);
+      }
+      const collections = [resolved.authors, resolved.volumes, resolved.manuscripts] as const;
+      return {
+        keys: collections.map((records) => records.map((record) => record.origin.key).join('\n')),
+        values: collections.map((records) => records.map((record) => valueOf(record)).join('\n')),
+        composites: valued,
+      };
+    },
     prepare(reads) {
       const readIn = options.readIn;
       if (!readIn || !reads.includes(PREFIX.manuscripts)) return;
@@ -306,11 +331,13 @@ function keyMaker(
 ): {
   keyOf: (reads: string) => string | undefined;
   keyOfValues: (tokens: string, values: readonly (string | undefined)[]) => string | undefined;
+  /** An `each:`, `in:` or `newest:` token's value; undefined without the hashes. */
+  compositeValue: ((token: string) => string | undefined) | undefined;
 } {
   const all = [...resolved.authors, ...resolved.volumes, ...resolved.manuscripts];
   // Without every record's hash (a build that did not hash its files), nothing can be reused.
   if (all.some((record) => record.origin.hash === undefined))
-    return { keyOf: () => undefined, keyOfValues: () => undefined };
+    return { keyOf: () => undefined, keyOfValues: () => undefined, compositeValue: undefined };
   /** A record token's value: its file's hash. */
   const recordValue = (token: string): string | undefined => {
     const record = recordOf(token);
@@ -349,6 +376,7 @@ function keyMaker(
   const alone = (reads: string) =>
     !reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:') && !reads.startsWith(NEWEST);
   return {
+    compositeValue,
     // What an earlier build recorded: each token valued as the content is now.
     keyOf(reads) {
       if (reads === '') return digest('');

@@ -12,9 +12,10 @@
  * noted: it has no key and is always written (host files, robots.txt: small).
  */
 import { hash } from 'node:crypto';
-import type { ListItems, OutputFile } from '../../../shared/output-file.ts';
+import { KEY_AS_RECORDED, type ListItems, type OutputFile } from '../../../shared/output-file.ts';
 import type { ReadsByPath } from '../cache/output-reads.ts';
 import type { ReadTracker } from './read-tracking.ts';
+import { changesSince, type RecordValues } from './record-values.ts';
 
 /**
  * What each output (by path) and each list item (by its record's token, per list) read when it was
@@ -30,6 +31,8 @@ export interface RecordedReads {
 export interface PreviousReads {
   outputs: ReadsByPath;
   items: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** What the tokens named when those reads were recorded (record-values.ts). */
+  values?: RecordValues | undefined;
 }
 
 export function emptyReads(): RecordedReads {
@@ -50,15 +53,23 @@ export function keyOutputs(
   // The files made of one record mostly read the same records (a manuscript's page and its three
   // citation files): their reads are valued once, and kept as one string.
   const values = new Map<string, { reads: string; key: string | undefined }>();
+  const changed = changedReads(tracker, previous?.values);
   const valued = (reads: string) => {
     let value = values.get(reads);
-    if (!value) values.set(reads, (value = { reads, key: tracker.keyOf(reads) }));
+    if (!value)
+      values.set(reads, (value = { reads, key: changed && !changed(reads) ? KEY_AS_RECORDED : tracker.keyOf(reads) }));
     return value;
   };
   for (const output of outputs) {
     if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
     else if (typeof output.body === 'function') keyBody(output, output.body, tracker, previous, recorded, valued);
   }
+}
+
+/** Whether reads name anything changed since `then`; undefined when every output is to be valued anew. */
+function changedReads(tracker: ReadTracker, then: RecordValues | undefined): ((reads: string) => boolean) | undefined {
+  const now = then && tracker.values(then.composites.map(([token]) => token));
+  return then && now && changesSince(then, now);
 }
 
 function keyBody(

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ROW_STAMP_FIELDS, type OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
 
-import type { OutputFile } from '../../../shared/output-file.ts';
+import { KEY_AS_RECORDED, type OutputFile } from '../../../shared/output-file.ts';
 
 import { STAT_FIELDS, type FolderListing, type Scan } from '../scan/stat-many.ts';
 
@@ -113,7 +113,7 @@ export async function findReusable(
     if (key === undefined) continue;
     for (let k = 0; k < relatives.length; k++) {
       const row = previous.find(relatives[k]!, hint);
-      if (row < 0 || previous.rows.keys[row] !== key || !intact(relatives[k]!, row)) {
+      if (row < 0 || !sameKey(previous.rows.keys[row], key) || !intact(relatives[k]!, row)) {
         rows.fill(-1, first, end);
         break;
       }
@@ -122,6 +122,11 @@ export async function findReusable(
     }
   }
   return rows;
+}
+
+/** Whether a file recorded with key `recorded` stands for an output keyed `key` (OutputFile.key). */
+function sameKey(recorded: string | undefined, key: string): boolean {
+  return recorded !== undefined && (recorded === key || key === KEY_AS_RECORDED);
 }
 
 /** The files of a group of outputs, in order: each one's previous row to reuse (-1: none) and, once written, its tag. */
