@@ -42,6 +42,23 @@ describe("finding an output among the previous build's rows", () => {
     expect(find('manuscripts/7.html', 0)).toBe(-1);
     expect(find('manuscripts/7.html', 6)).toBe(-1);
   });
+
+  it('finds every output wherever the search starts, before and after it has made a map of the rows', () => {
+    const many = pages(40);
+    const find = rowFinder(many);
+    // Far from the hint, again and again: the first few by comparing every row, then by the map.
+    for (const [name, hint, row] of [
+      ['manuscripts/31.html', 0, 30],
+      ['manuscripts/2.html', 20, 1],
+      ['manuscripts/41.html', 0, -1],
+      ['manuscripts/12.html', 30, 11],
+      ['manuscripts/25.html', 2, 24],
+      ['manuscripts/40.html', 0, 39],
+      ['manuscripts/7.html', 6, 6],
+      ['manuscripts/10.html', 6, 9],
+    ] as const)
+      expect(find(name, hint), name).toBe(row);
+  });
 });
 
 describe('the output manifest in the build cache', () => {

@@ -117,6 +117,9 @@ function keyItems(
   const render = items.render;
   items.keys = keys;
   items.reads = reads;
+  // The list's key, made again only after an item was rendered: the write stage asks for it several
+  // times, and at 100,000 manuscripts each answer hashed 250,000 keys.
+  let listKey: { value: string | undefined } | undefined;
   items.render = (i) => {
     const token = tokenOf(i);
     tracker.prepare(reads.get(token) ?? token);
@@ -124,6 +127,7 @@ function keyItems(
     if (read === token) reads.delete(token);
     else reads.set(token, read);
     keys[i] = key ?? `new:${i}`;
+    listKey = undefined;
     return value;
   };
   // The list is its items in order: its key is theirs, as they are when it is asked for.
@@ -131,8 +135,11 @@ function keyItems(
     configurable: true,
     enumerable: true,
     get: () =>
-      tracker.keyOf('') === undefined || keys.some((key) => key.startsWith('new:'))
-        ? undefined
-        : hash('sha1', `items\n${keys.join('\n')}`, 'base64url'),
+      (listKey ??= {
+        value:
+          tracker.keyOf('') === undefined || keys.some((key) => key.startsWith('new:'))
+            ? undefined
+            : hash('sha1', `items\n${keys.join('\n')}`, 'base64url'),
+      }).value,
   });
 }

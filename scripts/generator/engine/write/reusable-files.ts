@@ -73,10 +73,13 @@ export async function findReusable(
   /** Where the file `relative` names (its name from `start`) is in `listing`. */
   const positionIn = (listing: FolderListing, relative: string, start: number): number | undefined => {
     const next = (lastFound.get(listing) ?? -1) + 1;
-    // Compared in place: a name sliced per file was 200,000 strings.
-    const guess = listing.names[next];
-    let at: number | undefined =
-      guess !== undefined && guess.length === relative.length - start && relative.endsWith(guess) ? next : undefined;
+    // Compared in place (a name sliced per file was 200,000 strings), a few names on: a file not
+    // looked for (its output changed) is one to step over.
+    let at: number | undefined;
+    for (let guess = next; guess < next + LOOK_AHEAD && at === undefined; guess++) {
+      const name = listing.names[guess];
+      if (name !== undefined && name.length === relative.length - start && relative.endsWith(name)) at = guess;
+    }
     if (at === undefined) {
       const name = relative.slice(start);
       let known = positions.get(listing);
@@ -113,6 +116,8 @@ export async function findReusable(
     if (key === undefined) continue;
     for (let k = 0; k < relatives.length; k++) {
       const row = previous.find(relatives[k]!, hint);
+      // An output's files are consecutive rows: one not reused is stepped over whole.
+      if (row >= 0) hint = row + relatives.length - k;
       if (row < 0 || !sameKey(previous.rows.keys[row], key) || !intact(relatives[k]!, row)) {
         rows.fill(-1, first, end);
         break;
@@ -165,6 +170,9 @@ export function folderOf(relative: string): string {
   const slash = relative.lastIndexOf('/');
   return slash < 0 ? '' : relative.slice(0, slash);
 }
+
+/** Names of a listing compared in place, after the last one found, before a map of them all is made. */
+const LOOK_AHEAD = 4;
 
 /** Written files stamped at once (statMany). */
 export const STAT_SLICE = 50_000;
