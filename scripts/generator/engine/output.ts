@@ -87,7 +87,7 @@ export async function startOutput(
   const shrunk = options.allowShrink ? [] : shrinking(paths.out, outputs, previousLists);
   const reads = emptyReads();
   const previous = previousLists && previousReads(paths, fingerprint, previousLists);
-  keyOutputs(outputs, tracker, previous, reads);
+  keyOutputs(outputs, tracker, previous, reads, { once: true });
   // The composite tokens the previous build valued: an output taken whole may still name them.
   const carried = previous?.values?.composites.map(([token]) => token);
   const writing = await startSite(
