@@ -23,12 +23,12 @@ import {
   writeOutputManifest,
   writeOutputReads,
 } from './cache/cache.ts';
-import { packReads } from './cache/output-reads.ts';
+import { packReads, type ReadsByPath } from './cache/output-reads.ts';
 import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
-import { emptyReads, keyOutputs, type PreviousReads } from './reuse/reuse.ts';
+import { emptyReads, keyOutputs, type PreviousReads, type RecordedReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
 import type { ListTable } from './write/list-items.ts';
 import { countListItems } from './write/previous-lists.ts';
@@ -121,7 +121,7 @@ export async function startOutput(
           fingerprint,
           packReads(
             outputs.map((output) => output.path),
-            reads.outputs,
+            readsNow(reads, previous),
           ),
           tracker.values(carried),
         ),
@@ -129,6 +129,19 @@ export async function startOutput(
       return { ...written, warnings: [...new Set(warnings)] };
     },
     abandon: () => writing.abandon(),
+  };
+}
+
+/**
+ * What each output read when it was last made: this build's reads, or the previous build's for an
+ * output not made again. Asked for every output in order, so that the previous reads are found in place.
+ */
+function readsNow(recorded: RecordedReads, previous: PreviousReads | undefined): ReadsByPath {
+  return {
+    get(path) {
+      const before = previous?.outputs.get(path);
+      return recorded.outputs.get(path) ?? before;
+    },
   };
 }
 

@@ -66,11 +66,9 @@ export class PreviousOutputReads implements ReadsByPath {
   }
 
   get(path: string): string | undefined {
-    const found = this.#at(this.#next, path)
-      ? this.#next
-      : this.#at(this.#next + 1, path)
-        ? this.#next + 1
-        : this.#find(path);
+    // Asked again in the same order once every path was asked for, it starts over.
+    const next = this.#next < this.#packed.index.length ? this.#next : 0;
+    const found = this.#at(next, path) ? next : this.#at(next + 1, path) ? next + 1 : this.#find(path);
     if (found === undefined) return undefined;
     this.#next = found + 1;
     return this.#packed.table[this.#packed.index[found]!];
