@@ -120,7 +120,7 @@ export async function startOutput(
           paths.cache,
           fingerprint,
           packReads(
-            outputs.map((output) => output.path),
+            outputs.filter((output) => !output.items && typeof output.body === 'function').map((output) => output.path),
             readsNow(reads, previous),
           ),
           tracker.values(carried),
@@ -134,7 +134,9 @@ export async function startOutput(
 
 /**
  * What each output read when it was last made: this build's reads, or the previous build's for an
- * output not made again. Asked for every output in order, so that the previous reads are found in place.
+ * output not made again. Asked for the outputs keyed by their bodies, in the order they were keyed
+ * (reuse.ts), so that the previous reads are found in place: a path they lack (a list, a host
+ * file) made a map of every path.
  */
 function readsNow(recorded: RecordedReads, previous: PreviousReads | undefined): ReadsByPath {
   return {
