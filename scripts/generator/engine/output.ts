@@ -88,8 +88,10 @@ export async function startOutput(
   const reads = emptyReads();
   const previous = previousLists && previousReads(paths, fingerprint, previousLists);
   keyOutputs(outputs, tracker, previous, reads, { once: true });
-  // The composite tokens the previous build valued: an output taken whole may still name them.
+  // Kept to the end: the composite tokens the previous build valued (an output taken whole may
+  // still name them), and the previous outputs' reads; not what the records were worth then.
   const carried = previous?.values?.composites.map(([token]) => token);
+  const previousOutputs = previous?.outputs;
   const writing = await startSite(
     paths.out,
     outputs.filter((output) => output.items),
@@ -121,7 +123,7 @@ export async function startOutput(
           fingerprint,
           packReads(
             outputs.filter((output) => !output.items && typeof output.body === 'function').map((output) => output.path),
-            readsNow(reads, previous),
+            readsNow(reads, previousOutputs),
           ),
           tracker.values(carried),
         ),
@@ -138,10 +140,10 @@ export async function startOutput(
  * (reuse.ts), so that the previous reads are found in place: a path they lack (a list, a host
  * file) made a map of every path.
  */
-function readsNow(recorded: RecordedReads, previous: PreviousReads | undefined): ReadsByPath {
+function readsNow(recorded: RecordedReads, previous: ReadsByPath | undefined): ReadsByPath {
   return {
     get(path) {
-      const before = previous?.outputs.get(path);
+      const before = previous?.get(path);
       return recorded.outputs.get(path) ?? before;
     },
   };
