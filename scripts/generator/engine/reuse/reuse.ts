@@ -54,26 +54,27 @@ export function keyOutputs(
   { once = false }: { once?: boolean } = {},
 ): void {
   // The files made of one record mostly read the same records (a manuscript's page and its three
-  // citation files): their reads are valued once, and kept as one string.
-  const values = new Map<string, { reads: string; key: string | undefined }>();
+  // citation files): their reads are valued once, and reads noted anew are kept as one string.
+  // Reads that name nothing changed need no valuing, nor a place in the map (325,000 of them at
+  // 100,000 manuscripts).
+  const keys = new Map<string, string | undefined>();
+  const copies = new Map<string, string>();
   const changed = changedReads(tracker, previous?.values);
   const bodies: Bodies = {
     tracker,
     recorded,
     once,
     valued(reads) {
-      let value = values.get(reads);
-      if (!value)
-        values.set(
-          reads,
-          (value = { reads, key: changed && !changed(reads) ? KEY_AS_RECORDED : tracker.keyOf(reads) }),
-        );
-      return value;
+      if (changed && !changed(reads)) return KEY_AS_RECORDED;
+      if (keys.has(reads)) return keys.get(reads);
+      const key = tracker.keyOf(reads);
+      keys.set(reads, key);
+      return key;
     },
-    kept(reads, key) {
-      const value = values.get(reads);
-      if (value) return value.reads;
-      values.set(reads, { reads, key });
+    kept(reads) {
+      const copy = copies.get(reads);
+      if (copy !== undefined) return copy;
+      copies.set(reads, reads);
       return reads;
     },
   };
@@ -95,9 +96,9 @@ interface Bodies {
   recorded: RecordedReads;
   once: boolean;
   /** The key of reads recorded before, valued once per distinct reads. */
-  valued(reads: string): { reads: string; key: string | undefined };
-  /** The one copy of reads just noted, with their key: the files of a record are rendered by different renderers. */
-  kept(reads: string, key: string | undefined): string;
+  valued(reads: string): string | undefined;
+  /** The one copy of reads just noted: the files of a record are rendered by different renderers. */
+  kept(reads: string): string;
 }
 
 function keyBody(
@@ -107,16 +108,14 @@ function keyBody(
   bodies: Bodies,
 ): void {
   const { tracker, recorded } = bodies;
-  const found = previous?.outputs.get(output.path);
-  const known = found === undefined ? undefined : bodies.valued(found);
-  const before = known?.reads;
+  const before = previous?.outputs.get(output.path);
   // What it read before stays in `previous` until it is made again: a map of 750,000 paths copied
   // from there cost a build after an edit at 100,000 manuscripts half a second (RecordedReads).
-  output.key = known?.key;
+  output.key = before === undefined ? undefined : bodies.valued(before);
   output.body = () => {
     if (before !== undefined) tracker.prepare(before);
     const { value, reads, key } = tracker.track(() => [...render()]);
-    recorded.outputs.set(output.path, bodies.kept(reads, key));
+    recorded.outputs.set(output.path, bodies.kept(reads));
     output.key = key;
     // At 100,000 manuscripts, the closures of 750,000 bodies written already were about 150 MB
     // of the end of a cold build.
