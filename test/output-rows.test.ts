@@ -7,7 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutputManifest, writeOutputManifest } from '../scripts/generator/engine/cache/cache.ts';
+import {
+  readOutputManifest,
+  readOutputReads,
+  removeOutputManifest,
+  writeOutputManifest,
+  writeOutputReads,
+} from '../scripts/generator/engine/cache/cache.ts';
 import { OutputRowsBuilder, rowFinder, rowStamp } from '../scripts/generator/engine/cache/output-rows.ts';
 
 let dir: string;
@@ -73,5 +79,24 @@ describe('the output manifest in the build cache', () => {
     for (const row of [0, 9_999, 10_000, 20_001, 25_002])
       expect(rowStamp(read.files, row)).toEqual(rowStamp(files, row));
     expect(readOutputManifest(dir, 'another fingerprint')).toBeUndefined();
+  });
+
+  it('goes with the reads recorded with it: reads of an older output are never compared with a newer manifest', () => {
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files: pages(3) });
+    const values = { keys: ['', '', 'm1'], values: ['', '', 'hash-m1'], composites: [] };
+    writeOutputReads(
+      dir,
+      'fingerprint',
+      { paths: 'manuscripts/1.html', table: ['m:m1'], index: Uint32Array.of(0) },
+      values,
+    );
+    expect(readOutputReads(dir, 'fingerprint').values).toEqual(values);
+    // A build about to change the output removes both; one that stops before writing them again
+    // leaves neither.
+    removeOutputManifest(dir);
+    expect(readOutputManifest(dir, 'fingerprint')).toBeUndefined();
+    const reads = readOutputReads(dir, 'fingerprint');
+    expect(reads.values).toBeUndefined();
+    expect(reads.outputs.get('manuscripts/1.html')).toBeUndefined();
   });
 });

@@ -143,8 +143,15 @@ export function writeOutputManifest(dir: string, fingerprint: string, manifest: 
   });
 }
 
+/**
+ * Removes the manifest of the output and the reads recorded with it: both describe the output as
+ * it is, and are written again once the new one is in place. The reads go too, so that reads from
+ * an older output are never compared with a newer manifest: what their tokens were worth then
+ * (record-values.ts) is only what the manifest's keys were made from if both come from one build.
+ */
 export function removeOutputManifest(dir: string): void {
   rmSync(path.join(dir, OUTPUTS_FILE), { force: true });
+  rmSync(path.join(dir, OUTPUT_READS_FILE), { force: true });
 }
 
 /*
