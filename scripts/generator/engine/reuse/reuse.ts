@@ -95,7 +95,7 @@ interface Bodies {
   tracker: ReadTracker;
   recorded: RecordedReads;
   once: boolean;
-  /** The key of reads recorded before, valued once per distinct reads. */
+  /** The key of reads recorded before: KEY_AS_RECORDED when they name nothing changed, else valued once per distinct reads. */
   valued(reads: string): string | undefined;
   /** The one copy of reads just noted: the files of a record are rendered by different renderers. */
   kept(reads: string): string;
@@ -117,8 +117,8 @@ function keyBody(
     const { value, reads, key } = tracker.track(() => [...render()]);
     recorded.outputs.set(output.path, bodies.kept(reads));
     output.key = key;
-    // At 100,000 manuscripts, the closures of 750,000 bodies written already were about 150 MB
-    // of the end of a cold build.
+    // At 100,000 manuscripts, the closures of 750,000 bodies written already were about 100 MB of
+    // what a cold build holds while it writes (docs/performance.md, round 14).
     if (bodies.once) output.body = calledAlready;
     return value as ReturnType<Extract<OutputFile['body'], () => unknown>>;
   };
