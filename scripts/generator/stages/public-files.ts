@@ -45,6 +45,25 @@ export async function readPublicFiles(
 
 /** Two outputs at one path: every conflicting source is named (as Eleventy does). */
 export function findOutputConflicts(groups: { source: string; outputs: readonly OutputFile[] }[]): Problem[] {
+  // Most builds have no conflict: one set of every path tells (a set's size grows by one for each
+  // new path), and the sources are looked for only when it does not grow. At 100,000 manuscripts
+  // there are 850,000 paths, and a map of their owners cost twice the lookups.
+  const paths = new Set<string>();
+  const clashes = (written: string) => paths.size === paths.add(written).size;
+  const any = groups.some(({ outputs }) =>
+    outputs.some(
+      (output) =>
+        clashes(output.path) ||
+        (output.precompress === true && TWINS.some((suffix) => clashes(`${output.path}${suffix}`))),
+    ),
+  );
+  return any ? conflictsOf(groups) : [];
+}
+
+const TWINS = ['.gz', '.br'] as const;
+
+/** Every path two sources write, reported at the second. */
+function conflictsOf(groups: { source: string; outputs: readonly OutputFile[] }[]): Problem[] {
   const owners = new Map<string, string>();
   const problems: Problem[] = [];
   const claim = (written: string, source: string) => {
@@ -66,7 +85,7 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
   for (const { source, outputs } of groups) {
     for (const output of outputs) {
       claim(output.path, source);
-      if (output.precompress) for (const suffix of ['.gz', '.br']) claim(`${output.path}${suffix}`, source);
+      if (output.precompress) for (const suffix of TWINS) claim(`${output.path}${suffix}`, source);
     }
   }
   return problems;
