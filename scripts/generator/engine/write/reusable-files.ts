@@ -58,49 +58,48 @@ export async function findReusable(
 ): Promise<Int32Array> {
   const rows = new Int32Array(wanted.reduce((sum, { relatives }) => sum + relatives.length, 0)).fill(-1);
   if (!listed || !previous || previous.rows.names.length === 0) return rows;
-  // Relative folder → its listing; at 100,000 manuscripts, 200,000 files in about a hundred folders.
-  const listings = new Map<string, FolderListing | undefined>();
+  // Relative folder → its listing, with where the search in it stands: at 100,000 manuscripts,
+  // 750,000 files in about twenty folders.
+  const listings = new Map<string, ListingSearch | undefined>();
   const folderOfNext = folderFinder();
   const folders = new Set<string>();
   for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOfNext(relative));
   // Named as the scan names them (path.join), whatever the platform's separator.
-  for (const folder of folders) listings.set(folder, await listed.folder(path.join(outDir, ...folder.split('/'))));
-  // Name → position in its listing, for this search only: a binary search over 100,000 names cost
-  // a quarter of a second for 200,000 files.
-  const positions = new Map<FolderListing, Map<string, number>>();
-  // The name after the last one found first: outputs in the listing's order (the PDFs) need no map.
-  const lastFound = new Map<FolderListing, number>();
-  /** Where the file `relative` names (its name from `start`) is in `listing`. */
-  const positionIn = (listing: FolderListing, relative: string, start: number): number | undefined => {
-    const next = (lastFound.get(listing) ?? -1) + 1;
+  for (const folder of folders) {
+    const listing = await listed.folder(path.join(outDir, ...folder.split('/')));
+    listings.set(folder, listing && { listing, lastFound: -1, positions: undefined });
+  }
+  /** Where the file `relative` names (its name from `start`) is in the search's listing. */
+  const positionIn = (search: ListingSearch, relative: string, start: number): number | undefined => {
+    const { names } = search.listing;
+    const next = search.lastFound + 1;
     // Compared in place (a name sliced per file was 200,000 strings), a few names on: a file not
     // looked for (its output changed) is one to step over.
     let at: number | undefined;
     for (let guess = next; guess < next + LOOK_AHEAD && at === undefined; guess++) {
-      const name = listing.names[guess];
+      const name = names[guess];
       if (name !== undefined && name.length === relative.length - start && relative.endsWith(name)) at = guess;
     }
     if (at === undefined) {
-      const name = relative.slice(start);
-      let known = positions.get(listing);
-      if (!known) {
-        known = new Map();
-        for (let i = 0; i < listing.names.length; i++) known.set(listing.names[i]!, i);
-        positions.set(listing, known);
+      // Name → position, for this search only: a binary search over 100,000 names cost a quarter
+      // of a second for 200,000 files.
+      if (!search.positions) {
+        search.positions = new Map();
+        for (let i = 0; i < names.length; i++) search.positions.set(names[i]!, i);
       }
-      at = known.get(name);
+      at = search.positions.get(relative.slice(start));
     }
-    if (at !== undefined) lastFound.set(listing, at);
+    if (at !== undefined) search.lastFound = at;
     return at;
   };
   const { stamps } = previous.rows;
-  // 200,000 files at 100,000 manuscripts: no closure or object per file.
+  // 750,000 files at 100,000 manuscripts: no closure or object per file.
   const intact = (relative: string, row: number): boolean => {
     const folder = folderOfNext(relative);
-    const listing = listings.get(folder);
-    const at = listing && positionIn(listing, relative, folder === '' ? 0 : folder.length + 1);
-    if (at === undefined || listing!.kind(at) !== 'file') return false;
-    const v = listing!.values;
+    const search = listings.get(folder);
+    const at = search && positionIn(search, relative, folder === '' ? 0 : folder.length + 1);
+    if (at === undefined || search!.listing.kind(at) !== 'file') return false;
+    const v = search!.listing.values;
     const r = row * ROW_STAMP_FIELDS;
     return (
       v[at * STAT_FIELDS + 1] === stamps[r] &&
@@ -127,6 +126,17 @@ export async function findReusable(
     }
   }
   return rows;
+}
+
+/**
+ * One folder's listing as findReusable searches it: the name after the last one found is tried
+ * first (outputs in the listing's order, as the PDFs are, need no map), and a map of its names is
+ * made only for a name elsewhere.
+ */
+interface ListingSearch {
+  readonly listing: FolderListing;
+  lastFound: number;
+  positions: Map<string, number> | undefined;
 }
 
 /** Whether a file recorded with key `recorded` stands for an output keyed `key` (OutputFile.key). */
