@@ -30,6 +30,8 @@ export interface ReadTracker {
   keyOf(reads: string): string | undefined;
   /** The token of a record of the site (as the site handed it out). */
   tokenOf(record: object): string | undefined;
+  /** The key of reads that name one record of the site only: keyOf(tokenOf(record)), with no token made. */
+  keyOfRecord(record: object): string | undefined;
   /** Readies the records `reads` names for a body about to read them again (TrackingOptions.readIn). */
   prepare(reads: string): void;
   /**
@@ -240,6 +242,11 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     },
     keyOf: keys.keyOf,
     tokenOf: (record) => handlerOfProxy(record)?.token,
+    keyOfRecord(record) {
+      const handler = handlerOfProxy(record);
+      // Without every record's hash nothing is reused (keyMaker), this record's included.
+      return handler && keys.compositeValue ? valueOf(handler.record) : undefined;
+    },
     values(also = []) {
       const { compositeValue } = keys;
       if (!compositeValue) return undefined;
