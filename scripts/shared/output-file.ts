@@ -12,7 +12,7 @@ export interface OutputFile {
    * the items it wrote before under the same key from the previous file instead of rendering them.
    */
   items?: ListItems;
-  /** Also write precompressed `.gz` and `.br` variants next to it. */
+  /** Also write precompressed `.gz` and `.br` variants next to it (PRECOMPRESSED). */
   precompress?: boolean;
   /**
    * Identifies everything the content depends on. When the previous build wrote this path
@@ -21,6 +21,9 @@ export interface OutputFile {
    */
   key?: string;
 }
+
+/** The twins written next to a file marked `precompress`, in this order. */
+export const PRECOMPRESSED = ['.gz', '.br'] as const;
 
 /**
  * An output's key when the build knows that nothing the output read has changed since the previous

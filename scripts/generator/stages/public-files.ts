@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { OutputFile } from '../../shared/output-file.ts';
+import { PRECOMPRESSED, type OutputFile } from '../../shared/output-file.ts';
 import type { Problem } from '../model/problems.ts';
 
 export async function readPublicFiles(
@@ -54,13 +54,11 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
     outputs.some(
       (output) =>
         clashes(output.path) ||
-        (output.precompress === true && TWINS.some((suffix) => clashes(`${output.path}${suffix}`))),
+        (output.precompress === true && PRECOMPRESSED.some((suffix) => clashes(`${output.path}${suffix}`))),
     ),
   );
   return any ? conflictsOf(groups) : [];
 }
-
-const TWINS = ['.gz', '.br'] as const;
 
 /** Every path two sources write, reported at the second. */
 function conflictsOf(groups: { source: string; outputs: readonly OutputFile[] }[]): Problem[] {
@@ -85,7 +83,7 @@ function conflictsOf(groups: { source: string; outputs: readonly OutputFile[] }[
   for (const { source, outputs } of groups) {
     for (const output of outputs) {
       claim(output.path, source);
-      if (output.precompress) for (const suffix of TWINS) claim(`${output.path}${suffix}`, source);
+      if (output.precompress) for (const suffix of PRECOMPRESSED) claim(`${output.path}${suffix}`, source);
     }
   }
   return problems;

@@ -4,7 +4,7 @@ import type { OutputFile } from '../../../shared/output-file.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
 import { tableBytes, type ListTable } from './list-items.ts';
 import type { PreviousListFile } from './list-writer.ts';
-import { PRECOMPRESSED } from './reusable-files.ts';
+import { PRECOMPRESSED } from '../../../shared/output-file.ts';
 
 /**
  * The previous build's files of a list, when they still are the files its table describes: same

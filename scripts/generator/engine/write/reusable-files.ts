@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ROW_STAMP_FIELDS, type OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
 
-import { KEY_AS_RECORDED, type OutputFile } from '../../../shared/output-file.ts';
+import { KEY_AS_RECORDED, PRECOMPRESSED, type OutputFile } from '../../../shared/output-file.ts';
 
 import { STAT_FIELDS, type FolderListing, type Scan } from '../scan/stat-many.ts';
 
@@ -186,6 +186,3 @@ const LOOK_AHEAD = 4;
 
 /** Written files stamped at once (statMany). */
 export const STAT_SLICE = 50_000;
-
-/** The twins written next to a file marked `precompress`. */
-export const PRECOMPRESSED = ['.gz', '.br'] as const;
