@@ -218,6 +218,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
   };
   const recordOf = recordFinder(resolved);
   const keys = keyMaker(resolved, membersOf, newestOf, recordOf);
+  let joined: Pick<RecordValues, 'keys' | 'values'> | undefined;
   let authorPositions: Map<AuthorRecord, number> | undefined;
   const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
 
@@ -259,12 +260,10 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
         const value = compositeValue(token);
         if (value !== undefined) valued.push([token, value]);
       }
-      const collections = [resolved.authors, resolved.volumes, resolved.manuscripts] as const;
-      return {
-        keys: collections.map((records) => records.map((record) => record.origin.key).join('\n')),
-        values: collections.map((records) => records.map((record) => valueOf(record)).join('\n')),
-        composites: valued,
-      };
+      // The records' part is asked for twice in a build (to compare, then to keep), and is the
+      // same both times: 250,000 keys and values joined at 100,000 manuscripts.
+      joined ??= joinedValues(resolved);
+      return { ...joined, composites: valued };
     },
     prepare(reads) {
       const readIn = options.readIn;
@@ -275,6 +274,15 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
         if (manuscript) readIn(manuscript);
       }
     },
+  };
+}
+
+/** Each collection's record keys and their values, newline-joined in the records' order (record-values.ts). */
+function joinedValues(resolved: ResolvedJournal): Pick<RecordValues, 'keys' | 'values'> {
+  const collections = [resolved.authors, resolved.volumes, resolved.manuscripts] as const;
+  return {
+    keys: collections.map((records) => records.map((record) => record.origin.key).join('\n')),
+    values: collections.map((records) => records.map((record) => valueOf(record)).join('\n')),
   };
 }
 
