@@ -28,7 +28,7 @@ import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
-import { emptyReads, keyOutputs, type PreviousReads, type RecordedReads } from './reuse/reuse.ts';
+import { emptyReads, keyedByBody, keyOutputs, type PreviousReads, type RecordedReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
 import type { ListTable } from './write/list-items.ts';
 import { countListItems } from './write/previous-lists.ts';
@@ -122,7 +122,7 @@ export async function startOutput(
           paths.cache,
           fingerprint,
           packReads(
-            outputs.filter((output) => !output.items && typeof output.body === 'function').map((output) => output.path),
+            outputs.filter(keyedByBody).map((output) => output.path),
             readsNow(reads, previousOutputs),
           ),
           tracker.values(carried),

@@ -80,8 +80,17 @@ export function keyOutputs(
   };
   for (const output of outputs) {
     if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
-    else if (typeof output.body === 'function') keyBody(output, output.body, previous, bodies);
+    else if (keyedByBody(output)) keyBody(output, output.body, previous, bodies);
   }
+}
+
+/**
+ * Whether keyOutputs keys an output by what its body reads (its reads are then RecordedReads.outputs'
+ * and PreviousReads.outputs', in the order of the outputs); a list is keyed by its items, and a body
+ * given as text or bytes not at all.
+ */
+export function keyedByBody(output: OutputFile): output is OutputFile & { body: () => Iterable<unknown> } {
+  return !output.items && typeof output.body === 'function';
 }
 
 /** Whether reads name anything changed since `then`; undefined when every output is to be valued anew. */
@@ -134,12 +143,12 @@ function keyBefore(
   items: ListItems,
   tracker: ReadTracker,
   previous: ReadonlyMap<string, string>,
-  tokenOf: (i: number) => string,
+  tokenOf: (i: number, subject: object | undefined) => string,
   reads: Map<string, string>,
 ): string | undefined {
   const subject = items.subject?.(i);
   if (subject && previous.size === 0) return tracker.keyOfRecord(subject);
-  const token = tokenOf(i);
+  const token = tokenOf(i, subject);
   const before = previous.get(token) ?? token;
   if (before === token) return subject ? tracker.keyOfRecord(subject) : tracker.keyOf(token);
   reads.set(token, before);
@@ -163,7 +172,7 @@ function keyItems(
   const keys = new Array<string>(items.count);
   // An item's token is made again when it is rendered rather than kept: 250,000 of them were
   // strings held to the end of a build.
-  const tokenOf = (i: number) => (items.subject && tracker.tokenOf(items.subject(i))) || `item:${i}`;
+  const tokenOf = (i: number, subject = items.subject?.(i)) => (subject && tracker.tokenOf(subject)) || `item:${i}`;
   for (let i = 0; i < items.count; i++) {
     // A key no previous item has (keys are hashes): the item is rendered, and keyed then.
     keys[i] = (previous && keyBefore(i, items, tracker, previous, tokenOf, reads)) || `new:${i}`;
