@@ -433,6 +433,8 @@ interface How {
   replace: boolean;
   /** dist/ deleted before the build (the cache stays), or the build cache deleted (dist/ stays). */
   remove: 'nothing' | 'output' | 'cache';
+  /** The manuscripts' long fields set aside in a file, as a large journal's build does, rather than kept in memory. */
+  setAside: boolean;
 }
 const how: fc.Arbitrary<How> = fc.record({
   check: fc.boolean(),
@@ -440,6 +442,7 @@ const how: fc.Arbitrary<How> = fc.record({
   aged: fc.boolean(),
   replace: fc.boolean(),
   remove: fc.constantFrom<How['remove']>('nothing', 'nothing', 'nothing', 'nothing', 'output', 'cache'),
+  setAside: fc.boolean(),
 });
 
 /** One or more edits saved before a build, or one mistake. */
@@ -498,7 +501,7 @@ async function coldBuild(root: string, files: Map<string, Uint8Array>): Promise<
     out: path.join(scratch, `cold-${n}`),
     cache: path.join(scratch, `cold-cache-${n}`),
   });
-  const result = await build(paths, 'build', { cache: false, threads: 0 });
+  const result = await build(paths, 'build', { cache: false, threads: 0, setAsideLongFields: false });
   const cold = { problems: result.problems, tree: await readTree(paths.out) };
   await rm(paths.out, { recursive: true, force: true });
   await rm(paths.cache, { recursive: true, force: true });
@@ -514,7 +517,7 @@ async function fastBuild(paths: ProjectPaths, options: How): Promise<BuildResult
     const checked = await build(paths, 'check', threads);
     expect(checked.problems, 'check').toEqual([]);
   }
-  return build(paths, 'build', threads);
+  return build(paths, 'build', { ...threads, setAsideLongFields: options.setAside });
 }
 
 /** The fast build equals the cold one, file for file; and it published the model's records. */
@@ -547,7 +550,14 @@ function saveOptions(options: How) {
   };
 }
 
-const FRESH: How = { check: false, threads: undefined, aged: false, replace: false, remove: 'nothing' };
+const FRESH: How = {
+  check: false,
+  threads: undefined,
+  aged: false,
+  replace: false,
+  remove: 'nothing',
+  setAside: false,
+};
 
 async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
   const root = await mkdtemp(path.join(scratch, 'project-'));
@@ -565,11 +575,10 @@ async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
         await syncFiles(root, onDisk, files, saveOptions(current.how));
         onDisk = files;
         broken = true;
-        const result = await build(
-          paths,
-          'build',
-          current.how.threads === undefined ? {} : { threads: current.how.threads },
-        );
+        const result = await build(paths, 'build', {
+          ...(current.how.threads === undefined ? {} : { threads: current.how.threads }),
+          setAsideLongFields: current.how.setAside,
+        });
         expect(result.ok, `the build with ${current.defect} fails`).toBe(false);
         expect(result.problems.length).toBeGreaterThan(0);
         // The same problems, at the same places, as the plain path reports.

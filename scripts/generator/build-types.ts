@@ -42,4 +42,9 @@ export interface BuildOptions {
   swapSteps?: SwapSteps;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
+  /**
+   * Whether the manuscripts' long fields wait in a file of the build cache's folder rather than in
+   * memory: by default when at least 2,000 manuscripts are loaded (engine/content.ts).
+   */
+  setAsideLongFields?: boolean;
 }

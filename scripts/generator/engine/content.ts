@@ -35,6 +35,8 @@ export interface ContentOptions {
   scan?: Scan;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
+  /** Whether a build sets its manuscripts' long fields aside in a file (load/set-aside.ts); by their number when not said. */
+  setAsideLongFields?: boolean;
 }
 
 export interface LoadedContent {
@@ -59,6 +61,14 @@ export interface LoadedContent {
 
 /** Files whose cache entries may be out of date before the check index is rewritten. */
 const STALE_ENTRIES_KEPT = 50;
+
+/**
+ * Manuscripts loaded from which a build sets their long fields aside in a file rather than in
+ * memory (load/set-aside.ts). At 100,000 the file took the cold build's peak down by the fields'
+ * 194 MB for about a second of reading them back (docs/performance.md); a journal of a few hundred
+ * holds a few MB of them, and the file would cost it more than it saves.
+ */
+const SET_ASIDE_FROM = 2_000;
 
 export async function loadContentFiles(
   paths: ProjectPaths,
@@ -94,9 +104,12 @@ export async function loadContentFiles(
   const found = await timed(progress, 'discover', 0, () =>
     discover(paths.root, paths.content, scan, journalFound, (collection) => cached.fileNames(collection)),
   );
+  const setAsideFrom =
+    options.setAsideLongFields === undefined ? SET_ASIDE_FROM : options.setAsideLongFields ? 1 : undefined;
   const loaded = await loadContent(found, cached, progress, {
     threads,
     restore: mode === 'build' ? 'records' : 'checks',
+    ...(setAsideFrom === undefined ? {} : { setAside: { dir: paths.cache, from: setAsideFrom } }),
   });
   // Rewriting the caches costs seconds at 100,000 files; a few stale entries cost nothing (those
   // files are hashed again, and parsed again if they changed), so they wait for a larger batch.

@@ -35,6 +35,7 @@ import { PreviousOutputReads, type PackedReads, type ReadsByPath } from './outpu
 import type { RecordValues } from '../reuse/record-values.ts';
 import type { ListTable } from '../write/list-items.ts';
 import type { Loaded } from '../../stages/load.ts';
+import type { SetAsideFields } from '../load/set-aside.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
@@ -51,7 +52,7 @@ export interface RecordEntry {
   hash: string;
   /** A valid manuscript's record is the slim part; its long fields are here (packed-manuscript.ts). */
   loaded: Loaded;
-  packed?: Uint8Array;
+  packed?: Uint8Array | SetAsideFields;
 }
 
 export interface OutputManifest {

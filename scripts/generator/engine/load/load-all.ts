@@ -15,6 +15,7 @@ import type { Problem } from '../../model/problems.ts';
 import type { Progress } from '../../progress.ts';
 import { createUnpacker, type PackedSource, type SlimManuscript } from './packed-manuscript.ts';
 import { rereadManuscript } from './reread.ts';
+import { SetAsideFile } from './set-aside.ts';
 import { COLLECTION_NAMES, type CollectionName } from '../../model/schema.ts';
 import { runLoadJobs } from './workers.ts';
 
@@ -114,6 +115,11 @@ export interface LoadOptions {
    * its columns make no record at all (250,000 records and their garbage collection at 100,000 manuscripts).
    */
   restore?: 'records' | 'checks';
+  /**
+   * Where the manuscripts' long fields are set aside (set-aside.ts) when at least `from` manuscript
+   * files are loaded; they are kept in memory otherwise.
+   */
+  setAside?: { dir: string; from: number } | undefined;
 }
 
 export async function loadContent(
@@ -167,6 +173,7 @@ export async function loadContent(
     });
   }
   stage.advance(sources.length - rest.length);
+  const setAside = restore === 'records' ? setAsideFile(options.setAside, sources, rest) : undefined;
   const onResults = (results: LoadResult[]) => {
     for (const result of results) {
       const file = sources.file(result.index);
@@ -188,7 +195,7 @@ export async function loadContent(
           file,
           hash: result.hash,
           loaded: result.loaded,
-          ...(result.packed ? { packed: result.packed } : {}),
+          ...(result.packed ? { packed: setAside ? setAside.keep(result.packed) : result.packed } : {}),
           ...(result.stamp ? { stamp: result.stamp } : {}),
         });
       }
@@ -215,6 +222,18 @@ export async function loadContent(
   }
   const entries = () => Array.from({ length: sources.length }, (_, index) => fresh.get(index) ?? cached.entry(index)!);
   return { ...(records ? { records } : {}), checked, problems, files: sources.length, entries, parsed, stale };
+}
+
+/** The file a load's long fields are set aside in, when enough manuscripts are loaded for it to pay off. */
+function setAsideFile(
+  where: LoadOptions['setAside'],
+  sources: SourceFiles,
+  loading: readonly LoadJob[],
+): SetAsideFile | undefined {
+  if (!where) return undefined;
+  let manuscripts = 0;
+  for (const job of loading) if (sources.collection(job.index) === 'manuscripts') manuscripts++;
+  return manuscripts >= where.from ? SetAsideFile.open(where.dir) : undefined;
 }
 
 /** Every file's record in discovery order, each repeated text kept once (a build keeps them to its end). */

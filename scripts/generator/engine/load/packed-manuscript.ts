@@ -2,9 +2,9 @@
  * A manuscript kept compact in memory ("keep one compact representation per record").
  * At 100,000 manuscripts the abstracts alone take more memory than the rest of the build, and
  * V8 keeps any text with one non-Latin-1 character at two bytes per character. So the long,
- * rarely read fields travel from the load workers, stay in the build cache and stay in memory as
- * one UTF-8 JSON buffer per record; the fields that the resolve, media, sitemap and key stages
- * read on every record stay plain. Reading a packed field unpacks the record's buffer once and
+ * rarely read fields travel from the load workers as one UTF-8 JSON buffer per record, kept in
+ * memory, or for a large journal set aside in a file (set-aside.ts); the fields that the resolve,
+ * media, sitemap and key stages read on every record stay plain. Reading a packed field unpacks the record's buffer once and
  * keeps the result in a one-record slot: renderers read one record's fields together.
  *
  * A manuscript restored from the check index by a build (check-index.ts) has no buffer: its long
@@ -14,6 +14,7 @@
 import type { SourceFile } from '../../stages/discover.ts';
 import { LONG_FIELD_JSON, LONG_FIELDS, type LongField, type ManuscriptRecord } from '../../model/records.ts';
 import { parsePackedJson, toJson } from '../../render/json-text.ts';
+import { SetAsideFields } from './set-aside.ts';
 
 export { parsePackedJson };
 
@@ -27,8 +28,13 @@ export interface FileBacked {
   hash: string;
 }
 
-/** Where a manuscript's long fields are: its packed buffer, or its file. */
-export type PackedSource = Uint8Array | FileBacked;
+/** Where a manuscript's long fields are: its packed buffer, in memory or set aside in a file (set-aside.ts), or its own file. */
+export type PackedSource = Uint8Array | SetAsideFields | FileBacked;
+
+/** The packed buffer of a source that has one. */
+function packedBytes(packed: PackedSource): Uint8Array | undefined {
+  return packed instanceof Uint8Array ? packed : packed instanceof SetAsideFields ? packed.bytes() : undefined;
+}
 export type SlimManuscript = Omit<ManuscriptRecord, PackedField>;
 
 /** Splits a record into its plain part and its packed fields, each in the record's order. */
@@ -104,14 +110,15 @@ function uint32At(bytes: Uint8Array, at: number): number {
 export function createUnpacker(
   reread: (backed: FileBacked) => PackedValues,
 ): (slim: SlimManuscript, packed: PackedSource) => ManuscriptRecord {
-  const slot: { packed?: PackedSource; values: Partial<PackedValues> } = { values: {} };
+  const slot: { packed?: PackedSource; bytes?: Uint8Array | undefined; values: Partial<PackedValues> } = { values: {} };
   const unpack = <F extends PackedField>(packed: PackedSource, field: F): PackedValues[F] => {
     if (slot.packed !== packed) {
-      slot.values = packed instanceof Uint8Array ? {} : reread(packed);
+      slot.bytes = packedBytes(packed);
+      slot.values = slot.bytes ? {} : reread(packed as FileBacked);
       slot.packed = packed;
     }
-    if (packed instanceof Uint8Array && !(field in slot.values)) {
-      const json = packedValueJson(packed, field);
+    if (slot.bytes && !(field in slot.values)) {
+      const json = packedValueJson(slot.bytes, field);
       slot.values[field] = json === undefined ? undefined : (parsePackedJson(json) as PackedValues[F]);
     }
     return slot.values[field] as PackedValues[F];
@@ -135,7 +142,8 @@ type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedV
 class PackedManuscript implements PackedValues {
   static readIn(record: PackedManuscript, reread: (backed: FileBacked) => PackedValues): void {
     const packed = record.#packed;
-    if (!(packed instanceof Uint8Array)) record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
+    if (!(packed instanceof Uint8Array) && !(packed instanceof SetAsideFields))
+      record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
   }
 
   /** In memory, or where to read it from: a record restored from the check index is read in when rendered. */
@@ -169,8 +177,8 @@ class PackedManuscript implements PackedValues {
 
   /** The long fields as the JSON the lists publish, when they are in memory (not for a record read from its file again). */
   [LONG_FIELD_JSON]() {
-    const packed = this.#packed;
-    return packed instanceof Uint8Array ? (field: LongField) => packedValueJson(packed, field) : undefined;
+    const packed = packedBytes(this.#packed);
+    return packed ? (field: LongField) => packedValueJson(packed, field) : undefined;
   }
 
   /** The record as plain data (JSON.stringify and spreads do not see getters on the prototype). */
