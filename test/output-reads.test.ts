@@ -30,6 +30,18 @@ describe('the reads kept for the next build', () => {
     expect([...packed.index]).toEqual([0, 1, 1, 2, 1]);
   });
 
+  it('packs many paths as one, in order, each with its place', () => {
+    // More paths than are joined at a time, a few without reads.
+    const many = Array.from({ length: 10_000 }, (_, i) => `manuscripts/${i}.html`);
+    const reads = new Map(many.filter((_, i) => i % 1000 !== 7).map((path, i) => [path, `m:${i % 3}`]));
+    const packed = packReads(many, reads);
+    expect(packed.paths.split('\n')).toEqual(many.filter((path) => reads.has(path)));
+    expect(packed.index.length).toBe(reads.size);
+    expect(packed.table).toEqual(['m:0', 'm:1', 'm:2']);
+    const found = new PreviousOutputReads(packed);
+    expect(many.filter((path) => found.get(path) !== reads.get(path))).toEqual([]);
+  });
+
   it('finds every path asked for in order, out of order, and after outputs deleted or added since', () => {
     const inOrder = new PreviousOutputReads(packReads(order, recorded));
     for (const path of order) expect(inOrder.get(path)).toBe(recorded.get(path));

@@ -67,6 +67,18 @@ describe("finding an output among the previous build's rows", () => {
   });
 });
 
+describe('rows made one at a time', () => {
+  it('keeps every stamp past the room it was made with, and a stamp set later', () => {
+    const rows = new OutputRowsBuilder(2);
+    for (let i = 0; i < 9; i++) rows.add(`p${i}`, `k${i}`, i, 1.7e12 + i / 8, Number.NaN);
+    rows.stamp(7, { size: 70, mtimeMs: 1.8e12, ino: 77 });
+    expect(rows.names).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']);
+    expect(rowStamp(rows, 8)).toEqual({ size: 8, mtimeMs: 1.7e12 + 1, ino: Number.NaN });
+    expect(rowStamp(rows, 7)).toEqual({ size: 70, mtimeMs: 1.8e12, ino: 77 });
+    expect(rowStamp(rows, 0)).toEqual({ size: 0, mtimeMs: 1.7e12, ino: Number.NaN });
+  });
+});
+
 describe('the output manifest in the build cache', () => {
   it('reads back every row with its own key and stamp, across frames', () => {
     // More rows than one frame holds (10,000), so that the second frame's stamps must land after the first's.

@@ -121,10 +121,7 @@ export async function startOutput(
         writeOutputReads(
           paths.cache,
           fingerprint,
-          packReads(
-            outputs.filter(keyedByBody).map((output) => output.path),
-            readsNow(reads, previousOutputs),
-          ),
+          packReads(keyedPaths(outputs), readsNow(reads, previousOutputs)),
           tracker.values(carried),
         ),
       ].filter((warning) => warning !== undefined);
@@ -132,6 +129,11 @@ export async function startOutput(
     },
     abandon: () => writing.abandon(),
   };
+}
+
+/** The paths of the outputs keyed by their bodies, in order. */
+function* keyedPaths(outputs: readonly OutputFile[]): Generator<string> {
+  for (const output of outputs) if (keyedByBody(output)) yield output.path;
 }
 
 /**

@@ -101,9 +101,12 @@ function readVersion(manifest: string): string {
  * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files in columns (paths and keys
  * NUL-joined, stamps as numbers): no array or object per file to write or to read back: 200,000
  * files at 100,000 manuscripts, where an entry each costs tens of MB at the end of a cold build.
+ * A frame's texts (about 50 KB each) are collected young: frames of 10,000 files made texts large
+ * enough for the old generation, where they waited for a full collection (57 MB of a cold build's
+ * peak at 100,000 manuscripts).
  */
 type OutputFrame = [out: string, files: string, keys: string, stamps: Float64Array];
-const OUTPUT_ROWS_PER_FRAME = 10_000;
+const OUTPUT_ROWS_PER_FRAME = 2_000;
 
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
   const frames = readFrames<OutputFrame>(path.join(dir, OUTPUTS_FILE), fingerprint);

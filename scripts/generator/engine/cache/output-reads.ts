@@ -23,12 +23,21 @@ export interface PackedReads {
   index: Uint32Array;
 }
 
-/** Packs the reads of `paths` (in that order; a path without reads is left out). */
+/** Paths joined at a time while packing: a few joined strings of 4,096 paths stay in the young generation. */
+const PATHS_PER_PART = 4_096;
+
+/**
+ * Packs the reads of `paths` (in that order; a path without reads is left out). At the end of a
+ * build at 100,000 manuscripts, arrays of 650,000 paths and places made whole were garbage of the
+ * old generation, collected only once the heap reached its limit: tens of MB of the build's peak.
+ */
 export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedReads {
-  const kept: string[] = [];
   const table: string[] = [];
   const places = new Map<string, number>();
-  const index: number[] = [];
+  let index = new Uint32Array(PATHS_PER_PART);
+  let count = 0;
+  const parts: string[] = [];
+  let part: string[] = [];
   for (const path of paths) {
     const read = reads.get(path);
     if (read === undefined) continue;
@@ -38,10 +47,20 @@ export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedRe
       places.set(read, place);
       table.push(read);
     }
-    kept.push(path);
-    index.push(place);
+    if (count === index.length) {
+      const grown = new Uint32Array(index.length * 2);
+      grown.set(index);
+      index = grown;
+    }
+    index[count++] = place;
+    part.push(path);
+    if (part.length === PATHS_PER_PART) {
+      parts.push(part.join('\n'));
+      part = [];
+    }
   }
-  return { paths: kept.join('\n'), table, index: Uint32Array.from(index) };
+  if (part.length > 0) parts.push(part.join('\n'));
+  return { paths: parts.join('\n'), table, index: index.slice(0, count) };
 }
 
 /** The reads of the previous build's outputs, looked up by path. */

@@ -252,7 +252,10 @@ export async function startSite(
 
   /** Every file of the output, in the order of the outputs: reused ones with their previous rows, written ones with their stamps. */
   const outputRows = (previous: PreviousOutput | undefined): OutputRowsBuilder => {
-    const rows = new OutputRowsBuilder();
+    let count = 0;
+    for (const output of streamed) count += relativesOf(output).length;
+    for (const plan of [plans.media, plans.whole]) count += plan?.files.length ?? 0;
+    const rows = new OutputRowsBuilder(count);
     const addWritten = (tag: number) => rows.copy(written, tag);
     for (const output of streamed) {
       const tag = listTags.get(output.path);
