@@ -85,7 +85,7 @@ export async function startOutput(
   const groups = renderers.map((renderer) => ({ source: renderer.name, outputs: renderer.render(tracker.site) }));
   const outputs = groups.flatMap((group) => group.outputs);
   const shrunk = options.allowShrink ? [] : shrinking(paths.out, outputs, previousLists);
-  const reads = emptyReads();
+  const reads: RecordedReads = { ...emptyReads(), byPlace: new Array<string | undefined>(keyedCount(outputs)) };
   const previous = previousLists && previousReads(paths, fingerprint, previousLists);
   keyOutputs(outputs, tracker, previous, reads, { once: true });
   // Kept to the end: the composite tokens the previous build valued (an output taken whole may
@@ -121,7 +121,7 @@ export async function startOutput(
         writeOutputReads(
           paths.cache,
           fingerprint,
-          packReads(keyedPaths(outputs), readsNow(reads, previousOutputs)),
+          packReads(keyedPaths(outputs), readsNow(reads.byPlace!, previousOutputs)),
           tracker.values(carried),
         ),
       ].filter((warning) => warning !== undefined);
@@ -136,17 +136,24 @@ function* keyedPaths(outputs: readonly OutputFile[]): Generator<string> {
   for (const output of outputs) if (keyedByBody(output)) yield output.path;
 }
 
+function keyedCount(outputs: readonly OutputFile[]): number {
+  let count = 0;
+  for (const output of outputs) if (keyedByBody(output)) count++;
+  return count;
+}
+
 /**
  * What each output read when it was last made: this build's reads, or the previous build's for an
  * output not made again. Asked for the outputs keyed by their bodies, in the order they were keyed
- * (reuse.ts), so that the previous reads are found in place: a path they lack (a list, a host
- * file) made a map of every path.
+ * (reuse.ts): this build's are found by their places, and the previous build's in place, since a
+ * path they lack (a list, a host file) made a map of every path.
  */
-function readsNow(recorded: RecordedReads, previous: ReadsByPath | undefined): ReadsByPath {
+function readsNow(recorded: readonly (string | undefined)[], previous: ReadsByPath | undefined): ReadsByPath {
+  let place = 0;
   return {
     get(path) {
       const before = previous?.get(path);
-      return recorded.outputs.get(path) ?? before;
+      return recorded[place++] ?? before;
     },
   };
 }
