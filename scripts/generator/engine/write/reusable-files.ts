@@ -22,8 +22,15 @@ export function under(folder: string, relative: string): string {
   return `${folder}/${relative}`;
 }
 
+/**
+ * What the search for reusable files reads of an output (or of a PDF's copy). The outputs are given
+ * as they are: an object and a list of files made for each of 650,000 outputs at 100,000
+ * manuscripts lived through the search and were old garbage of a cold build (about 34 MB).
+ */
+export type ReusableOutput = Pick<OutputFile, 'path' | 'precompress' | 'key'>;
+
 /** The files an output is written as: itself, and its precompressed twins. */
-export function relativesOf(output: OutputFile): string[] {
+export function relativesOf(output: ReusableOutput): string[] {
   return output.precompress
     ? [output.path, ...PRECOMPRESSED.map((suffix) => `${output.path}${suffix}`)]
     : [output.path];
@@ -53,17 +60,17 @@ export interface PreviousOutput {
 export async function findReusable(
   outDir: string,
   previous: PreviousOutput | undefined,
-  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
+  wanted: readonly ReusableOutput[],
   listed: Scan | undefined,
 ): Promise<Int32Array> {
-  const rows = new Int32Array(wanted.reduce((sum, { relatives }) => sum + relatives.length, 0)).fill(-1);
+  const rows = new Int32Array(fileCount(wanted)).fill(-1);
   if (!listed || !previous || previous.rows.names.length === 0) return rows;
   // Relative folder → its listing, with where the search in it stands: at 100,000 manuscripts,
   // 750,000 files in about twenty folders.
   const listings = new Map<string, ListingSearch | undefined>();
   const folderOfNext = folderFinder();
   const folders = new Set<string>();
-  for (const { relatives } of wanted) for (const relative of relatives) folders.add(folderOfNext(relative));
+  for (const output of wanted) for (const relative of relativesOf(output)) folders.add(folderOfNext(relative));
   // Named as the scan names them (path.join), whatever the platform's separator.
   for (const folder of folders) {
     const listing = await listed.folder(path.join(outDir, ...folder.split('/')));
@@ -109,7 +116,9 @@ export async function findReusable(
   };
   let hint = 0;
   let end = 0;
-  for (const { relatives, key } of wanted) {
+  for (const output of wanted) {
+    const { key } = output;
+    const relatives = relativesOf(output);
     const first = end;
     end += relatives.length;
     if (key === undefined) continue;
@@ -154,11 +163,21 @@ export interface FilePlan {
 export async function filePlan(
   outDir: string,
   previous: PreviousOutput | undefined,
-  wanted: readonly { relatives: readonly string[]; key: string | undefined }[],
+  wanted: readonly ReusableOutput[],
   listed: Scan | undefined,
 ): Promise<FilePlan> {
   const rows = await findReusable(outDir, previous, wanted, listed);
-  return { files: wanted.flatMap(({ relatives }) => relatives), rows, tags: new Int32Array(rows.length).fill(-1) };
+  const files = new Array<string>(rows.length);
+  let file = 0;
+  for (const output of wanted) for (const relative of relativesOf(output)) files[file++] = relative;
+  return { files, rows, tags: new Int32Array(rows.length).fill(-1) };
+}
+
+/** How many files the outputs are written as. */
+function fileCount(outputs: readonly ReusableOutput[]): number {
+  let count = 0;
+  for (const output of outputs) count += output.precompress ? 1 + PRECOMPRESSED.length : 1;
+  return count;
 }
 
 /**

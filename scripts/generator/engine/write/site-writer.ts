@@ -213,7 +213,7 @@ export async function startSite(
       const plan = (plans.media = await filePlan(
         outDir,
         readPreviousOutput(),
-        copies.map((copy) => ({ relatives: [copy.to], key: mediaKey(copy) })),
+        copies.map((copy) => ({ path: copy.to, key: mediaKey(copy) })),
         options.previousOutput,
       ));
       const mode = options.linkMedia === true ? 'link' : 'copy';
@@ -284,12 +284,7 @@ export async function startSite(
     try {
       const mediaDone = (media ?? Promise.resolve()).then(() => stage.advance(mediaCount));
       const previous = readPreviousOutput();
-      const plan = (plans.whole = await filePlan(
-        outDir,
-        previous,
-        whole.map((output) => ({ relatives: relativesOf(output), key: output.key })),
-        options.previousOutput,
-      ));
+      const plan = (plans.whole = await filePlan(outDir, previous, whole, options.previousOutput));
       // Pages while the PDFs are still being made: they go to different folders, and creating files
       // in one folder is serialized by the file system (one lock per folder). The pages are rendered
       // here, one after the other, and made by the file writer's thread.
