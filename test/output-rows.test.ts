@@ -14,6 +14,7 @@ import {
   writeOutputManifest,
   writeOutputReads,
 } from '../scripts/generator/engine/cache/cache.ts';
+import { packReads } from '../scripts/generator/engine/cache/output-reads.ts';
 import { OutputRowsBuilder, rowFinder, rowStamp } from '../scripts/generator/engine/cache/output-rows.ts';
 
 let dir: string;
@@ -99,10 +100,11 @@ describe('the output manifest in the build cache', () => {
     writeOutputReads(
       dir,
       'fingerprint',
-      { paths: 'manuscripts/1.html', table: ['m:m1'], index: Uint32Array.of(0) },
+      { paths: ['manuscripts/1.html'], table: ['m:m1'], index: Uint32Array.of(0) },
       values,
     );
     expect(readOutputReads(dir, 'fingerprint').values).toEqual(values);
+    expect(readOutputReads(dir, 'fingerprint').outputs.get('manuscripts/1.html')).toBe('m:m1');
     // A build about to change the output removes both; one that stops before writing them again
     // leaves neither.
     removeOutputManifest(dir);
@@ -110,5 +112,14 @@ describe('the output manifest in the build cache', () => {
     const reads = readOutputReads(dir, 'fingerprint');
     expect(reads.values).toBeUndefined();
     expect(reads.outputs.get('manuscripts/1.html')).toBeUndefined();
+  });
+
+  it('keeps the reads of many outputs, their paths in parts, and finds each again', () => {
+    const paths = Array.from({ length: 30_000 }, (_, i) => `citations/${i}.bib`);
+    const reads = new Map(paths.map((path, i) => [path, `m:m${i % 7_000}`]));
+    writeOutputReads(dir, 'fingerprint', packReads(paths, reads), undefined);
+    const found = readOutputReads(dir, 'fingerprint').outputs;
+    expect(paths.filter((path) => found.get(path) !== reads.get(path))).toEqual([]);
+    expect(found.get('citations/30000.bib')).toBeUndefined();
   });
 });

@@ -39,7 +39,7 @@ import type { SetAsideFields } from '../load/set-aside.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 13;
+const CACHE_FORMAT = 14;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
@@ -300,33 +300,43 @@ export function writeListTables(
 
 /** What each output read when it was last rendered (reuse.ts), by output path, and what the tokens named then. */
 export function readOutputReads(dir: string, fingerprint: string): { outputs: ReadsByPath; values?: RecordValues } {
-  const [head, ...tables] =
-    readFrames<OutputReadsHead | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
-  if (!head || Array.isArray(head)) return { outputs: new Map() };
-  const { values, ...packed } = head;
+  const [head, ...rest] =
+    readFrames<OutputReadsHead | string | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
+  if (!head || typeof head !== 'object' || Array.isArray(head)) return { outputs: new Map() };
+  const { values, parts, index } = head;
+  const paths = rest.slice(0, parts) as string[];
+  const table = (rest.slice(parts) as string[][]).flat();
   return {
-    outputs: new PreviousOutputReads({ ...packed, table: (tables as string[][]).flat() }),
+    outputs: new PreviousOutputReads({ paths, index, table }),
     ...(values ? { values } : {}),
   };
 }
 
-/** The reads in frames: the paths, their places and the values first, then the table of reads, 10,000 at a time. */
+/**
+ * The reads in frames: the places and the values first, then the paths, a part of a few thousand
+ * per frame, then the table of reads, 10,000 at a time.
+ */
 export function writeOutputReads(
   dir: string,
   fingerprint: string,
   reads: PackedReads,
   values: RecordValues | undefined,
 ): CacheWarning {
-  const frames: (OutputReadsHead | string[])[] = [
-    { paths: reads.paths, index: reads.index, ...(values ? { values } : {}) },
+  const frames: (OutputReadsHead | string | string[])[] = [
+    { parts: reads.paths.length, index: reads.index, ...(values ? { values } : {}) },
+    ...reads.paths,
   ];
   for (let start = 0; start < reads.table.length; start += 10_000)
     frames.push(reads.table.slice(start, start + 10_000));
   return writeFrames(dir, OUTPUT_READS_FILE, fingerprint, frames);
 }
 
-/** The first frame of the reads' file. */
-type OutputReadsHead = Omit<PackedReads, 'table'> & { values?: RecordValues };
+/** The first frame of the reads' file: how many frames of paths follow it. */
+interface OutputReadsHead {
+  parts: number;
+  index: Uint32Array;
+  values?: RecordValues;
+}
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {
   return new Map(readFrames<[string, V][]>(path.join(dir, name), fingerprint)?.flat() ?? []);

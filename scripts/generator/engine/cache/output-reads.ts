@@ -1,6 +1,6 @@
 /**
  * What each output read when it was last made (reuse/reuse.ts), as the build cache keeps it: the
- * outputs' paths joined in one string, in the order of the outputs, and for each the number of its
+ * outputs' paths joined by newlines, in the order of the outputs, and for each the number of its
  * reads in a table of the distinct ones. At 100,000 manuscripts there are 650,000 outputs and about
  * half as many distinct reads (a manuscript's page and its three citation files read the same
  * records): a map of a path and a reads string per output, as it was kept before, was 1.3 million
@@ -16,14 +16,21 @@ export interface ReadsByPath {
   get(path: string): string | undefined;
 }
 
-/** The cache's form: `paths` joined by newlines, `index[i]` the place of path i's reads in `table`. */
+/**
+ * The cache's form: the paths joined by newlines, a part of up to PATHS_PER_PART at a time (each
+ * part a frame of the cache's file), and `index[i]` the place of path i's reads in `table`.
+ */
 export interface PackedReads {
-  paths: string;
+  paths: string[];
   table: string[];
   index: Uint32Array;
 }
 
-/** Paths joined at a time while packing: a few joined strings of 4,096 paths stay in the young generation. */
+/**
+ * Paths joined at a time while packing: a few joined strings of 4,096 paths stay in the young
+ * generation, and each is written as it is. Joined whole, they were a text of 20 MB and its
+ * serialized copy at the end of a cold build at 100,000 manuscripts.
+ */
 const PATHS_PER_PART = 4_096;
 
 /**
@@ -60,12 +67,14 @@ export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedRe
     }
   }
   if (part.length > 0) parts.push(part.join('\n'));
-  return { paths: parts.join('\n'), table, index: index.slice(0, count) };
+  return { paths: parts, table, index: index.slice(0, count) };
 }
 
 /** The reads of the previous build's outputs, looked up by path. */
 export class PreviousOutputReads implements ReadsByPath {
   readonly #packed: PackedReads;
+  /** Every path, joined by newlines. */
+  readonly #paths: string;
   /** Where each path starts in `paths`, and one past the end of the last. */
   readonly #starts: Uint32Array;
   #next = 0;
@@ -73,15 +82,16 @@ export class PreviousOutputReads implements ReadsByPath {
 
   constructor(packed: PackedReads) {
     this.#packed = packed;
+    this.#paths = packed.paths.join('\n');
     const count = packed.index.length;
     this.#starts = new Uint32Array(count + 1);
     let at = 0;
     for (let i = 0; i < count; i++) {
       this.#starts[i] = at;
-      const end = packed.paths.indexOf('\n', at);
-      at = end < 0 ? packed.paths.length + 1 : end + 1;
+      const end = this.#paths.indexOf('\n', at);
+      at = end < 0 ? this.#paths.length + 1 : end + 1;
     }
-    this.#starts[count] = count === 0 ? 0 : packed.paths.length + 1;
+    this.#starts[count] = count === 0 ? 0 : this.#paths.length + 1;
   }
 
   get(path: string): string | undefined {
@@ -99,14 +109,14 @@ export class PreviousOutputReads implements ReadsByPath {
     return (
       i < this.#packed.index.length &&
       this.#starts[i + 1]! - start! - 1 === path.length &&
-      this.#packed.paths.startsWith(path, start)
+      this.#paths.startsWith(path, start)
     );
   }
 
   #find(path: string): number | undefined {
     if (!this.#byPath) {
       this.#byPath = new Map();
-      const names = this.#packed.paths.split('\n');
+      const names = this.#paths.split('\n');
       for (let i = 0; i < this.#packed.index.length; i++) this.#byPath.set(names[i]!, i);
     }
     return this.#byPath.get(path);
