@@ -21,7 +21,8 @@
 //   100 MB).
 // - The old generation grows by a quarter of what it holds: V8's own factor (up to four times)
 //   peaked at 1,230 MiB in a cold build; 15% saved another 50 to 70 MiB for 11 s more CPU. `gc()`
-//   is exposed for one full collection once loading is done (cli.ts, collectAfterLoading). A build
+//   is exposed for one full collection once loading is done, and for two in the write stage
+//   (cli.ts, withCollections). A build
 //   after an edit (a build cache newer than the journal's settings, whose change invalidates it)
 //   takes nearly every record from the index, without their long fields, and renders few pages:
 //   a quarter's growth from its start made it collect again and again while it restored 250,000

@@ -208,8 +208,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         timeout: values.timeout,
       });
     case 'export': {
-      const loaded = collectAfterLoading();
-      return (await import('./import/commands.ts')).runExport(paths, positionals, loaded ? { loaded } : {});
+      return (await import('./import/commands.ts')).runExport(paths, positionals, withCollections());
     }
     default: {
       const guess = nearest(command, COMMANDS);
@@ -219,20 +218,31 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 }
 
 /**
- * What a build that writes (`build`, and `export`, which builds into a folder of its own) calls once
- * its files are loaded: one full collection when most of them were parsed. A large journal's cold
- * build runs with V8's heap growing by a quarter of what it holds, and with `gc` exposed, both
- * given when its process starts (build-process.mjs). Loading leaves the records and the garbage of
- * parsing them; one collection then sets the heap's next limit from what the build keeps, not from
- * what loading left. A build that took nearly every record from the index (after an edit) has
- * little to collect. Without `gc` (a small journal, built in the command line's own process),
- * nothing is done.
+ * What a build that writes (`build`, and `export`, which builds into a folder of its own) is given
+ * to collect its garbage with, where `gc` is exposed: a large journal's cold build runs with V8's
+ * heap growing by a quarter of what it holds, and with `gc` exposed, both given when its process
+ * starts (build-process.mjs). Without `gc` (a small journal, built in the command line's own
+ * process), nothing is given.
+ *
+ * Only a build that parsed most of its files collects: loading leaves the records and the garbage
+ * of parsing them, and one collection then (`loaded`) sets the heap's next limit from what the
+ * build keeps, not from what loading left; such a build renders every page, and collects again
+ * where what it holds drops (`collect`, engine/output.ts). A build that took nearly every record
+ * from the index (after an edit) has little to collect, and each collection would cost it half a
+ * second or more.
  */
-function collectAfterLoading(): BuildOptions['loaded'] {
-  const collect = (globalThis as { gc?: () => void }).gc;
-  if (!collect) return undefined;
-  return ({ total, parsed }) => {
-    if (parsed > total / 10) collect();
+function withCollections(): Pick<BuildOptions, 'loaded' | 'collect'> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return {};
+  let cold = false;
+  return {
+    loaded: ({ total, parsed }) => {
+      cold = parsed > total / 10;
+      if (cold) gc();
+    },
+    collect: () => {
+      if (cold) gc();
+    },
   };
 }
 
@@ -242,7 +252,7 @@ async function runBuild(
   format: 'text' | 'github',
   options: BuildOptions = {},
 ): Promise<number> {
-  const loaded = mode === 'build' ? collectAfterLoading() : undefined;
+  const collections = mode === 'build' ? withCollections() : {};
   // The content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
   const scan = startContentScan(paths.content, {
@@ -251,7 +261,7 @@ async function runBuild(
   });
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
-  const result = await build(paths, mode, { ...options, scan, ...(loaded ? { loaded } : {}) });
+  const result = await build(paths, mode, { ...options, scan, ...collections });
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   if (format === 'github') {
     // One workflow command per problem, so a pull request shows each on its file and line; a

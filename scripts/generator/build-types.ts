@@ -42,6 +42,8 @@ export interface BuildOptions {
   swapSteps?: SwapSteps;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
+  /** A full garbage collection, called where what the build holds drops (engine/output.ts); none by default. */
+  collect?: () => void;
   /**
    * Whether the manuscripts' long fields wait in a file of the build cache's folder rather than in
    * memory: by default when at least 2,000 manuscripts are loaded (engine/content.ts).
