@@ -46,7 +46,7 @@ export interface BuildOptions {
   collect?: () => void;
   /**
    * Whether the manuscripts' long fields wait in a file of the build cache's folder rather than in
-   * memory: by default when at least 2,000 manuscripts are loaded (engine/content.ts).
+   * memory: by default when at least 50,000 manuscripts are loaded (engine/content.ts).
    */
   setAsideLongFields?: boolean;
 }

@@ -35,7 +35,7 @@ export interface ContentOptions {
   scan?: Scan;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
-  /** Whether a build sets its manuscripts' long fields aside in a file (load/set-aside.ts); by their number when not said. */
+  /** Whether a build sets its manuscripts' long fields aside in a file (load/set-aside.ts); by their number (SET_ASIDE_FROM) when not said. */
   setAsideLongFields?: boolean;
 }
 
@@ -64,11 +64,12 @@ const STALE_ENTRIES_KEPT = 50;
 
 /**
  * Manuscripts loaded from which a build sets their long fields aside in a file rather than in
- * memory (load/set-aside.ts). At 100,000 the file took the cold build's peak down by the fields'
- * 194 MB for about a second of reading them back (docs/performance.md); a journal of a few hundred
- * holds a few MB of them, and the file would cost it more than it saves.
+ * memory (load/set-aside.ts): where a cold build's peak nears 1 GiB (about 10 MB per 1,000
+ * manuscripts). At 100,000 the file took that peak down by the fields' 194 MB; at 10,000 it saved
+ * 17 MB of a 330 MB peak for 0.2 to 0.35 s more CPU, more than it is worth there
+ * (docs/performance.md, round 15).
  */
-const SET_ASIDE_FROM = 2_000;
+const SET_ASIDE_FROM = 50_000;
 
 export async function loadContentFiles(
   paths: ProjectPaths,
