@@ -145,6 +145,7 @@ function* keyedPaths(outputs: readonly OutputFile[]): Generator<string> {
   for (const output of outputs) if (keyedByBody(output)) yield output.path;
 }
 
+/** How many outputs are keyed by their bodies: the places of their reads (RecordedReads.byPlace). */
 function keyedCount(outputs: readonly OutputFile[]): number {
   let count = 0;
   for (const output of outputs) if (keyedByBody(output)) count++;
