@@ -219,6 +219,8 @@ async function main(): Promise<void> {
     against('cold build', 'hugo', 'at most 1.0x at 1,000 manuscripts');
     against('check (edit)', 'node+find', 'at most 1.5x');
     against('build (edit)', 'cold build', 'at most 0.2x');
+    if (cold?.rss !== undefined)
+      console.log(`cold build peak RSS: ${mib(cold.rss)} (target: under 1 GiB at 100,000 manuscripts)`);
     const reload = dev.find((line) => line.startsWith('save → reload'));
     if (reload) console.log(`dev ${reload} (target: under 1 s at 100,000 manuscripts; no reload for the same bytes)`);
     await mkdir(root, { recursive: true });
