@@ -173,8 +173,8 @@ export async function filePlan(
   return { files, rows, tags: new Int32Array(rows.length).fill(-1) };
 }
 
-/** How many files the outputs are written as. */
-function fileCount(outputs: readonly ReusableOutput[]): number {
+/** How many files the outputs are written as (relativesOf, without a list made for each). */
+export function fileCount(outputs: readonly ReusableOutput[]): number {
   let count = 0;
   for (const output of outputs) count += output.precompress ? 1 + PRECOMPRESSED.length : 1;
   return count;

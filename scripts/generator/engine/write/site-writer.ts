@@ -37,6 +37,7 @@ import {
   type FilePlan,
   type PreviousOutput,
   STAT_SLICE,
+  fileCount,
   filePlan,
   mediaKey,
   relativesOf,
@@ -252,9 +253,7 @@ export async function startSite(
 
   /** Every file of the output, in the order of the outputs: reused ones with their previous rows, written ones with their stamps. */
   const outputRows = (previous: PreviousOutput | undefined): OutputRowsBuilder => {
-    let count = 0;
-    for (const output of streamed) count += relativesOf(output).length;
-    for (const plan of [plans.media, plans.whole]) count += plan?.files.length ?? 0;
+    const count = fileCount(streamed) + (plans.media?.files.length ?? 0) + (plans.whole?.files.length ?? 0);
     const rows = new OutputRowsBuilder(count);
     const addWritten = (tag: number) => rows.copy(written, tag);
     for (const output of streamed) {
