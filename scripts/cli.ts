@@ -227,9 +227,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
  * Only a build that parsed most of its files collects: loading leaves the records and the garbage
  * of parsing them, and one collection then (`loaded`) sets the heap's next limit from what the
  * build keeps, not from what loading left; such a build renders every page, and a large one
- * collects again where what it holds drops (`collect`, engine/output.ts). A build that took nearly every record
- * from the index (after an edit) has little to collect, and each collection would cost it half a
- * second or more.
+ * collects again where what it holds drops (`collect`, engine/output.ts). A build that took nearly
+ * every record from the index (after an edit) has little to collect, and each collection would cost
+ * it half a second or more.
  */
 function withCollections(): Pick<BuildOptions, 'loaded' | 'collect'> {
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -35,7 +35,10 @@ export interface ContentOptions {
   scan?: Scan;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
-  /** Whether a build sets its manuscripts' long fields aside in a file (load/set-aside.ts); by their number (SET_ASIDE_FROM) when not said. */
+  /**
+   * Whether a build sets its manuscripts' long fields aside in a file (load/set-aside.ts); by their
+   * number (SET_ASIDE_FROM) when not said.
+   */
   setAsideLongFields?: boolean;
 }
 

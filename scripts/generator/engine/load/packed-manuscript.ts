@@ -4,8 +4,9 @@
  * V8 keeps any text with one non-Latin-1 character at two bytes per character. So the long,
  * rarely read fields travel from the load workers as one UTF-8 JSON buffer per record, kept in
  * memory, or for a large journal set aside in a file (set-aside.ts); the fields that the resolve,
- * media, sitemap and key stages read on every record stay plain. Reading a packed field unpacks the record's buffer once and
- * keeps the result in a one-record slot: renderers read one record's fields together.
+ * media, sitemap and key stages read on every record stay plain. Reading a packed field unpacks the
+ * record's buffer once and keeps the result in a one-record slot: renderers read one record's
+ * fields together.
  *
  * A manuscript restored from the check index by a build (check-index.ts) has no buffer: its long
  * fields are read from its file again when a renderer asks for them (reread.ts), which after an
@@ -28,13 +29,22 @@ export interface FileBacked {
   hash: string;
 }
 
-/** Where a manuscript's long fields are: its packed buffer, in memory or set aside in a file (set-aside.ts), or its own file. */
+/**
+ * Where a manuscript's long fields are: its packed buffer, in memory or set aside in a file
+ * (set-aside.ts), or its own file.
+ */
 export type PackedSource = Uint8Array | SetAsideFields | FileBacked;
+
+/** Whether a manuscript's long fields are in its own file only (a record restored from the check index). */
+function isFileBacked(packed: PackedSource): packed is FileBacked {
+  return !(packed instanceof Uint8Array || packed instanceof SetAsideFields);
+}
 
 /** The packed buffer of a source that has one. */
 function packedBytes(packed: PackedSource): Uint8Array | undefined {
-  return packed instanceof Uint8Array ? packed : packed instanceof SetAsideFields ? packed.bytes() : undefined;
+  return isFileBacked(packed) ? undefined : packed instanceof SetAsideFields ? packed.bytes() : packed;
 }
+
 export type SlimManuscript = Omit<ManuscriptRecord, PackedField>;
 
 /** Splits a record into its plain part and its packed fields, each in the record's order. */
@@ -142,8 +152,7 @@ type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedV
 class PackedManuscript implements PackedValues {
   static readIn(record: PackedManuscript, reread: (backed: FileBacked) => PackedValues): void {
     const packed = record.#packed;
-    if (!(packed instanceof Uint8Array) && !(packed instanceof SetAsideFields))
-      record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
+    if (isFileBacked(packed)) record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
   }
 
   /** In memory, or where to read it from: a record restored from the check index is read in when rendered. */

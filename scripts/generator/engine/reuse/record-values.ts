@@ -8,7 +8,10 @@
  * of milliseconds.
  */
 
-/** Each collection's record keys and their values, newline-joined in the records' order, and the composite tokens' values. */
+/**
+ * Each collection's record keys and their values, newline-joined in the records' order, and the
+ * composite tokens' values.
+ */
 export interface RecordValues {
   /** Authors, volumes, manuscripts: each a newline-joined list of keys. */
   keys: readonly string[];
