@@ -421,6 +421,10 @@ main(process.argv.slice(2), process.env).then(
     } else {
       // An internal bug: the whole stack, always.
       console.error(error);
+      if (!process.sourceMapsEnabled)
+        console.error(
+          "The lines above are the compiled command line's; to see the TypeScript sources' lines, run the command again with NODE_OPTIONS=--enable-source-maps",
+        );
       process.exitCode = 3;
     }
   },

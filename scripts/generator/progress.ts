@@ -3,6 +3,7 @@
  * the rate, rewritten in place a few times a second; a final line per stage with its time.
  * Silent when the output is not a terminal (CI logs, pipes, tests), so logs hold only results.
  */
+import { countText } from '../shared/count-text.ts';
 
 export interface ProgressStage {
   advance(count?: number): void;
@@ -37,9 +38,8 @@ export function terminalProgress(
       const line = (final: boolean) => {
         const seconds = (clock() - started) / 1000;
         const rate = seconds > 0 ? Math.round(done / seconds) : 0;
-        const count =
-          total > 0 ? `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}` : done.toLocaleString('en-US');
-        const text = `${name.padEnd(8)} ${count}  ${rate.toLocaleString('en-US')}/s  ${seconds.toFixed(1)} s`;
+        const count = total > 0 ? `${countText(done)}/${countText(total)}` : countText(done);
+        const text = `${name.padEnd(8)} ${count}  ${countText(rate)}/s  ${seconds.toFixed(1)} s`;
         return options.live ? `\r\u001b[2K${text}${final ? '\n' : ''}` : `${text}\n`;
       };
       return {

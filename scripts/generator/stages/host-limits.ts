@@ -12,6 +12,7 @@ import type { MediaCopy } from './media.ts';
 import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
 import type { Problem } from '../model/problems.ts';
 import { UNLOCATED } from '../model/records.ts';
+import { countText as count } from '../../shared/count-text.ts';
 import { parseHeaders } from '../../hosts/cloudflare.ts';
 import { CLOUDFRONT_FUNCTION_MAX_BYTES, renderCloudfrontFunction } from '../../hosts/cloudfront-function.ts';
 import { hostRules } from '../../hosts/rules.ts';
@@ -357,10 +358,6 @@ function textOf(output: OutputFile): string {
   if (typeof output.body === 'string') return output.body;
   if (typeof output.body === 'function') return [...output.body()].join('');
   return Buffer.from(output.body).toString('utf8');
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 function size(bytes: number): string {

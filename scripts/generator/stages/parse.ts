@@ -7,13 +7,12 @@
  * JSON files are checked as strict JSON (strict-json.ts), then read with the yaml package's JSON
  * schema: same node positions, JSON's own types.
  */
-import { createRequire } from 'node:module';
-import type * as YamlPackage from 'yaml';
-import type { CST, Document, Node } from 'yaml';
+import type { Composer, CST, Document, Node } from 'yaml';
 import { MAX_NESTING, parsePlainYaml, type Position } from './plain-yaml.ts';
 import type { Problem } from '../model/problems.ts';
 import { strictJsonMistake } from './strict-json.ts';
 import { plainYamlMistakes } from './yaml-errors.ts';
+import { yamlPackage } from '../../shared/yaml-package.ts';
 
 export type { Position };
 
@@ -28,15 +27,8 @@ export interface ParsedFile {
   locateKey(path: readonly PropertyKey[], key: string): Position;
 }
 
-/**
- * The yaml package, loaded the first time a file needs it. Record files are nearly always plain
- * YAML (plain-yaml.ts): loading the package costs every command about 30 ms of its start, and each
- * load worker as much, for files it never reads, where `check` after an edit has under a second in
- * all. Required, not imported: parsing stays synchronous, and on Node the package's `import`
- * and `require` both give its CommonJS build, so this is the same module.
- */
-let yamlPackage: typeof YamlPackage | undefined;
-const yaml = (): typeof YamlPackage => (yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof YamlPackage);
+/** Loaded the first time a file is not plain YAML (shared/yaml-package.ts). */
+const yaml = yamlPackage;
 
 /** Aliases are legitimate in YAML but a few hundred already make a "billion laughs" document. */
 const MAX_ALIAS_COUNT = 100;
@@ -248,7 +240,7 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
 function composeFirst(
   tokens: CST.Token[],
   length: number,
-  options: ConstructorParameters<typeof YamlPackage.Composer>[0],
+  options: ConstructorParameters<typeof Composer>[0],
 ): Document.Parsed {
   const { Composer, YAMLParseError } = yaml();
   let document: Document.Parsed | undefined;

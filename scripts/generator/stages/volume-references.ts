@@ -7,6 +7,7 @@
  * volume's.
  */
 import type { ProblemCode } from '../model/problems.ts';
+import { countText } from '../../shared/count-text.ts';
 import type { ManuscriptRecord, Origin, VolumeRecord } from '../model/records.ts';
 import { volumeKeys, volumeNumeral, yearsFrom, type VolumeKeys, type VolumeMatch } from '../model/volume-keys.ts';
 
@@ -221,7 +222,7 @@ export function volumeChecker(
           origin,
           '',
           code,
-          `${(count - WARNINGS_SHOWN).toLocaleString('en-US')} more manuscripts ${more[code] ?? 'have this warning'} besides the ${WARNINGS_SHOWN} shown`,
+          `${countText(count - WARNINGS_SHOWN)} more manuscripts ${more[code] ?? 'have this warning'} besides the ${WARNINGS_SHOWN} shown`,
           code === 'warn/volume-id'
             ? "volume: with the volume's file name in each, as the warnings shown say"
             : 'each date checked against its volume',
