@@ -99,17 +99,15 @@ export async function startOutput(
   // still name them), and the previous outputs' reads; not what the records were worth then.
   const carried = previous?.values?.composites.map(([token]) => token);
   const previousOutputs = previous?.outputs;
-  const writing = await startSite(
-    paths.out,
-    outputs.filter((output) => output.items),
-    {
-      progress: options.progress,
-      previousOutput: options.previous,
-      ...(options.linkMedia ? { linkMedia: true } : {}),
-      ...(options.swapSteps ? { swapSteps: options.swapSteps } : {}),
-      ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
-    },
-  );
+  const streamed = outputs.filter((output) => output.items);
+  const writing = await startSite(paths.out, streamed, {
+    progress: options.progress,
+    previousOutput: options.previous,
+    ...(options.linkMedia ? { linkMedia: true } : {}),
+    ...(options.swapSteps ? { swapSteps: options.swapSteps } : {}),
+    ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
+    filesAtFinish: outputs.length - streamed.length,
+  });
   return {
     groups,
     problems: shrunk.map((list) => shrinkProblem(paths, list)),

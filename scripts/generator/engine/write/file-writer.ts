@@ -66,6 +66,12 @@ export interface FileWriter {
   writeText(absolutePath: string, text: string | readonly (string | DeferredText)[], tag?: number): Promise<void>;
   /** Queues a copy of `from` (see CopyMode); resolves once handed over, as `write`. */
   copy(from: string, absolutePath: string, mode: CopyMode, tag?: number): Promise<void>;
+  /**
+   * Tells the writer that about `files` files are coming: with more than it would make on this
+   * thread (IN_THREAD_FILES), its thread starts now, while the caller does other work, rather than
+   * once the first batches wait for it.
+   */
+  expect(files: number): void;
   close(): Promise<void>;
   /** Stops the thread at once (after a failure elsewhere). */
   abort(): Promise<void>;
@@ -284,6 +290,9 @@ export function createFileWriter(
     },
     copy(from, absolutePath, mode, tag) {
       return queue(absolutePath, mode, from, tag);
+    },
+    expect(files) {
+      if (files > (options.inThreadFiles ?? IN_THREAD_FILES)) thread();
     },
     async close() {
       try {

@@ -62,6 +62,8 @@ export interface WriteOptions {
    * not before the lists begin.
    */
   previousManifest?: () => OutputManifest | undefined;
+  /** How many files `finish` will be given (the pages and the other outputs), when known. */
+  filesAtFinish?: number;
 }
 
 /**
