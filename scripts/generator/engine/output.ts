@@ -94,7 +94,7 @@ export async function startOutput(
   const shrunk = options.allowShrink ? [] : shrinking(paths.out, outputs, previousLists);
   const reads: RecordedReads = { ...emptyReads(), byPlace: new Array<string | undefined>(keyedCount(outputs)) };
   const previous = previousLists && previousReads(paths, fingerprint, previousLists);
-  keyOutputs(outputs, tracker, previous, reads, { once: true });
+  const renderKeyed = keyOutputs(outputs, tracker, previous, reads, { once: true });
   // Kept to the end: the composite tokens the previous build valued (an output taken whole may
   // still name them), and the previous outputs' reads; not what the records were worth then.
   const carried = previous?.values?.composites.map(([token]) => token);
@@ -116,8 +116,17 @@ export async function startOutput(
       // The output is about to change: the old manifest no longer describes it.
       removeOutputManifest(paths.cache);
       options.collect?.();
-      const written = await writing.finish([...outputs.filter((output) => !output.items), ...more], (rows) =>
-        accept({ names: rows.names, sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]! }),
+      const whole = outputs.filter((output) => !output.items);
+      // Each output's place among those keyed by their bodies (reuse.ts, KeyedRender): `more` has none.
+      const places = new Int32Array(whole.length + more.length).fill(-1);
+      let place = 0;
+      whole.forEach((output, index) => {
+        if (keyedByBody(output)) places[index] = place++;
+      });
+      const written = await writing.finish(
+        [...whole, ...more],
+        (rows) => accept({ names: rows.names, sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]! }),
+        (index) => (places[index]! < 0 ? undefined : renderKeyed(whole[index]!, places[index]!)),
       );
       if (!written) return undefined;
       options.collect?.();

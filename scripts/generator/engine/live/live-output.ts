@@ -12,7 +12,7 @@ import type { ResolvedJournal } from '../../stages/resolve.ts';
 import { readLongFieldsIn } from '../load/packed-manuscript.ts';
 import { rereadManuscript } from '../load/reread.ts';
 import { trackReads } from '../reuse/read-tracking.ts';
-import { emptyReads, keyOutputs, type RecordedReads } from '../reuse/reuse.ts';
+import { emptyReads, keyOutputs, type KeyedRender, type RecordedReads } from '../reuse/reuse.ts';
 import { listingSite, type ListedFields } from './listing-site.ts';
 
 /** What the outputs made so far are, kept from one edit to the next. */
@@ -59,7 +59,7 @@ export function renderLive(
   // manuscripts, keying every page and list item costs more than the rest of the edit). What it
   // read is kept in one record across edits: an output keyed now replaces what it read before, and
   // one never asked for keeps it.
-  const keyed = new Set<OutputFile>();
+  const keyed = new Map<OutputFile, KeyedRender>();
   return {
     outputsOf(at) {
       let outputs = listed.get(at);
@@ -67,11 +67,9 @@ export function renderLive(
       return outputs;
     },
     bytesOf(output) {
-      if (!keyed.has(output)) {
-        keyOutputs([output], tracker, memo.reads, memo.reads);
-        keyed.add(output);
-      }
-      return bytesOf(output, memo);
+      let render = keyed.get(output);
+      if (!render) keyed.set(output, (render = keyOutputs([output], tracker, memo.reads, memo.reads)));
+      return bytesOf(output, memo, render);
     },
   };
 }
@@ -79,14 +77,17 @@ export function renderLive(
 const encoder = new TextEncoder();
 const toBytes = (body: string | Uint8Array) => (typeof body === 'string' ? encoder.encode(body) : body);
 
-function bytesOf(output: OutputFile, memo: OutputMemo): Uint8Array {
+function bytesOf(output: OutputFile, memo: OutputMemo, render: KeyedRender): Uint8Array {
   const { body } = output;
   if (typeof body !== 'function') return toBytes(body);
   if (output.items) return listBytes(output, memo);
   const kept = memo.files.get(output.path);
   if (kept && output.key !== undefined && kept.key === output.key) return kept.bytes;
-  const bytes = toBytes([...body()].map((part) => (typeof part === 'string' ? part : part.toString())).join(''));
-  // The body set its key from what it read while it ran (reuse.ts).
+  // The one output keyed (bytesOf above) has place 0.
+  const bytes = toBytes(
+    [...render(output, 0)].map((part) => (typeof part === 'string' ? part : part.toString())).join(''),
+  );
+  // Rendering set its key from what it read while it ran (reuse.ts).
   if (output.key !== undefined) memo.files.set(output.path, { key: output.key, bytes });
   else memo.files.delete(output.path);
   return bytes;

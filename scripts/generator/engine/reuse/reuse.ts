@@ -1,8 +1,8 @@
 /**
  * Keys for the outputs, from what their bodies read (read-tracking.ts): an output's key is what it
  * read last time, valued as the content is now. The write stage takes the previous build's file of
- * that path when its recorded key is the same (write.ts), and otherwise calls the body, which notes
- * what it reads this time and sets the key the next build will compare with.
+ * that path when its recorded key is the same (write.ts), and otherwise renders it (KeyedRender),
+ * which notes what its body reads this time and sets the key the next build will compare with.
  *
  * A list's items are keyed the same way, one by one, by the record each item is about: the list
  * writer renders only the items whose keys changed (list-items.ts). An item whose record is new has
@@ -12,7 +12,7 @@
  * noted: it has no key and is always written (host files, robots.txt: small).
  */
 import { hash } from 'node:crypto';
-import { KEY_AS_RECORDED, type ListItems, type OutputFile } from '../../../shared/output-file.ts';
+import { KEY_AS_RECORDED, type DeferredText, type ListItems, type OutputFile } from '../../../shared/output-file.ts';
 import type { ReadsByPath } from '../cache/output-reads.ts';
 import type { ReadTracker } from './read-tracking.ts';
 import { changesSince, type RecordValues } from './record-values.ts';
@@ -47,10 +47,21 @@ export function emptyReads(): RecordedReads {
 }
 
 /**
- * Gives every output with a body to call its key from `previous`, and wraps its body (and its items'
- * renders) so that what it reads is noted into `recorded` and its key set anew. Outputs taken from
- * the previous build keep what they read then. `once`: each body is called at most once (a build,
- * which writes each file once), and lets go of what made it once called.
+ * Renders an output keyed by its body: calls the body, notes what it read into the RecordedReads
+ * given to keyOutputs, and sets the output's key anew. `place` is its place among the outputs keyed
+ * by their bodies, in keyOutputs' order.
+ */
+export type KeyedRender = (output: OutputFile, place: number) => Iterable<string | DeferredText>;
+
+/**
+ * Gives every output with a body to call its key from `previous`, wraps its items' renders so that
+ * what they read is noted into `recorded`, and returns how to render the others (KeyedRender).
+ * Outputs taken from the previous build keep what they read then. `once`: each body is called at
+ * most once (a build, which writes each file once), and lets go of what made it once called.
+ *
+ * A body is not wrapped in a function of its own: at 100,000 manuscripts the 650,000 wrappers, with
+ * what each held, were about 127 MB of a build's heap until the end of the build after an edit,
+ * where nearly every output is taken from the previous build and never rendered.
  */
 export function keyOutputs(
   outputs: readonly OutputFile[],
@@ -58,7 +69,7 @@ export function keyOutputs(
   previous: PreviousReads | undefined,
   recorded: RecordedReads,
   { once = false }: { once?: boolean } = {},
-): void {
+): KeyedRender {
   // The files made of one record mostly read the same records (a manuscript's page and its three
   // citation files): their reads are valued once, and reads noted anew are kept as one string.
   // Reads that name nothing changed need no valuing, nor a place in the map (325,000 of them at
@@ -66,29 +77,48 @@ export function keyOutputs(
   const keys = new Map<string, string | undefined>();
   const copies = new Map<string, string>();
   const changed = changedReads(tracker, previous?.values);
-  const bodies: Bodies = {
-    tracker,
-    recorded,
-    once,
-    valued(reads) {
-      if (changed && !changed(reads)) return KEY_AS_RECORDED;
-      if (keys.has(reads)) return keys.get(reads);
-      const key = tracker.keyOf(reads);
-      keys.set(reads, key);
-      return key;
-    },
-    kept(reads) {
-      const copy = copies.get(reads);
-      if (copy !== undefined) return copy;
-      copies.set(reads, reads);
-      return reads;
-    },
+  const valued = (reads: string): string | undefined => {
+    if (changed && !changed(reads)) return KEY_AS_RECORDED;
+    if (keys.has(reads)) return keys.get(reads);
+    const key = tracker.keyOf(reads);
+    keys.set(reads, key);
+    return key;
   };
-  let place = 0;
+  /** The one copy of reads just noted: the files of a record are rendered by different renderers. */
+  const kept = (reads: string): string => {
+    const copy = copies.get(reads);
+    if (copy !== undefined) return copy;
+    copies.set(reads, reads);
+    return reads;
+  };
+  // What each output read before, by place. It stays in `previous` until the output is made again:
+  // a map of 750,000 paths copied from there cost a build after an edit at 100,000 manuscripts half
+  // a second (RecordedReads).
+  const before: (string | undefined)[] = [];
   for (const output of outputs) {
     if (output.items) keyItems(output, output.items, tracker, previous?.items.get(output.path), recorded);
-    else if (keyedByBody(output)) keyBody(output, output.body, previous, bodies, place++);
+    else if (keyedByBody(output)) {
+      const reads = previous?.outputs.get(output.path);
+      before.push(reads);
+      output.key = reads === undefined ? undefined : valued(reads);
+    }
   }
+  return (output, place) => {
+    const render = output.body as () => Iterable<string | DeferredText>;
+    const then = before[place];
+    if (then !== undefined) tracker.prepare(then);
+    const { value, reads, key } = tracker.track(() => [...render()]);
+    if (recorded.byPlace) recorded.byPlace[place] = kept(reads);
+    else recorded.outputs.set(output.path, kept(reads));
+    output.key = key;
+    if (once) {
+      // At 100,000 manuscripts, the bodies of 750,000 outputs written already were about 100 MB of
+      // what a cold build holds while it writes (docs/performance.md, round 14).
+      output.body = calledAlready;
+      before[place] = undefined;
+    }
+    return value;
+  };
 }
 
 /**
@@ -104,42 +134,6 @@ export function keyedByBody(output: OutputFile): output is OutputFile & { body: 
 function changedReads(tracker: ReadTracker, then: RecordValues | undefined): ((reads: string) => boolean) | undefined {
   const now = then && tracker.values(then.composites.map(([token]) => token));
   return then && now && changesSince(then, now);
-}
-
-/** What the outputs' bodies share. */
-interface Bodies {
-  tracker: ReadTracker;
-  recorded: RecordedReads;
-  once: boolean;
-  /** The key of reads recorded before: KEY_AS_RECORDED when they name nothing changed, else valued once per distinct reads. */
-  valued(reads: string): string | undefined;
-  /** The one copy of reads just noted: the files of a record are rendered by different renderers. */
-  kept(reads: string): string;
-}
-
-function keyBody(
-  output: OutputFile,
-  render: () => Iterable<unknown>,
-  previous: PreviousReads | undefined,
-  bodies: Bodies,
-  place: number,
-): void {
-  const { tracker, recorded } = bodies;
-  const before = previous?.outputs.get(output.path);
-  // What it read before stays in `previous` until it is made again: a map of 750,000 paths copied
-  // from there cost a build after an edit at 100,000 manuscripts half a second (RecordedReads).
-  output.key = before === undefined ? undefined : bodies.valued(before);
-  output.body = () => {
-    if (before !== undefined) tracker.prepare(before);
-    const { value, reads, key } = tracker.track(() => [...render()]);
-    if (recorded.byPlace) recorded.byPlace[place] = bodies.kept(reads);
-    else recorded.outputs.set(output.path, bodies.kept(reads));
-    output.key = key;
-    // At 100,000 manuscripts, the closures of 750,000 bodies written already were about 100 MB of
-    // what a cold build holds while it writes (docs/performance.md, round 14).
-    if (bodies.once) output.body = calledAlready;
-    return value as ReturnType<Extract<OutputFile['body'], () => unknown>>;
-  };
 }
 
 /**

@@ -27,7 +27,14 @@ import { createFileWriter } from './file-writer.ts';
 import { chunkKeys, keyed, splicedChunks, type ListTable } from './list-items.ts';
 import { createListWriter } from './list-writer.ts';
 import { silentProgress } from '../../progress.ts';
-import { BROTLI_OPTIONS, GZIP_LEVEL, type SiteWriter, type WriteOptions, type WriteStats } from './write-contract.ts';
+import {
+  BROTLI_OPTIONS,
+  GZIP_LEVEL,
+  type RenderAt,
+  type SiteWriter,
+  type WriteOptions,
+  type WriteStats,
+} from './write-contract.ts';
 
 export type { SiteWriter, WriteOptions, WriteStats };
 export { BROTLI_OPTIONS, GZIP_LEVEL };
@@ -290,6 +297,7 @@ export async function startSite(
   const finish = async (
     whole: readonly OutputFile[],
     accept?: (files: OutputRows) => boolean,
+    render: RenderAt = () => undefined,
   ): Promise<WriteStats | undefined> => {
     const stage = (options.progress ?? silentProgress).stage('write', streamed.length + whole.length + mediaCount);
     let manifest: OutputManifest;
@@ -302,7 +310,7 @@ export async function startSite(
       // here, one after the other, and made by the file writer's thread.
       const pages = (async () => {
         let first = 0;
-        for (const output of whole) {
+        for (const [index, output] of whole.entries()) {
           const relatives = relativesOf(output);
           if (plan.rows[first]! >= 0) {
             if (relatives.length > 1)
@@ -315,7 +323,8 @@ export async function startSite(
             await ensureFolder(file);
             const { body } = output;
             // Rendered before its row is recorded: rendering sets the key the next build compares with.
-            const text = typeof body === 'function' ? [...body()] : body;
+            const rendered = render(index);
+            const text = rendered ? [...rendered] : typeof body === 'function' ? [...body()] : body;
             const tag = remember(relatives, output.key);
             relatives.forEach((_, f) => (plan.tags[first + f] = tag + f));
             // The writer stamps the one file it writes (an output written here has no twins).

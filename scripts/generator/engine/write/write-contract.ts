@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { OutputManifest } from '../cache/cache.ts';
 import type { OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
-import type { OutputFile } from '../../../shared/output-file.ts';
+import type { DeferredText, OutputFile } from '../../../shared/output-file.ts';
 import type { Progress } from '../../progress.ts';
 import type { Scan } from '../scan/stat-many.ts';
 import type { ListTable } from './list-items.ts';
@@ -67,6 +67,13 @@ export interface WriteOptions {
 }
 
 /**
+ * Makes the body of the output at `index` of those `finish` is given, where the caller keeps how (an
+ * output keyed by what its body reads: engine/reuse/reuse.ts); undefined where the output's own body
+ * is to be called.
+ */
+export type RenderAt = (index: number) => Iterable<string | DeferredText> | undefined;
+
+/**
  * A write begun with the lists, the PDFs added as soon as they are checked, finished with everything
  * else, or abandoned (the output untouched).
  */
@@ -83,6 +90,10 @@ export interface SiteWriter {
    * output (its size in its stamp) once all are in the staging folder, before the swap: when it
    * refuses them, the write is abandoned, the output stays as it was, and this resolves to undefined.
    */
-  finish(outputs: readonly OutputFile[], accept?: (files: OutputRows) => boolean): Promise<WriteStats | undefined>;
+  finish(
+    outputs: readonly OutputFile[],
+    accept?: (files: OutputRows) => boolean,
+    render?: RenderAt,
+  ): Promise<WriteStats | undefined>;
   abandon(): Promise<void>;
 }
