@@ -40,7 +40,11 @@ export async function staleFiles(
     if (at !== undefined && listing!.kind(at) !== 'directory') present.set(folder, (present.get(folder) ?? 0) + 1);
   }
 
-  /** The folders that hold more than the new output's files, each with its listing's names. */
+  /**
+   * The folders that hold more than the new output's files, each with its listing's names. Only
+   * those are made strings: every folder's, at 100,000 manuscripts 750,000 names (28 MB), lived to
+   * the end of a build after an edit.
+   */
   const searched = new Map<string, readonly string[]>();
   const visit = async (folder: string): Promise<void> => {
     const listing = await listingOf(folder);
@@ -48,12 +52,12 @@ export async function staleFiles(
     if (!listing && folder === '') throw new Error(`${outDir} was not listed when the build started`);
     if (!listing) return;
     let files = 0;
-    const names = listing.names;
-    for (let i = 0; i < names.length; i++) {
-      if (listing.kind(i) === 'directory') await visit(folder === '' ? names[i]! : `${folder}/${names[i]}`);
-      else files++;
+    const { column } = listing;
+    for (let i = 0; i < column.length; i++) {
+      if (listing.kind(i) !== 'directory') files++;
+      else await visit(folder === '' ? column.at(i) : `${folder}/${column.at(i)}`);
     }
-    if (files !== (present.get(folder) ?? 0)) searched.set(folder, names);
+    if (files !== (present.get(folder) ?? 0)) searched.set(folder, column.all());
   };
   await visit('');
   if (searched.size === 0) return [];
