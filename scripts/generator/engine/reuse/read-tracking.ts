@@ -316,7 +316,6 @@ function valueOf(record: { origin: { hash?: string } }): string | undefined {
   return `${hash} ${(record as unknown as { citation_volume: number }).citation_volume}`;
 }
 
-/** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
 /**
  * The record a token names (`a:`, `v:`, `m:` and a key), looked up by the token's first letter and
  * its key: no string per token is made, and no property is looked up by a sliced name (that was most
@@ -338,6 +337,7 @@ function recordFinder(resolved: ResolvedJournal): (token: string) => { origin: {
   };
 }
 
+/** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
 function keyMaker(
   resolved: ResolvedJournal,
   membersOf: (volumeId: number) => readonly number[],
