@@ -27,9 +27,6 @@ export interface ParsedFile {
   locateKey(path: readonly PropertyKey[], key: string): Position;
 }
 
-/** Loaded the first time a file is not plain YAML (shared/yaml-package.ts). */
-const yaml = yamlPackage;
-
 /** Aliases are legitimate in YAML but a few hundred already make a "billion laughs" document. */
 const MAX_ALIAS_COUNT = 100;
 
@@ -93,7 +90,7 @@ export function parseWithYamlPackage(file: string, text: string): { parsed?: Par
   const extension = file.slice(file.lastIndexOf('.')).toLowerCase();
   const parser = PARSERS[extension];
   if (!parser) throw new Error(`no parser for ${file}`);
-  const { LineCounter, Parser, isMap, isPair, isScalar } = yaml();
+  const { LineCounter, Parser, isMap, isPair, isScalar } = yamlPackage();
   const lineCounter = new LineCounter();
   const at = (offset: number): Position => {
     const { line, col } = lineCounter.linePos(offset);
@@ -242,7 +239,7 @@ function composeFirst(
   length: number,
   options: ConstructorParameters<typeof Composer>[0],
 ): Document.Parsed {
-  const { Composer, YAMLParseError } = yaml();
+  const { Composer, YAMLParseError } = yamlPackage();
   let document: Document.Parsed | undefined;
   for (const next of new Composer(options).compose(tokens, true, length)) {
     if (!document) document = next;
@@ -350,7 +347,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
 
 /** The deepest existing node along `path` (so a missing field points at its record). */
 function nodeAt(document: Document, path: readonly PropertyKey[]): Node | undefined {
-  const { isMap, isSeq } = yaml();
+  const { isMap, isSeq } = yamlPackage();
   let node = document.contents as Node | null;
   for (const step of path) {
     let next: unknown;

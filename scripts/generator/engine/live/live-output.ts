@@ -85,7 +85,9 @@ function bytesOf(output: OutputFile, memo: OutputMemo, render: KeyedRender): Uin
   if (kept && output.key !== undefined && kept.key === output.key) return kept.bytes;
   // The one output keyed (bytesOf above) has place 0.
   const bytes = toBytes(
-    [...render(output, 0)].map((part) => (typeof part === 'string' ? part : part.toString())).join(''),
+    render(output, 0)
+      .map((part) => (typeof part === 'string' ? part : part.toString()))
+      .join(''),
   );
   // Rendering set its key from what it read while it ran (reuse.ts).
   if (output.key !== undefined) memo.files.set(output.path, { key: output.key, bytes });

@@ -51,7 +51,7 @@ export function emptyReads(): RecordedReads {
  * given to keyOutputs, and sets the output's key anew. `place` is its place among the outputs keyed
  * by their bodies, in keyOutputs' order.
  */
-export type KeyedRender = (output: OutputFile, place: number) => Iterable<string | DeferredText>;
+export type KeyedRender = (output: OutputFile, place: number) => (string | DeferredText)[];
 
 /**
  * Gives every output with a body to call its key from `previous`, wraps its items' renders so that

@@ -323,8 +323,7 @@ export async function startSite(
             await ensureFolder(file);
             const { body } = output;
             // Rendered before its row is recorded: rendering sets the key the next build compares with.
-            const rendered = render(index);
-            const text = rendered ? [...rendered] : typeof body === 'function' ? [...body()] : body;
+            const text = render(index) ?? (typeof body === 'function' ? [...body()] : body);
             const tag = remember(relatives, output.key);
             relatives.forEach((_, f) => (plan.tags[first + f] = tag + f));
             // The writer stamps the one file it writes (an output written here has no twins).

@@ -71,7 +71,7 @@ export interface WriteOptions {
  * output keyed by what its body reads: engine/reuse/reuse.ts); undefined where the output's own body
  * is to be called.
  */
-export type RenderAt = (index: number) => Iterable<string | DeferredText> | undefined;
+export type RenderAt = (index: number) => (string | DeferredText)[] | undefined;
 
 /**
  * A write begun with the lists, the PDFs added as soon as they are checked, finished with everything
