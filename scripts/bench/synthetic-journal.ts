@@ -8,7 +8,7 @@
  * Proportions follow the issue's scale point: 1.5 authors per manuscript, one volume per 1,000
  * manuscripts (at least five).
  */
-import { mkdir, readFile, rm, utimes, writeFile as writeNow } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { minimalPdf } from '../synthetic/minimal-pdf.ts';
 import {
@@ -54,8 +54,9 @@ const STAMP = '.synthetic-journal.json';
  */
 const SETTLED = new Date('2024-01-01T00:00:00Z');
 
-async function writeFile(file: string, data: string | Uint8Array): Promise<void> {
-  await writeNow(file, data);
+/** Writes a file dated SETTLED. */
+async function writeSettled(file: string, data: string | Uint8Array): Promise<void> {
+  await writeFile(file, data);
   await utimes(file, SETTLED, SETTLED);
 }
 
@@ -99,10 +100,10 @@ export async function generateSyntheticJournal(
   for (const folder of ['authors', 'volumes', 'manuscripts', 'media/pdfs'])
     await mkdir(path.join(content, folder), { recursive: true });
   await mkdir(path.join(root, 'public'), { recursive: true });
-  await writeFile(path.join(root, 'public/404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>\n');
+  await writeSettled(path.join(root, 'public/404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>\n');
 
   const journal = renderJournal(sizes.seed);
-  await writeFile(path.join(content, 'journal.yaml'), journal.text);
+  await writeSettled(path.join(content, 'journal.yaml'), journal.text);
 
   const total = counts.files - 1;
   let done = 0;
@@ -114,14 +115,14 @@ export async function generateSyntheticJournal(
   await inBatches(sizes.authors, async (i) => {
     const author = syntheticAuthor(sizes.seed, i);
     authorKeys[i] = author.key;
-    await writeFile(path.join(content, 'authors', `${author.key}.yaml`), author.text);
+    await writeSettled(path.join(content, 'authors', `${author.key}.yaml`), author.text);
     tick();
   });
   for (let v = 1; v <= sizes.volumes; v++) {
     const volume = syntheticVolume(v);
     await mkdir(path.join(content, 'media', path.dirname(volume.pdfPath)), { recursive: true });
-    await writeFile(path.join(content, 'volumes', `volume-${v}.yaml`), volume.text);
-    await writeFile(
+    await writeSettled(path.join(content, 'volumes', `volume-${v}.yaml`), volume.text);
+    await writeSettled(
       path.join(content, 'media', volume.pdfPath),
       minimalPdf(volume.title, [`Bulletin of the Synthetic Society, ${volume.year}`]),
     );
@@ -130,15 +131,15 @@ export async function generateSyntheticJournal(
   }
   await inBatches(sizes.manuscripts, async (i) => {
     const manuscript = syntheticManuscript(sizes, i, authorKeys, journal.sections);
-    await writeFile(path.join(content, 'manuscripts', `${manuscript.key}.yaml`), manuscript.text);
-    await writeFile(
+    await writeSettled(path.join(content, 'manuscripts', `${manuscript.key}.yaml`), manuscript.text);
+    await writeSettled(
       path.join(content, 'media', manuscript.pdfPath),
       minimalPdf(manuscript.title, [manuscript.plainAbstract]),
     );
     tick();
     tick();
   });
-  await writeFile(path.join(root, STAMP), stamp);
+  await writeSettled(path.join(root, STAMP), stamp);
   return { ...counts, generated: true };
 }
 
