@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FEED_ENTRIES } from '../scripts/generator/render/feed.ts';
 import { renderCitations } from '../scripts/generator/render/citations/citations.ts';
 import { trackReads } from '../scripts/generator/engine/reuse/read-tracking.ts';
+import { emptyReads, keyOutputs } from '../scripts/generator/engine/reuse/reuse.ts';
+import type { OutputFile } from '../scripts/shared/output-file.ts';
 import { resolveAuthors } from '../scripts/generator/stages/resolve.ts';
 import { author, JOURNAL, manuscript, volume } from './helpers/synthetic-site.ts';
 import { age, expectSameAsCold } from './helpers/incremental.ts';
@@ -88,6 +90,28 @@ describe('reuse of the citation files and the feed', () => {
     expect(await inode('feed.xml')).not.toBe(listedFeed);
     expect(await feedText()).toContain('fire salamander (retitled)');
     expect(await inode('citations/7.bib')).not.toBe(before.seven);
+  });
+});
+
+describe('rendering in a build', () => {
+  it("makes each file once, a record's file as any other, and lets go of a body of its own once called", () => {
+    const authors = [author('jane', 'Jane', 'Doe', 'Oxford')];
+    const manuscripts = [manuscript(7, { citation_volume: 1, authors: ['jane'] })];
+    const tracker = trackReads({
+      journal: JOURNAL,
+      authors,
+      volumes: [volume(1, 'Volume I', '2020-01-01')],
+      manuscripts,
+      manuscriptAuthors: resolveAuthors(authors, manuscripts),
+    });
+    const [bib] = renderCitations(tracker.site);
+    const own: OutputFile = { path: 'own.txt', body: () => ['own'] };
+    const render = keyOutputs([bib!, own], tracker, undefined, emptyReads(), { once: true });
+    expect(render(bib!, 0).join('')).toContain('@article{');
+    expect(render(own, 1)).toEqual(['own']);
+    expect(() => render(bib!, 0)).toThrow('an output is made once in a build');
+    expect(() => render(own, 1)).toThrow('an output is made once in a build');
+    expect(() => (own.body as () => unknown)()).toThrow('an output is made once in a build');
   });
 });
 

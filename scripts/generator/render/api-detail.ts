@@ -11,7 +11,7 @@
  * Each detail's body reads its own record (and a manuscript's authors) through the Site, so a build
  * after an edit writes only the details of the records that changed (model/site.ts).
  */
-import type { OutputFile } from '../../shared/output-file.ts';
+import { RecordFile, type OutputFile } from '../../shared/output-file.ts';
 import {
   API_LISTS,
   API_ROOT,
@@ -20,6 +20,7 @@ import {
   isReservedDetailId,
   type ApiList,
 } from '../../shared/contract.ts';
+import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { itemText, manuscriptItem, publishedAuthor, publishedVolume } from './api.ts';
 import { toJson } from './json-text.ts';
@@ -30,21 +31,21 @@ export function renderApiDetails(site: Site): OutputFile[] {
     { path: API_ROOT.file, body: () => [toJson(apiRoot(journal.base_url))] },
     { path: API_SECTIONS.file, body: () => [toJson(sectionsOf(site).map((title) => ({ title })))] },
   ];
+  const authorDetail = (author: AuthorRecord) => [toJson(publishedAuthor(author))];
   for (const author of site.authors) {
     // An author's id is its key, the one name it has (SPEC section 10); a key that would name the
     // list's own file has no detail.
     const key = author.origin.key;
     if (isReservedDetailId(key)) continue;
-    files.push({ path: detailFile('authors', key), body: () => [toJson(publishedAuthor(author))] });
+    files.push(new RecordFile(detailFile('authors', key), author, authorDetail));
   }
-  for (const volume of site.volumes) {
-    files.push({ path: detailFile('volumes', volume.id), body: () => [toJson(publishedVolume(volume, journal))] });
-  }
+  const volumeDetail = (volume: VolumeRecord) => [toJson(publishedVolume(volume, journal))];
+  for (const volume of site.volumes) files.push(new RecordFile(detailFile('volumes', volume.id), volume, volumeDetail));
+  const manuscriptDetail = (manuscript: ManuscriptRecord) => [
+    itemText(manuscriptItem(manuscript, journal, site.authorsOf(manuscript))),
+  ];
   for (const manuscript of site.manuscripts) {
-    files.push({
-      path: detailFile('manuscripts', manuscript.id),
-      body: () => [itemText(manuscriptItem(manuscript, journal, site.authorsOf(manuscript)))],
-    });
+    files.push(new RecordFile(detailFile('manuscripts', manuscript.id), manuscript, manuscriptDetail));
   }
   return files;
 }

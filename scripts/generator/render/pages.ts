@@ -13,7 +13,7 @@
  * Pure: records in, files out; each page is rendered when it is written.
  */
 import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
-import type { OutputFile } from '../../shared/output-file.ts';
+import { RecordFile, type OutputFile } from '../../shared/output-file.ts';
 import { mediaUrl } from './api.ts';
 import type { Site } from '../model/site.ts';
 import { publishedJsonOf, type FoundAuthors } from '../model/records.ts';
@@ -49,21 +49,20 @@ export function* sitePages(site: Site): Generator<SitePage> {
 export function renderPages(site: Site): OutputFile[] {
   const frame = pageFrame(site.journal);
   const outputs: OutputFile[] = [{ path: pageFile(homePagePath), body: () => homePage(site, frame) }];
+  const ofVolume = (volume: VolumeRecord) => volumePage(site, frame, volume);
   for (const volume of volumesNewestFirst(site.volumes)) {
-    outputs.push({ path: pageFile(volumePagePath(volume)), body: () => volumePage(site, frame, volume) });
+    outputs.push(new RecordFile(pageFile(volumePagePath(volume)), volume, ofVolume));
   }
+  const ofManuscript = (manuscript: ManuscriptRecord) =>
+    manuscriptPage(
+      site.journal,
+      frame,
+      manuscript,
+      site.volume(manuscript.citation_volume)!,
+      site.authorsOf(manuscript),
+    );
   for (const manuscript of site.manuscripts) {
-    outputs.push({
-      path: pageFile(manuscriptPagePath(manuscript)),
-      body: () =>
-        manuscriptPage(
-          site.journal,
-          frame,
-          manuscript,
-          site.volume(manuscript.citation_volume)!,
-          site.authorsOf(manuscript),
-        ),
-    });
+    outputs.push(new RecordFile(pageFile(manuscriptPagePath(manuscript)), manuscript, ofManuscript));
   }
   return outputs;
 }

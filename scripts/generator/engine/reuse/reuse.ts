@@ -104,8 +104,9 @@ export function keyOutputs(
     }
   }
   return (output, place) => {
-    const render = output.body as () => Iterable<string | DeferredText>;
     const then = before[place];
+    if (then === RENDERED) throw new Error('an output is made once in a build');
+    const render = output.body as () => Iterable<string | DeferredText>;
     if (then !== undefined) tracker.prepare(then);
     const { value, reads, key } = tracker.track(() => [...render()]);
     if (recorded.byPlace) recorded.byPlace[place] = kept(reads);
@@ -113,9 +114,10 @@ export function keyOutputs(
     output.key = key;
     if (once) {
       // At 100,000 manuscripts, the bodies of 750,000 outputs written already were about 100 MB of
-      // what a cold build holds while it writes (docs/performance.md, round 14).
-      output.body = calledAlready;
-      before[place] = undefined;
+      // what a cold build holds while it writes (docs/performance.md, round 14). A RecordFile's
+      // body is its record's, which the build holds anyway: it has nothing to let go of.
+      if (Object.hasOwn(output, 'body')) output.body = calledAlready;
+      before[place] = RENDERED;
     }
     return value;
   };
@@ -157,6 +159,9 @@ function keyBefore(
   reads.set(token, before);
   return tracker.keyOf(before);
 }
+
+/** In keyOutputs' `before`, an output made already in a build that makes each once. */
+const RENDERED = '\0rendered';
 
 /** The body of an output a build has made already. */
 function calledAlready(): never {

@@ -10,7 +10,7 @@
  * its volume and its authors through the site, so an edit re-renders the files of the manuscripts
  * it touches and no others (model/site.ts).
  */
-import type { OutputFile } from '../../../shared/output-file.ts';
+import { RecordFile, type OutputFile } from '../../../shared/output-file.ts';
 import type { ManuscriptRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
 import { bibtexEntry } from './bibtex.ts';
@@ -35,14 +35,14 @@ export function renderCitations(site: Site): OutputFile[] {
     last = { m, citation: citationOf(site, m) };
     return last.citation;
   };
+  const formats = CITATION_FORMATS.map(({ extension }) => {
+    const write = WRITERS[extension];
+    return { extension, write: (m: ManuscriptRecord) => [write(citationFor(m))] };
+  });
   const outputs: OutputFile[] = [];
   for (const m of site.manuscripts) {
-    const id = m.id;
-    for (const format of CITATION_FORMATS) {
-      outputs.push({
-        path: citationPath(id, format.extension).slice(1),
-        body: () => [WRITERS[format.extension](citationFor(m))],
-      });
+    for (const { extension, write } of formats) {
+      outputs.push(new RecordFile(citationPath(m.id, extension).slice(1), m, write));
     }
   }
   return outputs;
