@@ -88,6 +88,7 @@ export interface DeferredText {
 
 /** The files of a new output as written, before it is swapped in: each one's path and size in bytes (NaN: not known). */
 export interface WrittenFiles {
-  readonly names: readonly string[];
+  readonly count: number;
+  name(file: number): string;
   sizeOf(file: number): number;
 }

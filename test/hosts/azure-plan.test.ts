@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../scripts/generator/model/problems.ts';
-import { checkSite, type SiteFile } from '../../scripts/generator/stages/host-limits.ts';
+import { checkSite, measuredSite, type SiteFile } from '../../scripts/generator/stages/host-limits.ts';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
 import { hostRules } from '../../scripts/hosts/rules.ts';
 import { createWorkspace, VALID_JOURNAL, type Workspace } from '../helpers/workspace.ts';
@@ -16,8 +16,10 @@ const JOURNAL = 'content/journal.yaml';
 const MiB = 1024 * 1024;
 const ruleFiles = { _headers: renderHeaders(hostRules), _redirects: renderRedirects(hostRules) };
 /** A site of `total` bytes in four PDFs. */
-const site = (total: number): SiteFile[] =>
-  Array.from({ length: 4 }, (_, i) => ({ path: `media/pdfs/${i}.pdf`, bytes: total / 4, source: '' }));
+const site = (total: number) =>
+  measuredSite(
+    Array.from({ length: 4 }, (_, i): SiteFile => ({ path: `media/pdfs/${i}.pdf`, bytes: total / 4, source: '' })),
+  );
 
 describe('Azure Static Web Apps by plan', () => {
   it('refuses more than 250 MiB on the Free plan, named or not, and says what to do', () => {

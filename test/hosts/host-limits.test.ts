@@ -12,6 +12,7 @@ import {
   checkSite,
   HOST_LIMITS,
   limitsOf,
+  measuredSite,
   type SiteFile,
 } from '../../scripts/generator/stages/host-limits.ts';
 import { renderHeaders, renderRedirects } from '../../scripts/hosts/cloudflare.ts';
@@ -21,8 +22,14 @@ import { createWorkspace, VALID_JOURNAL, type Workspace } from '../helpers/works
 
 const JOURNAL = 'content/journal.yaml';
 const ruleFiles = { _headers: renderHeaders(hostRules), _redirects: renderRedirects(hostRules) };
-const files = (n: number, bytes = 10): SiteFile[] =>
-  Array.from({ length: n }, (_, i) => ({ path: `media/pdfs/${i}.pdf`, bytes, source: `content/media/pdfs/${i}.pdf` }));
+const files = (n: number, bytes = 10) =>
+  measuredSite(
+    Array.from({ length: n }, (_, i): SiteFile => ({
+      path: `media/pdfs/${i}.pdf`,
+      bytes,
+      source: `content/media/pdfs/${i}.pdf`,
+    })),
+  );
 
 describe('checkSite', () => {
   it('passes the rule files the build writes on every host: their counts do not grow with content', () => {
@@ -113,13 +120,13 @@ describe('checkSite', () => {
   });
 
   it('names the file that is over 25 MiB on Cloudflare Pages, and not on Firebase', () => {
-    const big = [
+    const big = measuredSite([
       {
         path: 'media/volumes/pdfs/2021/v.pdf',
         bytes: 25 * 1024 * 1024 + 1,
         source: 'content/media/volumes/pdfs/2021/v.pdf',
       },
-    ];
+    ]);
     expect(checkSite({ hosts: ['cloudflare-pages'] }, JOURNAL, big, ruleFiles).problems).toEqual([
       expect.objectContaining({
         code: 'host/limit',
@@ -135,16 +142,14 @@ describe('checkSite', () => {
     const MiB = 1024 * 1024;
     // The .br at the limit passes: before, each twin counted at its original's size.
     const sizes = [26 * MiB, 3 * MiB, 25 * MiB, 30 * MiB, 1000];
-    const files = {
-      names: [
-        'api/manuscripts/index.json',
-        'api/manuscripts/index.json.gz',
-        'api/manuscripts/index.json.br',
-        'media/pdfs/big.pdf',
-        'manuscripts/1/index.html',
-      ],
-      sizeOf: (file: number) => sizes[file]!,
-    };
+    const names = [
+      'api/manuscripts/index.json',
+      'api/manuscripts/index.json.gz',
+      'api/manuscripts/index.json.br',
+      'media/pdfs/big.pdf',
+      'manuscripts/1/index.html',
+    ];
+    const files = { count: names.length, name: (file: number) => names[file]!, sizeOf: (file: number) => sizes[file]! };
     const copies = [{ from: '/x/content/media/pdfs/big.pdf', to: 'media/pdfs/big.pdf' }];
     const problems = checkHostLimits({ hosts: ['cloudflare-pages'] }, JOURNAL, files, ruleFiles, copies).problems;
     expect(problems.map((p) => [p.file, p.field, p.message])).toEqual([
@@ -168,7 +173,7 @@ describe('checkSite', () => {
     const dynamic = Array.from({ length: 101 }, (_, i) => `/d${i}/* /x/:splat 301`).join('\n');
     const statics = Array.from({ length: 2001 }, (_, i) => `/s${i} /x 301`).join('\n');
     const messages = (rules: Record<string, string>) =>
-      checkSite({ hosts: ['cloudflare-pages'] }, JOURNAL, [], rules).problems.map((p) => p.message);
+      checkSite({ hosts: ['cloudflare-pages'] }, JOURNAL, measuredSite([]), rules).problems.map((p) => p.message);
     expect(messages({ _headers: headers })).toEqual([
       '_headers has 101 rules, more than Cloudflare Pages (hosts in content/journal.yaml) reads',
     ]);
@@ -180,7 +185,9 @@ describe('checkSite', () => {
     ]);
     // GitLab Pages reads at most 1,000 rules in all.
     expect(
-      checkSite({ hosts: ['gitlab-pages'] }, JOURNAL, [], { _redirects: statics }).problems.map((p) => p.expected),
+      checkSite({ hosts: ['gitlab-pages'] }, JOURNAL, measuredSite([]), { _redirects: statics }).problems.map(
+        (p) => p.expected,
+      ),
     ).toContain('at most 1,000');
   });
 

@@ -125,7 +125,12 @@ export async function startOutput(
       });
       const written = await writing.finish(
         [...whole, ...more],
-        (rows) => accept({ names: rows.names, sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]! }),
+        (rows) =>
+          accept({
+            count: rows.names.length,
+            name: (file) => rows.names[file]!,
+            sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]!,
+          }),
         (index) => (places[index]! < 0 ? undefined : renderKeyed(whole[index]!, places[index]!)),
       );
       if (!written) return undefined;
