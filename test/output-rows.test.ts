@@ -15,7 +15,12 @@ import {
   writeOutputReads,
 } from '../scripts/generator/engine/cache/cache.ts';
 import { packReads } from '../scripts/generator/engine/cache/output-reads.ts';
-import { OutputRowsBuilder, rowFinder, rowStamp } from '../scripts/generator/engine/cache/output-rows.ts';
+import {
+  OutputRowsBuilder,
+  rowFinder,
+  rowStamp,
+  type OutputRows,
+} from '../scripts/generator/engine/cache/output-rows.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -73,7 +78,7 @@ describe('rows made one at a time', () => {
     const rows = new OutputRowsBuilder(2);
     for (let i = 0; i < 9; i++) rows.add(`p${i}`, `k${i}`, i, 1.7e12 + i / 8, Number.NaN);
     rows.stamp(7, { size: 70, mtimeMs: 1.8e12, ino: 77 });
-    expect(rows.names).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']);
+    expect(rows.names()).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8']);
     expect(rowStamp(rows, 8)).toEqual({ size: 8, mtimeMs: 1.7e12 + 1, ino: Number.NaN });
     expect(rowStamp(rows, 7)).toEqual({ size: 70, mtimeMs: 1.8e12, ino: 77 });
     expect(rowStamp(rows, 0)).toEqual({ size: 0, mtimeMs: 1.7e12, ino: Number.NaN });
@@ -81,16 +86,55 @@ describe('rows made one at a time', () => {
 });
 
 describe('the output manifest in the build cache', () => {
+  it("writes the next manifest from the previous one's rows, taken where they are, and from rows of its own", () => {
+    const files = pages(5_000);
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files });
+    const previous = readOutputManifest(dir, 'fingerprint')!.files;
+    // Rows of the previous build's taken as they are, one of this build's, and one taken from another build's rows.
+    const next = new OutputRowsBuilder(1);
+    for (let row = 0; row < 4_000; row++) next.copy(previous, row);
+    next.add('feed.xml', 'feed', 7, 1.9e12, 9);
+    next.copy(files, 4_999);
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files: next });
+    const read = readOutputManifest(dir, 'fingerprint')!.files;
+    expect(read.count).toBe(4_002);
+    expect([read.name(3_999), read.key(3_999)]).toEqual(['manuscripts/4000.html', 'page:3999']);
+    expect([read.name(4_000), read.key(4_000), rowStamp(read, 4_000)]).toEqual([
+      'feed.xml',
+      'feed',
+      { size: 7, mtimeMs: 1.9e12, ino: 9 },
+    ]);
+    expect([read.name(4_001), read.key(4_001), rowStamp(read, 4_001)]).toEqual([
+      'manuscripts/5000.html',
+      'page:4999',
+      rowStamp(files, 4_999),
+    ]);
+    expect(rowStamp(read, 1_234)).toEqual(rowStamp(files, 1_234));
+  });
+
   it('reads back every row with its own key and stamp, across frames', () => {
     // More rows than one frame holds (10,000), so that the second frame's stamps must land after the first's.
     const files = pages(25_003);
     writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files });
     const read = readOutputManifest(dir, 'fingerprint')!;
     expect(read.out).toBe('/site/dist');
-    expect(read.files.names).toEqual(files.names);
-    expect(read.files.keys).toEqual(files.keys);
+    const column = (rows: OutputRows, of: (row: number) => string) =>
+      Array.from({ length: rows.count }, (_, row) => of(row));
+    expect(column(read.files, (row) => read.files.name(row))).toEqual(files.names());
+    expect(column(read.files, (row) => read.files.key(row))).toEqual(column(files, (row) => files.key(row)));
     for (const row of [0, 9_999, 10_000, 20_001, 25_002])
       expect(rowStamp(read.files, row)).toEqual(rowStamp(files, row));
+    // Compared in place, at a frame's first and last rows (2,000 a frame) and past the ends.
+    for (const row of [0, 1_999, 2_000, 25_002]) {
+      expect(read.files.isNamed(row, `manuscripts/${row + 1}.html`)).toBe(true);
+      expect(read.files.hasKey(row, `page:${row}`)).toBe(true);
+      expect(read.files.isNamed(row, `manuscripts/${row + 1}.htm`)).toBe(false);
+      expect(read.files.isNamed(row, `manuscripts/${row + 1}.html\0`)).toBe(false);
+      expect(read.files.hasKey(row, `page:${row + 1}`)).toBe(false);
+    }
+    expect(read.files.isNamed(-1, 'manuscripts/0.html')).toBe(false);
+    expect(read.files.isNamed(25_003, 'manuscripts/25004.html')).toBe(false);
+    expect(rowFinder(read.files)('manuscripts/20000.html', 0)).toBe(19_999);
     expect(readOutputManifest(dir, 'another fingerprint')).toBeUndefined();
   });
 

@@ -127,8 +127,8 @@ export async function startOutput(
         [...whole, ...more],
         (rows) =>
           accept({
-            count: rows.names.length,
-            name: (file) => rows.names[file]!,
+            count: rows.count,
+            name: (file) => rows.name(file),
             sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]!,
           }),
         (index) => (places[index]! < 0 ? undefined : renderKeyed(whole[index]!, places[index]!)),

@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { FileStamp } from '../scan/stat-many.ts';
-import { ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
+import { JoinedRows, ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
 import { PreviousOutputReads, type PackedReads, type ReadsByPath } from './output-reads.ts';
 import type { RecordValues } from '../reuse/record-values.ts';
 import type { ListTable } from '../write/list-items.ts';
@@ -111,35 +111,31 @@ const OUTPUT_ROWS_PER_FRAME = 2_000;
 export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
   const frames = readFrames<OutputFrame>(path.join(dir, OUTPUTS_FILE), fingerprint);
   if (!frames || frames.length === 0) return undefined;
-  const names: string[] = [];
-  const keys: string[] = [];
-  const stamps = new Float64Array(frames.reduce((sum, frame) => sum + frame[3].length, 0));
-  for (const [, frameNames, frameKeys, frameStamps] of frames) {
-    if (!frameNames) continue;
-    stamps.set(frameStamps, names.length * ROW_STAMP_FIELDS);
-    names.push(...frameNames.split('\0'));
-    keys.push(...frameKeys.split('\0'));
-  }
-  if (stamps.length !== names.length * ROW_STAMP_FIELDS || keys.length !== names.length) return undefined;
-  return { out: frames[0]![0], files: { names, keys, stamps } };
+  const files = JoinedRows.fromFrames(frames.map(([, names, keys, stamps]) => ({ names, keys, stamps })));
+  return files && { out: frames[0]![0], files };
 }
 
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): CacheWarning {
   // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
-  const { names, keys, stamps } = manifest.files;
-  const count = Math.max(1, Math.ceil(names.length / OUTPUT_ROWS_PER_FRAME));
+  const { files } = manifest;
+  const count = Math.max(1, Math.ceil(files.count / OUTPUT_ROWS_PER_FRAME));
+  const joined = (start: number, end: number, of: (row: number) => string) => {
+    const texts = new Array<string>(end - start);
+    for (let row = start; row < end; row++) texts[row - start] = of(row);
+    return texts.join('\0');
+  };
   return writeFrames(dir, OUTPUTS_FILE, fingerprint, {
     length: count,
     *[Symbol.iterator]() {
       for (let i = 0; i < count; i++) {
         const start = i * OUTPUT_ROWS_PER_FRAME;
-        const end = Math.min(names.length, start + OUTPUT_ROWS_PER_FRAME);
+        const end = Math.min(files.count, start + OUTPUT_ROWS_PER_FRAME);
         const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
-        for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = stamps[start * ROW_STAMP_FIELDS + k]!;
+        for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = files.stamps[start * ROW_STAMP_FIELDS + k]!;
         yield [
           manifest.out,
-          names.slice(start, end).join('\0'),
-          keys.slice(start, end).join('\0'),
+          joined(start, end, (row) => files.name(row)),
+          joined(start, end, (row) => files.key(row)),
           frameStamps,
         ] satisfies OutputFrame;
       }

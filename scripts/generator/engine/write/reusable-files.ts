@@ -64,7 +64,7 @@ export async function findReusable(
   listed: Scan | undefined,
 ): Promise<Int32Array> {
   const rows = new Int32Array(fileCount(wanted)).fill(-1);
-  if (!listed || !previous || previous.rows.names.length === 0) return rows;
+  if (!listed || !previous || previous.rows.count === 0) return rows;
   // Relative folder → its listing, with where the search in it stands: at 100,000 manuscripts,
   // 750,000 files in about twenty folders.
   const listings = new Map<string, ListingSearch | undefined>();
@@ -127,7 +127,7 @@ export async function findReusable(
       const row = previous.find(relatives[k]!, hint);
       // An output's files are consecutive rows: one not reused is stepped over whole.
       if (row >= 0) hint = row + relatives.length - k;
-      if (row < 0 || !sameKey(previous.rows.keys[row], key) || !intact(relatives[k]!, row)) {
+      if (row < 0 || !sameKey(previous.rows, row, key) || !intact(relatives[k]!, row)) {
         rows.fill(-1, first, end);
         break;
       }
@@ -149,9 +149,9 @@ interface ListingSearch {
   positions: Map<string, number> | undefined;
 }
 
-/** Whether a file recorded with key `recorded` stands for an output keyed `key` (OutputFile.key). */
-function sameKey(recorded: string | undefined, key: string): boolean {
-  return recorded !== undefined && (recorded === key || key === KEY_AS_RECORDED);
+/** Whether the file of a previous row stands for an output keyed `key` (OutputFile.key). */
+function sameKey(rows: OutputRows, row: number, key: string): boolean {
+  return key === KEY_AS_RECORDED || rows.hasKey(row, key);
 }
 
 /** The files of a group of outputs, in order: each one's previous row to reuse (-1: none) and, once written, its tag. */

@@ -111,7 +111,7 @@ export async function startSite(
   const written = new OutputRowsBuilder();
   /** Records the files of an output about to be written; returns the row of the first, its tag for a file writer. */
   const remember = (relatives: readonly string[], key: string | undefined): number => {
-    const first = written.names.length;
+    const first = written.count;
     for (const relative of relatives) written.add(relative, key ?? '', NaN, NaN, NaN);
     return first;
   };
@@ -345,11 +345,11 @@ export async function startSite(
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
       // at once were a peak of memory of their own.
       const unstamped: number[] = [];
-      for (let tag = 0; tag < written.names.length; tag++)
+      for (let tag = 0; tag < written.count; tag++)
         if (Number.isNaN(written.stamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
       for (let start = 0; start < unstamped.length; start += STAT_SLICE) {
         const slice = unstamped.slice(start, start + STAT_SLICE);
-        const stats = await statMany(slice.map((tag) => target(written.names[tag]!)));
+        const stats = await statMany(slice.map((tag) => target(written.name(tag))));
         slice.forEach((tag, n) => {
           const stamp = stats.stamp(n);
           if (stamp) stamped(tag, stamp); // else NaN: a file gone already is never reused
@@ -369,7 +369,7 @@ export async function startSite(
       // Files are reused only where the scan listed the previous output (reusedLists, findReusable).
       if (reused === 0 || !options.previousOutput) await staged.swap();
       else {
-        const placed = written.names;
+        const placed = written.names();
         const removed = await staleFiles(outDir, options.previousOutput, () => reusedFiles(plans, reusedLists), placed);
         // From here on the staging folder stays if anything fails: once the update has begun, the
         // next command finishes it from there (shared/folder-patch.ts).
