@@ -114,6 +114,11 @@ describe('a column of names', () => {
       expect(names.map((_, i) => column.at(i))).toEqual(names);
       expect(names.map((name) => column.position(name))).toEqual(names.map((_, i) => i));
       expect(absent.map((name) => column.position(name))).toEqual(absent.map(() => undefined));
+      // By the table of hashes, in any order, and in place at the end of a longer text.
+      expect([...names].reverse().map((name) => column.find(`pdfs/${name}`, 5))).toEqual(
+        names.map((_, i) => names.length - 1 - i),
+      );
+      expect(absent.map((name) => column.find(`pdfs/${name}`, 5))).toEqual(absent.map(() => undefined));
       // In place: name i against the end of a longer text, as a PDF's path ends with its name.
       names.forEach((name, i) => {
         expect(column.matches(i, `pdfs/${name}`, 5), name).toBe(true);
@@ -126,7 +131,23 @@ describe('a column of names', () => {
       expect(column.all()).toEqual(names);
     }
     const none = NameColumn.fromJoined('', 0);
-    expect([none.length, none.all(), none.position(''), none.matches(0, '')]).toEqual([0, [], undefined, false]);
+    expect([none.length, none.all(), none.position(''), none.find(''), none.matches(0, '')]).toEqual([
+      0,
+      [],
+      undefined,
+      undefined,
+      false,
+    ]);
+  });
+});
+
+describe("finding a name in a large folder's column", () => {
+  it('finds every name, and none that is not there, with the table of hashes full enough to collide', () => {
+    const names = Array.from({ length: 20_000 }, (_, i) => `${i + 1}.${['bib', 'json', 'ris'][i % 3]}`).sort();
+    const column = NameColumn.fromJoined(names.join('\0'), names.length);
+    for (let i = names.length - 1; i >= 0; i -= 7) expect(column.find(`citations/${names[i]}`, 10)).toBe(i);
+    for (const name of ['0.bib', '1.bi', '20001.ris', '1.bib\0'])
+      expect(column.find(`citations/${name}`, 10), name).toBeUndefined();
   });
 });
 

@@ -64,6 +64,8 @@ export interface Names {
   matches(i: number, text: string, from?: number): boolean;
   /** The position of `name`, if it is there. */
   position(name: string): number | undefined;
+  /** The position of the name that is `text` from `from` on, if there is one: for many lookups in any order. */
+  find(text: string, from?: number): number | undefined;
   /** Every name, as strings. */
   all(): readonly string[];
 }
@@ -95,6 +97,10 @@ export class NameList implements Names {
 
   position(name: string): number | undefined {
     return positionInSorted(this, name);
+  }
+
+  find(text: string, from = 0): number | undefined {
+    return this.position(text.slice(from));
   }
 
   all(): readonly string[] {

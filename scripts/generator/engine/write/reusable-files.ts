@@ -74,7 +74,7 @@ export async function findReusable(
   // Named as the scan names them (path.join), whatever the platform's separator.
   for (const folder of folders) {
     const listing = await listed.folder(path.join(outDir, ...folder.split('/')));
-    listings.set(folder, listing && { listing, lastFound: -1, positions: undefined });
+    listings.set(folder, listing && { listing, lastFound: -1 });
   }
   /** Where the file `relative` names (its name from `start`) is in the search's listing. */
   const positionIn = (search: ListingSearch, relative: string, start: number): number | undefined => {
@@ -87,16 +87,7 @@ export async function findReusable(
     let at: number | undefined;
     for (let guess = next; guess < next + LOOK_AHEAD && at === undefined; guess++)
       if (column.matches(guess, relative, start)) at = guess;
-    if (at === undefined) {
-      // Name → position, for this search only: a binary search over 100,000 names cost a quarter
-      // of a second for 200,000 files.
-      if (!search.positions) {
-        const names = column.all();
-        search.positions = new Map();
-        for (let i = 0; i < names.length; i++) search.positions.set(names[i]!, i);
-      }
-      at = search.positions.get(relative.slice(start));
-    }
+    at ??= column.find(relative, start);
     if (at !== undefined) search.lastFound = at;
     return at;
   };
@@ -140,13 +131,12 @@ export async function findReusable(
 
 /**
  * One folder's listing as findReusable searches it: the name after the last one found is tried
- * first (outputs in the listing's order, as the PDFs are, need no map), and a map of its names is
- * made only for a name elsewhere.
+ * first (outputs in the listing's order, as the PDFs are, need nothing more), and the listing's
+ * table of hashes (NameColumn.find) only for a name elsewhere.
  */
 interface ListingSearch {
   readonly listing: FolderListing;
   lastFound: number;
-  positions: Map<string, number> | undefined;
 }
 
 /** Whether the file of a previous row stands for an output keyed `key` (OutputFile.key). */
