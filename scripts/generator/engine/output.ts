@@ -24,7 +24,6 @@ import {
   writeOutputReads,
 } from './cache/cache.ts';
 import { packReads, type ReadsByPath } from './cache/output-reads.ts';
-import { ROW_STAMP_FIELDS } from './cache/output-rows.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
@@ -129,7 +128,7 @@ export async function startOutput(
           accept({
             count: rows.count,
             name: (file) => rows.name(file),
-            sizeOf: (file) => rows.stamps[file * ROW_STAMP_FIELDS]!,
+            sizeOf: (file) => rows.stampField(file, 0),
           }),
         (index) => (places[index]! < 0 ? undefined : renderKeyed(whole[index]!, places[index]!)),
       );

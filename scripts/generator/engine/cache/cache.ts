@@ -131,7 +131,9 @@ export function writeOutputManifest(dir: string, fingerprint: string, manifest: 
         const start = i * OUTPUT_ROWS_PER_FRAME;
         const end = Math.min(files.count, start + OUTPUT_ROWS_PER_FRAME);
         const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
-        for (let k = 0; k < frameStamps.length; k++) frameStamps[k] = files.stamps[start * ROW_STAMP_FIELDS + k]!;
+        for (let row = start; row < end; row++)
+          for (let f = 0; f < ROW_STAMP_FIELDS; f++)
+            frameStamps[(row - start) * ROW_STAMP_FIELDS + f] = files.stampField(row, f);
         yield [
           manifest.out,
           joined(start, end, (row) => files.name(row)),

@@ -21,15 +21,14 @@ export interface OutputRows {
   isNamed(row: number, name: string): boolean;
   /** Whether a row's key is `key`, compared in place. */
   hasKey(row: number, key: string): boolean;
-  /** size, mtimeMs, ino of each file, as it was written. */
-  readonly stamps: ArrayLike<number>;
+  /** Field `field` of a row's stamp as the file was written: 0 its size, 1 its mtimeMs, 2 its inode. */
+  stampField(row: number, field: number): number;
 }
 
 export const ROW_STAMP_FIELDS = 3;
 
 export function rowStamp(rows: OutputRows, row: number): FileStamp {
-  const at = row * ROW_STAMP_FIELDS;
-  return { size: rows.stamps[at]!, mtimeMs: rows.stamps[at + 1]!, ino: rows.stamps[at + 2]! };
+  return { size: rows.stampField(row, 0), mtimeMs: rows.stampField(row, 1), ino: rows.stampField(row, 2) };
 }
 
 /**
@@ -73,7 +72,7 @@ const LINEAR_SCANS = 4;
  */
 export class JoinedRows implements OutputRows {
   readonly count: number;
-  readonly stamps: Float64Array;
+  readonly #stamps: Float64Array;
   readonly #names: readonly string[];
   readonly #keys: readonly string[];
   /** The first row of each frame, and the count after the last. */
@@ -124,7 +123,7 @@ export class JoinedRows implements OutputRows {
     keyStarts: Int32Array,
   ) {
     this.count = count;
-    this.stamps = stamps;
+    this.#stamps = stamps;
     this.#names = names;
     this.#keys = keys;
     this.#frameStarts = frameStarts;
@@ -146,6 +145,10 @@ export class JoinedRows implements OutputRows {
 
   hasKey(row: number, key: string): boolean {
     return this.#is(this.#keys, this.#keyStarts, row, key);
+  }
+
+  stampField(row: number, field: number): number {
+    return this.#stamps[row * ROW_STAMP_FIELDS + field]!;
   }
 
   #cut(texts: readonly string[], starts: Int32Array, row: number): string {
@@ -201,108 +204,120 @@ function startsOf(joined: string, starts: Int32Array, from: number, end: number)
 
 /**
  * Rows made one at a time, in order: rows of their own, and rows taken from the previous build's
- * (`copy`), kept as where they are there rather than as their name and key. After a build with
- * nothing changed, every row is one of those. The stamps are numbers in a typed array, grown by
- * doubling or made to the size asked for: at 100,000 manuscripts a list of 2.5 million numbers, grown a
- * little at a time, left tens of MB of copies for a full collection at the end of a cold build.
+ * (`copy`), kept as where they are there, without their name, key or stamp. After a build with
+ * nothing changed, every row is one of those. The stamps of its own rows are numbers in a typed
+ * array, grown by doubling or made to the size asked for: at 100,000 manuscripts a list of 2.5
+ * million numbers, grown a little at a time, left tens of MB of copies for a full collection at the
+ * end of a cold build.
  */
 export class OutputRowsBuilder implements OutputRows {
-  /** A row's own name and key; undefined for a row taken from `#source`. */
-  readonly #names: (string | undefined)[] = [];
-  readonly #keys: (string | undefined)[] = [];
+  #count = 0;
+  /** The names and keys of the rows of its own, in order. */
+  readonly #ownNames: string[] = [];
+  readonly #ownKeys: string[] = [];
+  /** ROW_STAMP_FIELDS numbers for each row of its own; what follows the last is room to grow into. */
+  #ownStamps: Float64Array;
   /** The rows the copies are taken from (the one set of rows copied from, not made one at a time). */
   #source: OutputRows | undefined;
-  /** Each row's row in `#source`, -1 for a row of its own; grown with the stamps. */
-  #sourceRows: Int32Array;
-  /** ROW_STAMP_FIELDS numbers per row; what follows the last row is room to grow into. */
-  stamps: Float64Array;
+  /**
+   * Each row's row in `#source`, or, for a row of its own, -1 less its place among those (-1 for
+   * the first); grown by doubling.
+   */
+  #rows: Int32Array;
 
-  /** `rows`: how many rows are expected (more may be added). */
-  constructor(rows = 1_024) {
-    this.stamps = new Float64Array(Math.max(1, rows) * ROW_STAMP_FIELDS);
-    this.#sourceRows = new Int32Array(Math.max(1, rows));
+  /** `rows`: how many rows are expected (more may be added), `own`: how many of them of its own. */
+  constructor(rows = 1_024, own = rows) {
+    this.#rows = new Int32Array(Math.max(1, rows));
+    this.#ownStamps = new Float64Array(Math.max(1, own) * ROW_STAMP_FIELDS);
   }
 
   get count(): number {
-    return this.#names.length;
+    return this.#count;
   }
 
   name(row: number): string {
-    return this.#names[row] ?? this.#source!.name(this.#sourceRows[row]!);
+    const at = this.#rows[row]!;
+    return at < 0 ? this.#ownNames[-1 - at]! : this.#source!.name(at);
   }
 
   key(row: number): string {
-    return this.#keys[row] ?? this.#source!.key(this.#sourceRows[row]!);
+    const at = this.#rows[row]!;
+    return at < 0 ? this.#ownKeys[-1 - at]! : this.#source!.key(at);
   }
 
   isNamed(row: number, name: string): boolean {
-    if (row < 0 || row >= this.count) return false;
-    const own = this.#names[row];
-    return own === undefined ? this.#source!.isNamed(this.#sourceRows[row]!, name) : own === name;
+    if (row < 0 || row >= this.#count) return false;
+    const at = this.#rows[row]!;
+    return at < 0 ? this.#ownNames[-1 - at] === name : this.#source!.isNamed(at, name);
   }
 
   hasKey(row: number, key: string): boolean {
-    if (row < 0 || row >= this.count) return false;
-    const own = this.#keys[row];
-    return own === undefined ? this.#source!.hasKey(this.#sourceRows[row]!, key) : own === key;
+    if (row < 0 || row >= this.#count) return false;
+    const at = this.#rows[row]!;
+    return at < 0 ? this.#ownKeys[-1 - at] === key : this.#source!.hasKey(at, key);
+  }
+
+  stampField(row: number, field: number): number {
+    const at = this.#rows[row]!;
+    return at < 0 ? this.#ownStamps[(-1 - at) * ROW_STAMP_FIELDS + field]! : this.#source!.stampField(at, field);
   }
 
   /** Every row's name, in order. */
   names(): string[] {
-    return Array.from({ length: this.count }, (_, row) => this.name(row));
+    return Array.from({ length: this.#count }, (_, row) => this.name(row));
   }
 
   add(name: string, key: string, size: number, mtimeMs: number, ino: number): void {
-    this.#push(name, key, -1, size, mtimeMs, ino);
+    const own = this.#ownNames.length;
+    this.#ownNames.push(name);
+    this.#ownKeys.push(key);
+    const at = own * ROW_STAMP_FIELDS;
+    if (at + ROW_STAMP_FIELDS > this.#ownStamps.length) {
+      const grown = new Float64Array(this.#ownStamps.length * 2);
+      grown.set(this.#ownStamps);
+      this.#ownStamps = grown;
+    }
+    this.#ownStamps[at] = size;
+    this.#ownStamps[at + 1] = mtimeMs;
+    this.#ownStamps[at + 2] = ino;
+    this.#push(-1 - own);
   }
 
-  /** Sets the stamp of a row added before. */
+  /** Sets the stamp of a row of its own added before. */
   stamp(row: number, stamp: FileStamp): void {
-    const at = row * ROW_STAMP_FIELDS;
-    this.stamps[at] = stamp.size;
-    this.stamps[at + 1] = stamp.mtimeMs;
-    this.stamps[at + 2] = stamp.ino;
+    const at = (-1 - this.#rows[row]!) * ROW_STAMP_FIELDS;
+    if (at < 0) throw new Error('the stamp of a row taken from other rows is theirs');
+    this.#ownStamps[at] = stamp.size;
+    this.#ownStamps[at + 1] = stamp.mtimeMs;
+    this.#ownStamps[at + 2] = stamp.ino;
   }
 
   /**
-   * Adds `from`'s row `row`, under its own name and key: as a place in `from` when the rows taken
-   * so far come from there (or from nowhere yet) and `from` is not made one at a time, else as
-   * its name and key.
+   * Adds `from`'s row `row`, under its own name, key and stamp: as a place in `from` when the rows
+   * taken so far come from there (or from nowhere yet) and `from` is not made one at a time, else
+   * as a row of its own.
    */
   copy(from: OutputRows, row: number): void {
-    const at = row * ROW_STAMP_FIELDS;
-    const { stamps } = from;
     if (!(from instanceof OutputRowsBuilder) && (this.#source ?? from) === from) {
       this.#source = from;
-      this.#push(undefined, undefined, row, stamps[at]!, stamps[at + 1]!, stamps[at + 2]!);
-    } else this.#push(from.name(row), from.key(row), -1, stamps[at]!, stamps[at + 1]!, stamps[at + 2]!);
+      this.#push(row);
+    } else
+      this.add(
+        from.name(row),
+        from.key(row),
+        from.stampField(row, 0),
+        from.stampField(row, 1),
+        from.stampField(row, 2),
+      );
   }
 
-  #push(
-    name: string | undefined,
-    key: string | undefined,
-    sourceRow: number,
-    size: number,
-    mtimeMs: number,
-    ino: number,
-  ): void {
-    const row = this.#names.length;
-    const at = row * ROW_STAMP_FIELDS;
-    this.#names.push(name);
-    this.#keys.push(key);
-    if (at + ROW_STAMP_FIELDS > this.stamps.length) {
-      const grown = new Float64Array(this.stamps.length * 2);
-      grown.set(this.stamps);
-      this.stamps = grown;
+  #push(place: number): void {
+    const row = this.#count++;
+    if (row >= this.#rows.length) {
+      const grown = new Int32Array(this.#rows.length * 2);
+      grown.set(this.#rows);
+      this.#rows = grown;
     }
-    if (row >= this.#sourceRows.length) {
-      const grown = new Int32Array(this.#sourceRows.length * 2);
-      grown.set(this.#sourceRows);
-      this.#sourceRows = grown;
-    }
-    this.#sourceRows[row] = sourceRow;
-    this.stamps[at] = size;
-    this.stamps[at + 1] = mtimeMs;
-    this.stamps[at + 2] = ino;
+    this.#rows[row] = place;
   }
 }

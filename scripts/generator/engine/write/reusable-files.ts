@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 
-import { ROW_STAMP_FIELDS, type OutputRows } from '../cache/output-rows.ts';
+import type { OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
 
 import { KEY_AS_RECORDED, PRECOMPRESSED, type OutputFile } from '../../../shared/output-file.ts';
@@ -91,7 +91,7 @@ export async function findReusable(
     if (at !== undefined) search.lastFound = at;
     return at;
   };
-  const { stamps } = previous.rows;
+  const { rows: previousRows } = previous;
   // 750,000 files at 100,000 manuscripts: no closure or object per file.
   const intact = (relative: string, row: number): boolean => {
     const folder = folderOfNext(relative);
@@ -99,11 +99,10 @@ export async function findReusable(
     const at = search && positionIn(search, relative, folder === '' ? 0 : folder.length + 1);
     if (at === undefined || search!.listing.kind(at) !== 'file') return false;
     const v = search!.listing.values;
-    const r = row * ROW_STAMP_FIELDS;
     return (
-      v[at * STAT_FIELDS + 1] === stamps[r] &&
-      v[at * STAT_FIELDS + 2] === stamps[r + 1] &&
-      v[at * STAT_FIELDS + 3] === stamps[r + 2]
+      v[at * STAT_FIELDS + 1] === previousRows.stampField(row, 0) &&
+      v[at * STAT_FIELDS + 2] === previousRows.stampField(row, 1) &&
+      v[at * STAT_FIELDS + 3] === previousRows.stampField(row, 2)
     );
   };
   let hint = 0;

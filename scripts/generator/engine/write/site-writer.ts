@@ -17,7 +17,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 import type { OutputManifest } from '../cache/cache.ts';
-import { OutputRowsBuilder, ROW_STAMP_FIELDS, rowFinder, rowStamp, type OutputRows } from '../cache/output-rows.ts';
+import { OutputRowsBuilder, rowFinder, rowStamp, type OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
 
 import type { OutputFile } from '../../../shared/output-file.ts';
@@ -274,7 +274,8 @@ export async function startSite(
   /** Every file of the output, in the order of the outputs: reused ones with their previous rows, written ones with their stamps. */
   const outputRows = (previous: PreviousOutput | undefined): OutputRowsBuilder => {
     const count = fileCount(streamed) + (plans.media?.files.length ?? 0) + (plans.whole?.files.length ?? 0);
-    const rows = new OutputRowsBuilder(count);
+    // Rows of their own: those written, and the lists taken as they are; the others point into `previous`.
+    const rows = new OutputRowsBuilder(count, written.count + reusedLists.size);
     const addWritten = (tag: number) => rows.copy(written, tag);
     for (const output of streamed) {
       const tag = listTags.get(output.path);
@@ -345,8 +346,7 @@ export async function startSite(
       // The files no writer stamped (the lists and their twins), in slices: 200,000 absolute paths
       // at once were a peak of memory of their own.
       const unstamped: number[] = [];
-      for (let tag = 0; tag < written.count; tag++)
-        if (Number.isNaN(written.stamps[tag * ROW_STAMP_FIELDS])) unstamped.push(tag);
+      for (let tag = 0; tag < written.count; tag++) if (Number.isNaN(written.stampField(tag, 0))) unstamped.push(tag);
       for (let start = 0; start < unstamped.length; start += STAT_SLICE) {
         const slice = unstamped.slice(start, start + STAT_SLICE);
         const stats = await statMany(slice.map((tag) => target(written.name(tag))));
