@@ -4,7 +4,7 @@
  * the next build asks in.
  */
 import { describe, expect, it } from 'vitest';
-import { packReads, PreviousOutputReads } from '../scripts/generator/engine/cache/output-reads.ts';
+import { packReads, packReadsNow, PreviousOutputReads } from '../scripts/generator/engine/cache/output-reads.ts';
 
 const recorded = new Map([
   ['citations/1.bib', 'm:one\nv:volume-1'],
@@ -63,5 +63,35 @@ describe('the reads kept for the next build', () => {
     const none = new PreviousOutputReads(packReads([], recorded));
     expect(none.get('')).toBeUndefined();
     expect(none.get('api/index.json')).toBeUndefined();
+  });
+
+  it('packs them again from the previous ones where the outputs are the same, as packing them anew would', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `manuscripts/${i}.html`);
+    const before = new Map(many.map((path, i) => [path, `m:${i}\nv:${i % 7}`]));
+    const made = new Array<string | undefined>(many.length);
+    made[3] = 'm:3\nv:new';
+    made[9_999] = 'm:3\nv:new';
+    made[5_000] = before.get(many[5_000]!);
+    const now = new Map(many.map((path, i) => [path, made[i] ?? before.get(path)!]));
+    const again = packReadsNow(() => many, made, new PreviousOutputReads(packReads(many, before)))!;
+    // Taken from the previous ones: the table as it was, with the one new reads after it.
+    expect(again.table.length).toBe(10_001);
+    const read = new PreviousOutputReads(again);
+    expect(many.map((path) => read.get(path))).toEqual(many.map((path) => now.get(path)));
+    expect(again.paths.join('\n')).toBe(many.join('\n'));
+    // Outputs added or gone: packed anew, each distinct reads once.
+    const fewer = many.slice(1);
+    const packed = packReadsNow(() => fewer, made.slice(1), new PreviousOutputReads(packReads(many, before)));
+    expect(packed.table.length).toBe(9_998);
+    expect(new PreviousOutputReads(packed).get('manuscripts/3.html')).toBe('m:3\nv:new');
+  });
+
+  it('packs them anew once the table holds too many reads no output has any more', () => {
+    const many = Array.from({ length: 100 }, (_, i) => `citations/${i}.bib`);
+    const before = new Map(many.map((path, i) => [path, `m:${i}`]));
+    const previous = new PreviousOutputReads(packReads(many, before));
+    const made = many.map((_, i) => `m:${i} edited`);
+    expect(previous.repacked(many, made)).toBeUndefined();
+    expect(packReadsNow(() => many, made, previous).table).toEqual(made);
   });
 });

@@ -23,7 +23,7 @@ import {
   writeOutputManifest,
   writeOutputReads,
 } from './cache/cache.ts';
-import { packReads, type ReadsByPath } from './cache/output-reads.ts';
+import { packReadsNow } from './cache/output-reads.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
@@ -141,7 +141,7 @@ export async function startOutput(
         writeOutputReads(
           paths.cache,
           fingerprint,
-          packReads(keyedPaths(outputs), readsNow(reads.byPlace!, previousOutputs)),
+          packReadsNow(() => keyedPaths(outputs), reads.byPlace!, previousOutputs),
           tracker.values(carried),
         ),
       ].filter((warning) => warning !== undefined);
@@ -161,22 +161,6 @@ function keyedCount(outputs: readonly OutputFile[]): number {
   let count = 0;
   for (const output of outputs) if (keyedByBody(output)) count++;
   return count;
-}
-
-/**
- * What each output read when it was last made: this build's reads, or the previous build's for an
- * output not made again. Asked for the outputs keyed by their bodies, in the order they were keyed
- * (reuse.ts): this build's are found by their places, and the previous build's in place, since a
- * path they lack (a list, a host file) made a map of every path.
- */
-function readsNow(recorded: readonly (string | undefined)[], previous: ReadsByPath | undefined): ReadsByPath {
-  let place = 0;
-  return {
-    get(path) {
-      const before = previous?.get(path);
-      return recorded[place++] ?? before;
-    },
-  };
 }
 
 /** What the previous build's outputs and list items read, from the build cache. */
