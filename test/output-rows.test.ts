@@ -92,13 +92,22 @@ describe('the output manifest in the build cache', () => {
     const previous = readOutputManifest(dir, 'fingerprint')!.files;
     // Rows of the previous build's taken as they are, one of this build's, and one taken from another build's rows.
     const next = new OutputRowsBuilder(1);
-    for (let row = 0; row < 4_000; row++) next.copy(previous, row);
+    for (let row = 0; row < 4_001; row++) if (row !== 2_500) next.copy(previous, row);
     next.add('feed.xml', 'feed', 7, 1.9e12, 9);
     next.copy(files, 4_999);
     writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files: next });
     const read = readOutputManifest(dir, 'fingerprint')!.files;
     expect(read.count).toBe(4_002);
-    expect([read.name(3_999), read.key(3_999)]).toEqual(['manuscripts/4000.html', 'page:3999']);
+    expect([read.name(2_499), read.name(2_500), read.key(2_500)]).toEqual([
+      'manuscripts/2500.html',
+      'manuscripts/2502.html',
+      'page:2501',
+    ]);
+    expect([read.name(3_999), read.key(3_999)]).toEqual(['manuscripts/4001.html', 'page:4000']);
+    expect(read.joinedNames(1_998, 2_002)).toBe(
+      ['1999', '2000', '2001', '2002'].map((n) => `manuscripts/${n}.html`).join('\0'),
+    );
+    expect(next.joinedKeys(3_998, 4_002)).toBe(['page:3999', 'page:4000', 'feed', 'page:4999'].join('\0'));
     expect([read.name(4_000), read.key(4_000), rowStamp(read, 4_000)]).toEqual([
       'feed.xml',
       'feed',
@@ -135,6 +144,15 @@ describe('the output manifest in the build cache', () => {
     expect(read.files.isNamed(-1, 'manuscripts/0.html')).toBe(false);
     expect(read.files.isNamed(25_003, 'manuscripts/25004.html')).toBe(false);
     expect(rowFinder(read.files)('manuscripts/20000.html', 0)).toBe(19_999);
+    // Searched for in the frames' texts: a whole name only, at a frame's first row, last row and past it.
+    expect(
+      ['manuscripts/2000.html', 'manuscripts/2001.html', 'manuscripts/25003.html', 'manuscripts/1.htm'].map((name) =>
+        read.files.rowNamed(name),
+      ),
+    ).toEqual([1_999, 2_000, 25_002, -1]);
+    expect(['anuscripts/1.html', 'manuscripts/25004.html', ''].map((name) => read.files.rowNamed(name))).toEqual([
+      -1, -1, -1,
+    ]);
     expect(readOutputManifest(dir, 'another fingerprint')).toBeUndefined();
   });
 

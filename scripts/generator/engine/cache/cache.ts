@@ -119,11 +119,6 @@ export function writeOutputManifest(dir: string, fingerprint: string, manifest: 
   // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
   const { files } = manifest;
   const count = Math.max(1, Math.ceil(files.count / OUTPUT_ROWS_PER_FRAME));
-  const joined = (start: number, end: number, of: (row: number) => string) => {
-    const texts = new Array<string>(end - start);
-    for (let row = start; row < end; row++) texts[row - start] = of(row);
-    return texts.join('\0');
-  };
   return writeFrames(dir, OUTPUTS_FILE, fingerprint, {
     length: count,
     *[Symbol.iterator]() {
@@ -136,8 +131,8 @@ export function writeOutputManifest(dir: string, fingerprint: string, manifest: 
             frameStamps[(row - start) * ROW_STAMP_FIELDS + f] = files.stampField(row, f);
         yield [
           manifest.out,
-          joined(start, end, (row) => files.name(row)),
-          joined(start, end, (row) => files.key(row)),
+          files.joinedNames(start, end),
+          files.joinedKeys(start, end),
           frameStamps,
         ] satisfies OutputFrame;
       }

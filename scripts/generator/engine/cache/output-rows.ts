@@ -21,6 +21,12 @@ export interface OutputRows {
   isNamed(row: number, name: string): boolean;
   /** Whether a row's key is `key`, compared in place. */
   hasKey(row: number, key: string): boolean;
+  /** The first row named `name`, -1 if none is. */
+  rowNamed(name: string): number;
+  /** The names of rows `start` to `end` (excluded), joined by NUL. */
+  joinedNames(start: number, end: number): string;
+  /** The keys of rows `start` to `end` (excluded), joined by NUL. */
+  joinedKeys(start: number, end: number): string;
   /** Field `field` of a row's stamp as the file was written: 0 its size, 1 its mtimeMs, 2 its inode. */
   stampField(row: number, field: number): number;
 }
@@ -46,7 +52,8 @@ export function rowFinder(rows: OutputRows): (name: string, hint: number) => num
     // starts are found by comparing every row, in milliseconds.
     if (!byName && scansLeft > 0) {
       scansLeft--;
-      for (let row = 0; row < rows.count; row++) if (rows.isNamed(row, name)) return row;
+      const row = rows.rowNamed(name);
+      if (row >= 0) return row;
     }
     if (!byName) {
       byName = new Map();
@@ -149,6 +156,54 @@ export class JoinedRows implements OutputRows {
 
   stampField(row: number, field: number): number {
     return this.#stamps[row * ROW_STAMP_FIELDS + field]!;
+  }
+
+  rowNamed(name: string): number {
+    if (name === '' || name.includes('\0')) return -1;
+    for (let frame = 0; frame < this.#names.length; frame++) {
+      const text = this.#names[frame]!;
+      // Searched for in the frame's text at once; a match counts only as a whole name.
+      for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+        const end = at + name.length;
+        if ((at === 0 || text.charCodeAt(at - 1) === 0) && (end === text.length || text.charCodeAt(end) === 0))
+          return this.#rowAt(frame, at);
+      }
+    }
+    return -1;
+  }
+
+  /** The row whose name starts at `at` in its frame's text. */
+  #rowAt(frame: number, at: number): number {
+    const starts = this.#nameStarts;
+    let low = this.#frameStarts[frame]!;
+    let high = this.#frameStarts[frame + 1]! - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  joinedNames(start: number, end: number): string {
+    return this.#joined(this.#names, this.#nameStarts, start, end);
+  }
+
+  joinedKeys(start: number, end: number): string {
+    return this.#joined(this.#keys, this.#keyStarts, start, end);
+  }
+
+  /** Rows `start` to `end` of a column, joined: cut from each frame's text at once. */
+  #joined(texts: readonly string[], starts: Int32Array, start: number, end: number): string {
+    const parts: string[] = [];
+    for (let row = start; row < end;) {
+      const frame = this.#frameOf(row);
+      const last = Math.min(end, this.#frameStarts[frame + 1]!) - 1;
+      const text = texts[frame]!;
+      parts.push(text.slice(starts[row]!, this.#endOf(text, starts, frame, last)));
+      row = last + 1;
+    }
+    return parts.join('\0');
   }
 
   #cut(texts: readonly string[], starts: Int32Array, row: number): string {
@@ -260,6 +315,45 @@ export class OutputRowsBuilder implements OutputRows {
   stampField(row: number, field: number): number {
     const at = this.#rows[row]!;
     return at < 0 ? this.#ownStamps[(-1 - at) * ROW_STAMP_FIELDS + field]! : this.#source!.stampField(at, field);
+  }
+
+  rowNamed(name: string): number {
+    for (let row = 0; row < this.#count; row++) if (this.isNamed(row, name)) return row;
+    return -1;
+  }
+
+  joinedNames(start: number, end: number): string {
+    return this.#joined(start, end, this.#ownNames, (source, first, last) => source.joinedNames(first, last));
+  }
+
+  joinedKeys(start: number, end: number): string {
+    return this.#joined(start, end, this.#ownKeys, (source, first, last) => source.joinedKeys(first, last));
+  }
+
+  /**
+   * Rows `start` to `end` of a column, joined: the rows taken from consecutive rows of `#source`
+   * joined there, at once (after a build with nothing changed, every row).
+   */
+  #joined(
+    start: number,
+    end: number,
+    own: readonly string[],
+    joinedThere: (source: OutputRows, first: number, end: number) => string,
+  ): string {
+    const parts: string[] = [];
+    for (let row = start; row < end;) {
+      const at = this.#rows[row]!;
+      if (at < 0) {
+        parts.push(own[-1 - at]!);
+        row++;
+        continue;
+      }
+      let next = row + 1;
+      while (next < end && this.#rows[next] === at + (next - row)) next++;
+      parts.push(joinedThere(this.#source!, at, at + (next - row)));
+      row = next;
+    }
+    return parts.join('\0');
   }
 
   /** Every row's name, in order. */
