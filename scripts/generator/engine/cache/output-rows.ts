@@ -72,7 +72,7 @@ const LINEAR_SCANS = 4;
 
 /**
  * The previous build's rows as its build cache keeps them (cache.ts, outputs.bin): each frame's
- * names and keys joined by NUL, with where each row's starts. A name or a key is made into a string
+ * names and keys joined by NUL, with where each row starts. A name or a key is made into a string
  * of its own only when asked for; a lookup compares in place. Split, the 750,000 names and keys of
  * a build at 100,000 manuscripts were 1.5 million strings (44 MB) that also held on to the texts
  * they were cut from, to the end of the build (docs/performance.md).
