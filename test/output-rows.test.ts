@@ -16,6 +16,7 @@ import {
 } from '../scripts/generator/engine/cache/cache.ts';
 import { packReads } from '../scripts/generator/engine/cache/output-reads.ts';
 import {
+  JoinedRows,
   OutputRowsBuilder,
   rowFinder,
   rowStamp,
@@ -70,6 +71,29 @@ describe("finding an output among the previous build's rows", () => {
       ['manuscripts/10.html', 6, 9],
     ] as const)
       expect(find(name, hint), name).toBe(row);
+  });
+});
+
+describe("the previous build's rows, joined", () => {
+  const stamps = (rows: number) => new Float64Array(rows * 3);
+  it('are read across frames, an empty one among them', () => {
+    const rows = JoinedRows.fromFrames([
+      { names: 'a\0b', keys: 'ka\0kb', stamps: stamps(2) },
+      { names: '', keys: '', stamps: stamps(0) },
+      { names: 'c', keys: 'kc', stamps: stamps(1) },
+    ])!;
+    expect(Array.from({ length: rows.count }, (_, row) => `${rows.name(row)}:${rows.key(row)}`)).toEqual([
+      'a:ka',
+      'b:kb',
+      'c:kc',
+    ]);
+    expect([rows.rowNamed('c'), rows.isNamed(1, 'b'), rows.joinedNames(0, 3)]).toEqual([2, true, 'a\0b\0c']);
+  });
+
+  it('are not trusted when a frame holds another number of names or keys than of stamps', () => {
+    expect(JoinedRows.fromFrames([{ names: 'a\0b', keys: 'ka', stamps: stamps(2) }])).toBeUndefined();
+    expect(JoinedRows.fromFrames([{ names: 'a', keys: 'ka', stamps: stamps(2) }])).toBeUndefined();
+    expect(JoinedRows.fromFrames([{ names: 'a', keys: 'ka', stamps: stamps(0) }])).toBeUndefined();
   });
 });
 

@@ -9,6 +9,7 @@
  * the last one found, and the map by path is made only when an output is not where it was.
  */
 import type { FileStamp } from '../scan/stat-many.ts';
+import { startsInJoined } from '../scan/stat-walk.mjs';
 
 export interface OutputRows {
   /** How many rows there are. */
@@ -96,8 +97,10 @@ export class JoinedRows implements OutputRows {
     if (!counts.every(Number.isInteger)) return undefined;
     const count = counts.reduce((sum, n) => sum + n, 0);
     const frameStarts = new Int32Array(frames.length + 1);
-    const nameStarts = new Int32Array(count);
-    const keyStarts = new Int32Array(count);
+    // One more than the rows: each frame's starts end with where its text would go on
+    // (startsInJoined), which the next frame's first start then takes the place of.
+    const nameStarts = new Int32Array(count + 1);
+    const keyStarts = new Int32Array(count + 1);
     const stamps = new Float64Array(count * ROW_STAMP_FIELDS);
     let row = 0;
     for (let f = 0; f < frames.length; f++) {
@@ -105,7 +108,11 @@ export class JoinedRows implements OutputRows {
       frameStarts[f] = row;
       stamps.set(frameStamps, row * ROW_STAMP_FIELDS);
       const end = row + counts[f]!;
-      if (!startsOf(names, nameStarts, row, end) || !startsOf(keys, keyStarts, row, end)) return undefined;
+      if (
+        !startsInJoined(names, end - row, nameStarts.subarray(row, end + 1)) ||
+        !startsInJoined(keys, end - row, keyStarts.subarray(row, end + 1))
+      )
+        return undefined;
       row = end;
     }
     frameStarts[frames.length] = count;
@@ -174,15 +181,7 @@ export class JoinedRows implements OutputRows {
 
   /** The row whose name starts at `at` in its frame's text. */
   #rowAt(frame: number, at: number): number {
-    const starts = this.#nameStarts;
-    let low = this.#frameStarts[frame]!;
-    let high = this.#frameStarts[frame + 1]! - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= at) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastAtMost(this.#nameStarts, at, this.#frameStarts[frame]!, this.#frameStarts[frame + 1]! - 1);
   }
 
   joinedNames(start: number, end: number): string {
@@ -227,34 +226,22 @@ export class JoinedRows implements OutputRows {
 
   /** The frame a row is in: a binary search over the frames' first rows (a few hundred frames). */
   #frameOf(row: number): number {
-    const firsts = this.#frameStarts;
-    let low = 0;
-    let high = firsts.length - 2;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (firsts[middle]! <= row) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastAtMost(this.#frameStarts, row, 0, this.#frameStarts.length - 2);
   }
 }
 
 /**
- * Notes in `starts[from..end)` where each of the NUL-joined texts in `joined` starts; false when
- * `joined` holds another number of them.
+ * The last place from `low` to `high` in `sorted` whose number is at most `value` (`low` when none
+ * is): the frame a row is in, by the frames' first rows, or the row a name starts, by the rows'
+ * starts.
  */
-function startsOf(joined: string, starts: Int32Array, from: number, end: number): boolean {
-  if (end === from) return joined === '';
-  let at = 0;
-  for (let row = from; row < end; row++) {
-    starts[row] = at;
-    if (row + 1 < end) {
-      const nul = joined.indexOf('\0', at);
-      if (nul < 0) return false;
-      at = nul + 1;
-    }
+function lastAtMost(sorted: Int32Array, value: number, low: number, high: number): number {
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (sorted[middle]! <= value) low = middle;
+    else high = middle - 1;
   }
-  return joined.indexOf('\0', at) < 0;
+  return low;
 }
 
 /**
