@@ -56,7 +56,7 @@ class PassedPdf implements MediaCopy {
   }
 
   get from(): string {
-    return this.#folder.path + path.sep + this.refPath.slice(this.#folder.prefix.length);
+    return pathOnDisk(this.#folder, this.refPath);
   }
 
   get to(): string {
@@ -150,8 +150,7 @@ export async function startMediaCheck(
 
   const { folders, folderOf } = foldersOf(refPaths, mediaDir);
   // Media paths are plain (formats.ts, SAFE_NAME: no `.` or `..` folders): joined, not normalized.
-  const absoluteOf = (i: number) =>
-    folders[folderOf[i]!]!.path + path.sep + refPaths[i]!.slice(folders[folderOf[i]!]!.prefix.length);
+  const absoluteOf = (i: number) => pathOnDisk(folders[folderOf[i]!]!, refPaths[i]!);
   const problems: Problem[] = [];
   // First what needs no stamp, while the stat workers may still be taking the PDFs': at 100,000
   // PDFs, doing it after them leaves the other core idle in `check`.
@@ -298,6 +297,11 @@ function lineUp(verified: VerifiedMedia | undefined, refPaths: readonly string[]
 interface MediaFolder {
   prefix: string;
   path: string;
+}
+
+/** A PDF's absolute path, from its path under content/media/ and the folder it is in. */
+function pathOnDisk(folder: MediaFolder, refPath: string): string {
+  return folder.path + path.sep + refPath.slice(folder.prefix.length);
 }
 
 /**
