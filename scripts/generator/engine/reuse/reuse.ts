@@ -105,7 +105,7 @@ export function keyOutputs(
   }
   return (output, place) => {
     const then = before[place];
-    if (then === RENDERED) throw new Error('an output is made once in a build');
+    if (then === RENDERED) calledAlready();
     const render = output.body as () => Iterable<string | DeferredText>;
     if (then !== undefined) tracker.prepare(then);
     const { value, reads, key } = tracker.track(() => [...render()]);
