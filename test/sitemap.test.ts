@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeXml, renderSitemap, SITEMAP_MAX_URLS } from '../scripts/generator/render/sitemap.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
+import { sitePages } from '../scripts/generator/render/pages.ts';
 import { bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 
 const run = promisify(execFile);
@@ -142,6 +143,36 @@ describe('sitemap edges', () => {
       );
     expect(at(SITEMAP_MAX_URLS - 2)).toEqual(['sitemap.xml', 'robots.txt']);
     expect(at(SITEMAP_MAX_URLS - 1)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'robots.txt']);
+  });
+
+  it('lists a part of the pages as the whole list would, reading the records of that part alone', () => {
+    const volumes = [volume(1, 'Volume I', '2020-01-01'), volume(2, 'Volume II', '2021-01-01')];
+    const all = Array.from({ length: 10 }, (_, i) => manuscript(i + 1, { citation_date: `2021-01-${10 + i}` }));
+    const read = new Set<number>();
+    // Each manuscript notes when any of its fields is read, as the build's read tracking does.
+    const manuscripts = all.map(
+      (m) =>
+        new Proxy(m, { get: (target, field, receiver) => (read.add(target.id), Reflect.get(target, field, receiver)) }),
+    );
+    const tracked = site({ volumes, manuscripts });
+    const whole = [...sitePages(site({ volumes, manuscripts: all }))];
+    expect(whole).toHaveLength(13);
+    for (const [from, to] of [
+      [0, 1],
+      [0, 3],
+      [1, 3],
+      [2, 7],
+      [3, 13],
+      [9, 20],
+      [5, 5],
+      [0, 13],
+    ] as const) {
+      read.clear();
+      expect([...sitePages(tracked, from, to)]).toEqual(whole.slice(from, to));
+      // Pages 3 to 12 are the manuscripts 1 to 10.
+      const listed = all.filter((_, i) => i + 3 >= from && i + 3 < to).map((m) => m.id);
+      expect([...read].filter((id) => !listed.includes(id))).toEqual([]);
+    }
   });
 
   it('escapes the five XML special characters', () => {

@@ -33,13 +33,25 @@ export interface SitePage {
   lastmod?: string;
 }
 
-/** Every page, in a stable order: home, volumes (newest first), manuscripts (published order). */
-export function* sitePages(site: Site): Generator<SitePage> {
-  yield { path: homePagePath };
-  for (const volume of volumesNewestFirst(site.volumes))
-    yield { path: volumePagePath(volume), lastmod: volume.full_date };
-  for (const manuscript of site.manuscripts)
+/**
+ * Every page, in a stable order: home, volumes (newest first), manuscripts (published order); or
+ * those from page `from` to before page `to`, reading only their own records, so that a sitemap's
+ * part depends on the pages it lists alone.
+ */
+export function* sitePages(site: Site, from = 0, to = Infinity): Generator<SitePage> {
+  if (from <= 0 && to > 0) yield { path: homePagePath };
+  let at = 1;
+  if (from < at + site.volumes.length && to > at)
+    for (const volume of volumesNewestFirst(site.volumes)) {
+      if (at >= from && at < to) yield { path: volumePagePath(volume), lastmod: volume.full_date };
+      at++;
+    }
+  else at += site.volumes.length;
+  const { manuscripts } = site;
+  for (let i = Math.max(0, from - at); i < manuscripts.length && at + i < to; i++) {
+    const manuscript = manuscripts[i]!;
     yield { path: manuscriptPagePath(manuscript), lastmod: manuscript.citation_date };
+  }
 }
 
 /**

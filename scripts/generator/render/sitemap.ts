@@ -29,20 +29,22 @@ export function renderSitemap(site: Site, maxUrls = SITEMAP_MAX_URLS): OutputFil
   // The bodies list the pages themselves: what they read is what the sitemap depends on. Only how
   // many files there are is decided here, from how many pages there are (home, volumes, manuscripts).
   const count = 1 + site.volumes.length + site.manuscripts.length;
-  const pages = () => [...sitePages(site)];
-  if (count <= maxUrls) return [{ path: SITEMAP_PATH, body: () => urlset(base, pages()) }, robots];
+  if (count <= maxUrls) return [{ path: SITEMAP_PATH, body: () => urlset(base, sitePages(site)) }, robots];
 
   const parts = Math.ceil(count / maxUrls);
   if (parts > maxUrls)
     throw new Error(`${count} pages need more than ${maxUrls} sitemaps, more than one sitemap index may name`);
-  const part = (n: number) => pages().slice(n * maxUrls, (n + 1) * maxUrls);
+  // A part reads only the pages it lists: after an edit, the part that lists the page and the index
+  // are made again, and no part holds every page of the site (at 100,000 manuscripts, the index
+  // listed all 100,101 pages once for each of its three parts).
+  const part = (n: number) => sitePages(site, n * maxUrls, (n + 1) * maxUrls);
   return [
     {
       path: SITEMAP_PATH,
       body: () => [
         sitemapIndex(
           base,
-          Array.from({ length: parts }, (_, n) => part(n)),
+          Array.from({ length: parts }, (_, n) => newestDate(part(n))),
         ),
       ],
     },
@@ -54,27 +56,33 @@ export function renderSitemap(site: Site, maxUrls = SITEMAP_MAX_URLS): OutputFil
   ];
 }
 
-function* urlset(base: string, pages: readonly SitePage[]): Generator<string> {
+function* urlset(base: string, pages: Iterable<SitePage>): Generator<string> {
   yield `${HEADER}<urlset xmlns="${NAMESPACE}">\n`;
-  for (let start = 0; start < pages.length; start += URLS_PER_CHUNK) {
-    let chunk = '';
-    for (const page of pages.slice(start, start + URLS_PER_CHUNK)) {
-      chunk += `<url><loc>${escapeXml(base + page.path)}</loc>${page.lastmod ? `<lastmod>${escapeXml(page.lastmod)}</lastmod>` : ''}</url>\n`;
+  let chunk = '';
+  let urls = 0;
+  for (const page of pages) {
+    chunk += `<url><loc>${escapeXml(base + page.path)}</loc>${page.lastmod ? `<lastmod>${escapeXml(page.lastmod)}</lastmod>` : ''}</url>\n`;
+    if (++urls % URLS_PER_CHUNK === 0) {
+      yield chunk;
+      chunk = '';
     }
-    yield chunk;
   }
+  if (chunk) yield chunk;
   yield '</urlset>\n';
 }
 
-function sitemapIndex(base: string, parts: readonly (readonly SitePage[])[]): string {
-  const entries = parts.map((part, i) => {
-    // The newest date among the part's pages (ISO dates compare as text).
-    const lastmod = part.reduce<string | undefined>(
-      (max, p) => (p.lastmod && (!max || p.lastmod > max) ? p.lastmod : max),
-      undefined,
-    );
-    return `<sitemap><loc>${escapeXml(`${base}/${sitemapPartPath(i + 1)}`)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ''}</sitemap>\n`;
-  });
+/** The newest date among the pages (ISO dates compare as text), if any has one. */
+function newestDate(pages: Iterable<SitePage>): string | undefined {
+  let newest: string | undefined;
+  for (const { lastmod } of pages) if (lastmod && (!newest || lastmod > newest)) newest = lastmod;
+  return newest;
+}
+
+function sitemapIndex(base: string, newest: readonly (string | undefined)[]): string {
+  const entries = newest.map(
+    (lastmod, i) =>
+      `<sitemap><loc>${escapeXml(`${base}/${sitemapPartPath(i + 1)}`)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ''}</sitemap>\n`,
+  );
   return `${HEADER}<sitemapindex xmlns="${NAMESPACE}">\n${entries.join('')}</sitemapindex>\n`;
 }
 
