@@ -75,11 +75,12 @@ export async function compiledEntry(name, { root = ROOT, compile: compileIfMissi
   try {
     const scripts = path.join(root, 'scripts');
     const cache = path.join(root, 'node_modules', '.cache', 'journal-cli');
-    const dir = path.join(cache, stampedKey(root, scripts, cache));
+    const key = stampedKey(root, scripts, cache);
+    const dir = path.join(cache, key);
     const entry = path.join(dir, `${name}.mjs`);
     if (!existsSync(entry)) {
       if (!compileIfMissing) return undefined;
-      await compile(scripts, dir, cache);
+      await compile(scripts, dir, cache, key);
     }
     return pathToFileURL(entry).href;
   } catch {
@@ -178,7 +179,12 @@ function pruneKeys(keys) {
   for (const old of known.slice(KEPT_KEYS)) rmSync(path.join(keys, old.name), { force: true });
 }
 
-async function compile(scripts, dir, cache) {
+/**
+ * Compiles the entries into `dir`. The code is told the key it is compiled under
+ * (`COMPILED_CODE_KEY`): the build cache is keyed by the code (generator/engine/cache/cache.ts),
+ * and the key says so without reading the sources again.
+ */
+async function compile(scripts, dir, cache, key) {
   const { build } = await import('esbuild');
   // Its own staging folder: two commands (or two threads of one) may compile the same code at once.
   const staging = `${dir}.${randomUUID()}${STAGING}`;
@@ -197,6 +203,7 @@ async function compile(scripts, dir, cache) {
       sourcesContent: false,
       logLevel: 'silent',
       banner: { js: REQUIRE },
+      define: { COMPILED_CODE_KEY: JSON.stringify(key) },
       plugins: [packagesImportedBut(BUNDLED), ownModuleUrls],
     });
     renameSync(staging, dir);

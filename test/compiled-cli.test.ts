@@ -79,6 +79,25 @@ describe('the compiled command line', () => {
     expect(here).toBe(pathToFileURL(path.join(root, 'scripts', 'generator', 'worker.mjs')).href);
   });
 
+  it('tells the code the key it was compiled under, which an edit changes (the build cache is keyed by it)', async () => {
+    root = await checkout('keyed');
+    const value = path.join(root, 'scripts', 'generator', 'value.ts');
+    const keyed = (text: string) =>
+      writeFile(
+        value,
+        `declare const COMPILED_CODE_KEY: string | undefined;\nexport const value = typeof COMPILED_CODE_KEY === 'string' ? COMPILED_CODE_KEY : 'none';\nexport const here = '${text}';\n`,
+      );
+    await keyed('first');
+    const first = (await compiledCli(root))!;
+    const key = (await runCompiled(first)).value;
+    // The key is the compiled copy's own folder name.
+    expect(key).toBe(path.basename(path.dirname(fileURLToPath(first))));
+    await keyed('second');
+    const second = (await runCompiled((await compiledCli(root))!)).value;
+    expect(second).toMatch(/^[\w-]{20}$/);
+    expect(second).not.toBe(key);
+  });
+
   it('gives two checkouts of the same code that share node_modules a copy each', async () => {
     root = await checkout('same');
     const other = await checkout('same');

@@ -13,7 +13,7 @@
  * - A cache file that cannot be written (a full disk, a read-only folder) is a warning, never a
  *   failure: the output is complete without it, and may already be swapped in (writeFrames).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import {
   closeSync,
   openSync,
@@ -63,12 +63,33 @@ export interface OutputManifest {
 }
 
 /**
+ * The key of the code under which the command line was compiled (compiled-cli.mjs): every file
+ * under scripts/ and the packages compiled in, by content. Undefined when the sources run as they
+ * are (the tests, or a checkout without esbuild).
+ */
+declare const COMPILED_CODE_KEY: string | undefined;
+
+/**
  * The cache's fingerprint: the build code (every module of the generator and the host renderers),
  * the parser and schema library versions, the Node version (the cache is V8-serialized) and the
  * journal settings. Any change to one of them starts from an empty cache.
  */
 export function cacheFingerprint(journalBytes: Uint8Array | undefined): string {
   const hash = createHash('sha256').update(`format ${CACHE_FORMAT}\nnode ${process.version}\n`);
+  // Compiled, the code's key covers its sources: reading and hashing them again (133 files) took
+  // about 5 ms of every command, where `check` after an edit at 1,000 manuscripts takes under 0.2 s.
+  if (typeof COMPILED_CODE_KEY === 'string') hash.update(`compiled ${COMPILED_CODE_KEY}\n`);
+  else hashSources(hash);
+  for (const dependency of ['yaml', 'zod']) {
+    const manifest = fileURLToPath(new URL(`../../../../node_modules/${dependency}/package.json`, import.meta.url));
+    hash.update(`${dependency} ${readVersion(manifest)}\n`);
+  }
+  hash.update('journal\n').update(journalBytes ?? new Uint8Array());
+  return hash.digest('base64url');
+}
+
+/** Every module of the generator, the host renderers and what they share, into `hash`. */
+function hashSources(hash: Hash): void {
   const scripts = fileURLToPath(new URL('../../../', import.meta.url));
   for (const folder of ['generator', 'hosts', 'shared']) {
     const dir = path.join(scripts, folder);
@@ -81,12 +102,6 @@ export function cacheFingerprint(journalBytes: Uint8Array | undefined): string {
       hash.update(`${folder}/${name}\n`).update(readFileSync(path.join(dir, name)));
     }
   }
-  for (const dependency of ['yaml', 'zod']) {
-    const manifest = fileURLToPath(new URL(`../../../../node_modules/${dependency}/package.json`, import.meta.url));
-    hash.update(`${dependency} ${readVersion(manifest)}\n`);
-  }
-  hash.update('journal\n').update(journalBytes ?? new Uint8Array());
-  return hash.digest('base64url');
 }
 
 function readVersion(manifest: string): string {
