@@ -6,7 +6,8 @@
  *            model (and their own folder's helpers), never the engine, and renderers never a stage.
  *   render/  is pure: no file system, no processes, no threads, no clock or environment modules.
  *   engine/  the machinery that makes the pipeline fast (threads, caches, reuse, compression); only
- *            the orchestrators (build.ts, and live-build.ts for `npm run dev`), start-scan.ts (which the
+ *            the orchestrators (build.ts, and live-build.ts for `npm run dev`), publish.ts (what only a
+ *            build loads), start-scan.ts (which the
  *            command line starts first) and the engine itself reach into it.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -56,9 +57,20 @@ module.exports = {
       comment: 'The engine sits behind build.ts; commands and other folders go through the pipeline.',
       from: {
         path: '^scripts/',
-        pathNot: '^scripts/generator/(engine/|(build|build-types|live-build|start-scan)\\.ts$)|^scripts/bench/',
+        pathNot: '^scripts/generator/(engine/|(build|build-types|live-build|publish|start-scan)\\.ts$)|^scripts/bench/',
       },
       to: { path: '^scripts/generator/engine/' },
+    },
+    {
+      name: 'check-loads-no-renderer',
+      severity: 'error',
+      comment:
+        '`check` renders and writes nothing: the orchestrator loads what does (publish.ts) only when it publishes.',
+      from: { path: '^scripts/generator/build\\.ts$' },
+      to: {
+        path: '^scripts/generator/(publish\\.ts$|render/|engine/output\\.ts$|engine/write/)',
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
     },
     {
       name: 'no-orphans',

@@ -7,15 +7,11 @@
  */
 import type { ProjectPaths } from '../project.ts';
 import { loadContentFiles } from './engine/content.ts';
-import { startOutput } from './engine/output.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 import { formatProblem, isUnreadFolder, takeWarnings } from './model/problems.ts';
 import { journalWarnings } from './model/content-warnings.ts';
 import { silentProgress, timed } from './progress.ts';
-import { RENDERERS } from './render/renderers.ts';
-import { checkHostLimits, ruleFilesOf, type HostCheck } from './stages/host-limits.ts';
-import { readAdminBundle } from './stages/admin-bundle.ts';
-import { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';
+import type { HostCheck } from './stages/host-limits.ts';
 import { checkReferences, orderJournal, withAuthorsFound } from './stages/resolve.ts';
 import { recoverOutput } from './stages/write.ts';
 
@@ -51,10 +47,12 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
 
   const media = content.checkMedia(mode === 'build');
   const site = problems.length === 0 && records ? orderJournal(journal, records) : undefined;
-  const renderers = options.renderers ?? RENDERERS;
+  // Only a build that has a site renders and writes: `check` never loads the modules that do.
+  const publish = site && (await import('./publish.ts'));
   const output =
     site &&
-    (await startOutput(paths, site, renderers, {
+    publish &&
+    (await publish.startOutput(paths, site, options.renderers ?? publish.RENDERERS, {
       ...options,
       progress,
       previous: content.scan,
@@ -76,31 +74,33 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       warned.push(...referenceWarnings);
     }
 
-    const publicFiles = output && problems.length === 0 ? await readPublicFiles(paths.root, paths.public) : undefined;
-    const editor = output && problems.length === 0 ? await readAdminBundle(journal, journalFile) : undefined;
+    const publicFiles =
+      publish && output && problems.length === 0 ? await publish.readPublicFiles(paths.root, paths.public) : undefined;
+    const editor =
+      publish && output && problems.length === 0 ? await publish.readAdminBundle(journal, journalFile) : undefined;
     const extra = [...(publicFiles?.outputs ?? []), ...(editor?.outputs ?? [])];
     problems.push(...(publicFiles?.problems ?? []), ...(editor?.problems ?? []));
     problems.push(...(output?.problems ?? []));
     problems.push(
-      ...findOutputConflicts([
+      ...(publish?.findOutputConflicts([
         ...(output?.groups ?? []),
         ...(publicFiles?.outputs ?? []).map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
         { source: 'the web editor', outputs: editor?.outputs ?? [] },
         { source: 'content/media', outputs: checkedMedia.copies.map((copy) => ({ path: copy.to, body: '' })) },
-      ]),
+      ]) ?? []),
     );
     if (problems.length > 0) {
       await output?.abandon();
       await content.locate(problems);
       return done({ ok: false, problems, counts, parsed });
     }
-    if (!output) return done({ ok: true, problems, counts, parsed });
+    if (!publish || !output) return done({ ok: true, problems, counts, parsed });
 
     // The hosts' limits, on the files as written, before they are swapped in.
-    const rules = ruleFilesOf([...output.groups.flatMap((group) => group.outputs), ...extra]);
+    const rules = publish.ruleFilesOf([...output.groups.flatMap((group) => group.outputs), ...extra]);
     let hosting: HostCheck = { problems: [], warnings: [] };
     const written = await output.finish(extra, (files) => {
-      hosting = checkHostLimits(journal, journalFile, files, rules, checkedMedia.copies);
+      hosting = publish.checkHostLimits(journal, journalFile, files, rules, checkedMedia.copies);
       return hosting.problems.length === 0;
     });
     if (!written) {
