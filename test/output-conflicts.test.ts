@@ -35,4 +35,21 @@ describe('outputs written at one path', () => {
     ]);
     expect(new Set(problems.map((problem) => problem.code))).toEqual(new Set(['output/conflict']));
   });
+
+  it('are found among many paths, whichever two of them clash, twins included', () => {
+    const many = Array.from({ length: 100_000 }, (_, i) => file(`api/manuscripts/${i}/index.json`, i % 2 === 0));
+    expect(findOutputConflicts([{ source: 'the records', outputs: many }])).toEqual([]);
+    for (const [path, source] of [
+      ['api/manuscripts/77777/index.json', 'public/api/manuscripts/77777/index.json'],
+      ['api/manuscripts/4/index.json.gz', 'public/api/manuscripts/4/index.json.gz'],
+    ] as const) {
+      const problems = findOutputConflicts([
+        { source: 'the records', outputs: many },
+        { source, outputs: [file(path)] },
+      ]);
+      expect(problems.map((problem) => `${problem.file}: ${problem.message}`)).toEqual([
+        `${source}: writes ${path}, which the records writes too`,
+      ]);
+    }
+  });
 });

@@ -97,7 +97,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     if (!publish || !output) return done({ ok: true, problems, counts, parsed });
 
     // The hosts' limits, on the files as written, before they are swapped in.
-    const rules = publish.ruleFilesOf([...output.groups.flatMap((group) => group.outputs), ...extra]);
+    const rules = publish.ruleFilesOf([...output.groups, { outputs: extra }]);
     let hosting: HostCheck = { problems: [], warnings: [] };
     const written = await output.finish(extra, (files) => {
       hosting = publish.checkHostLimits(journal, journalFile, files, rules, checkedMedia.copies);

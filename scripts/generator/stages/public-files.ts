@@ -45,19 +45,48 @@ export async function readPublicFiles(
 
 /** Two outputs at one path: every conflicting source is named (as Eleventy does). */
 export function findOutputConflicts(groups: { source: string; outputs: readonly OutputFile[] }[]): Problem[] {
-  // Most builds have no conflict: one set of every path tells (a set's size grows by one for each
-  // new path), and the sources are looked for only when it does not grow. At 100,000 manuscripts
-  // there are 850,000 paths, and a map of their owners cost twice the lookups.
-  const paths = new Set<string>();
-  const clashes = (written: string) => paths.size === paths.add(written).size;
-  const any = groups.some(({ outputs }) =>
-    outputs.some(
-      (output) =>
-        clashes(output.path) ||
-        (output.precompress === true && PRECOMPRESSED.some((suffix) => clashes(`${output.path}${suffix}`))),
-    ),
-  );
-  return any ? conflictsOf(groups) : [];
+  // Most builds have no conflict: a hash of every path, sorted, tells (only equal neighbours can
+  // be one path twice), and the sources are looked for only when two hashes are equal. At 100,000
+  // manuscripts there are 850,000 paths: a set of them was 33 MB of the heap until the next full
+  // collection, where a build after an edit peaked, and took longer (about 0.25 s against 0.16 s).
+  let count = 0;
+  for (const { outputs } of groups)
+    for (const output of outputs) count += output.precompress === true ? 1 + PRECOMPRESSED.length : 1;
+  const hashes = new Float64Array(count);
+  let at = 0;
+  for (const { outputs } of groups)
+    for (const output of outputs) {
+      const hash = pathHash(output.path);
+      hashes[at++] = joined(hash);
+      if (output.precompress === true)
+        for (const suffix of PRECOMPRESSED) hashes[at++] = joined(pathHash(suffix, hash));
+    }
+  hashes.sort();
+  for (let i = 1; i < count; i++) if (hashes[i] === hashes[i - 1]) return conflictsOf(groups);
+  return [];
+}
+
+/**
+ * Two 32-bit hashes of `text` (FNV-1a and a multiply-xorshift), continuing from `from`: the hash
+ * of a path's twin is its path's continued with the suffix, with no text made.
+ */
+function pathHash(text: string, from: readonly [number, number] = [0x811c9dc5, 0x9747b28c]): [number, number] {
+  let [a, b] = from;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return [a, b];
+}
+
+/**
+ * The two hashes as one number of 53 bits (exact in a double): at 850,000 paths, about one chance in
+ * 25,000 that two paths share one, and then the sources are looked for and none is reported.
+ */
+function joined([a, b]: readonly [number, number]): number {
+  return (a >>> 0) * 2 ** 21 + (b >>> 11);
 }
 
 /** Every path two sources write, reported at the second. */
