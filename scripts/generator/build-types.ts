@@ -1,5 +1,6 @@
 /** What a build is asked to do, and what it answers (build.ts). */
 import type { Scan } from './engine/scan/stat-many.ts';
+import type { CollectMoment } from './engine/output.ts';
 import type { WriteStats } from './engine/write/site-writer.ts';
 import type { Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
@@ -43,7 +44,7 @@ export interface BuildOptions {
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
   /** A full garbage collection, called where what the build holds drops (engine/output.ts); none by default. */
-  collect?: () => void;
+  collect?: (moment: CollectMoment) => void;
   /**
    * Whether the manuscripts' long fields wait in a file of the build cache's folder rather than in
    * memory: by default when at least 50,000 manuscripts are loaded (engine/content.ts).

@@ -45,13 +45,19 @@ export interface OutputOptions {
   allowShrink?: boolean;
   swapSteps?: SwapSteps;
   /**
-   * A full garbage collection (cli.ts): called before the pages are written, when the listing's
-   * garbage is done with, and before the cache is packed, when the writing's is. At 100,000
-   * manuscripts each is half a second to a second, and together they took a cold build's peak
-   * from 1,002 to 1,021 MiB to 987 MiB (docs/performance.md, round 15).
+   * A full garbage collection (cli.ts), offered at each moment where what the build holds drops
+   * (CollectMoment). At 100,000 manuscripts each is a third of a second to a second.
    */
-  collect?: () => void;
+  collect?: (moment: CollectMoment) => void;
 }
+
+/**
+ * Where a build may collect its garbage: `pages`, before the pages are written, when the listing's
+ * and the checks' garbage is done with; `reuse`, once the files of the previous output to reuse
+ * are found (only a build that has a previous output); `written`, before the cache is packed,
+ * when the writing's garbage is done with.
+ */
+export type CollectMoment = 'pages' | 'reuse' | 'written';
 
 /** A list that would lose all its records, or more than half, against the previous output. */
 export interface Shrink {
@@ -106,6 +112,7 @@ export async function startOutput(
     ...(options.swapSteps ? { swapSteps: options.swapSteps } : {}),
     ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
     filesAtFinish: outputs.length - streamed.length,
+    ...(options.collect ? { reusePlanned: () => options.collect?.('reuse') } : {}),
   });
   return {
     groups,
@@ -114,7 +121,7 @@ export async function startOutput(
     async finish(more, accept) {
       // The output is about to change: the old manifest no longer describes it.
       removeOutputManifest(paths.cache);
-      options.collect?.();
+      options.collect?.('pages');
       const whole = outputs.filter((output) => !output.items);
       // Each output's place among those keyed by their bodies (reuse.ts, KeyedRender): `more` has none.
       const places = new Int32Array(whole.length + more.length).fill(-1);
@@ -133,7 +140,7 @@ export async function startOutput(
         (index) => (places[index]! < 0 ? undefined : renderKeyed(whole[index]!, places[index]!)),
       );
       if (!written) return undefined;
-      options.collect?.();
+      options.collect?.('written');
       // The output is in place: a cache that cannot be written now is a warning (cache.ts).
       const warnings = [
         writeOutputManifest(paths.cache, fingerprint, written.manifest),

@@ -306,6 +306,7 @@ export async function startSite(
       const mediaDone = (media ?? Promise.resolve()).then(() => stage.advance(mediaCount));
       const previous = readPreviousOutput();
       const plan = (plans.whole = await filePlan(outDir, previous, whole, options.previousOutput));
+      if (previous) options.reusePlanned?.();
       // Pages while the PDFs are still being made: they go to different folders, and creating files
       // in one folder is serialized by the file system (one lock per folder). The pages are rendered
       // here, one after the other, and made by the file writer's thread.

@@ -64,6 +64,8 @@ export interface WriteOptions {
   previousManifest?: () => OutputManifest | undefined;
   /** How many files `finish` will be given (the pages and the other outputs), when known. */
   filesAtFinish?: number;
+  /** Called in `finish` once the files of the previous output to reuse are found, when there is one. */
+  reusePlanned?: () => void;
 }
 
 /**
