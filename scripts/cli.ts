@@ -231,8 +231,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
  * build that took nearly every record from the index (after an edit) collects before the pages and
  * once the previous output's files to reuse are found: restoring the records, keying the outputs
  * and that search leave garbage the write stage's own would pile onto. At 100,000 manuscripts the
- * first took the peak from 1,163 to 1,182 MiB to 1,079 MiB for about 0.3 s; the second from 969 to
- * 984 MiB to 945 to 966 MiB, in no more time (three alternating runs each). One after writing saved
+ * first took the peak from 1,163 to 1,182 MiB to 1,079 MiB for about 0.3 s; the second from 959 to
+ * 999 MiB to 945 to 966 MiB, in no more time (six alternating runs each). One after writing saved
  * 20 MiB for 0.3 to 1 s.
  */
 function withCollections(): Pick<BuildOptions, 'loaded' | 'collect'> {
