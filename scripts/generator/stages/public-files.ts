@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PRECOMPRESSED, type OutputFile } from '../../shared/output-file.ts';
+import { fnv1a } from '../../shared/text-hash.ts';
 import type { Problem } from '../model/problems.ts';
 
 export async function readPublicFiles(
@@ -56,10 +57,12 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
   let at = 0;
   for (const { outputs } of groups)
     for (const output of outputs) {
-      const hash = pathHash(output.path);
-      hashes[at++] = joined(hash);
+      const first = fnv1a(output.path);
+      const second = mixHash(output.path);
+      hashes[at++] = joined(first, second);
       if (output.precompress === true)
-        for (const suffix of PRECOMPRESSED) hashes[at++] = joined(pathHash(suffix, hash));
+        for (const suffix of PRECOMPRESSED)
+          hashes[at++] = joined(fnv1a(suffix, 0, suffix.length, first), mixHash(suffix, second));
     }
   hashes.sort();
   for (let i = 1; i < count; i++) if (hashes[i] === hashes[i - 1]) return conflictsOf(groups);
@@ -67,26 +70,24 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
 }
 
 /**
- * Two 32-bit hashes of `text` (FNV-1a and a multiply-xorshift), continuing from `from`: the hash
- * of a path's twin is its path's continued with the suffix, with no text made.
+ * A second 32-bit hash of `text` beside FNV-1a (multiply and xorshift, as MurmurHash mixes),
+ * continuing from `from` as fnv1a does: two paths rarely share both.
  */
-function pathHash(text: string, from: readonly [number, number] = [0x811c9dc5, 0x9747b28c]): [number, number] {
-  let [a, b] = from;
+function mixHash(text: string, from = 0x9747b28c): number {
+  let hash = from;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995);
-    b ^= b >>> 15;
+    hash = Math.imul(hash ^ text.charCodeAt(i), 0x5bd1e995);
+    hash ^= hash >>> 15;
   }
-  return [a, b];
+  return hash;
 }
 
 /**
  * The two hashes as one number of 53 bits (exact in a double): at 850,000 paths, about one chance in
  * 25,000 that two paths share one, and then the sources are looked for and none is reported.
  */
-function joined([a, b]: readonly [number, number]): number {
-  return (a >>> 0) * 2 ** 21 + (b >>> 11);
+function joined(first: number, second: number): number {
+  return (first >>> 0) * 2 ** 21 + (second >>> 11);
 }
 
 /** Every path two sources write, reported at the second. */

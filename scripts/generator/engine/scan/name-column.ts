@@ -1,5 +1,6 @@
 import { positionInSorted, type Names } from '../../stages/listing.ts';
 import { nameAt, startsInJoined } from './stat-walk.mjs';
+import { fnv1a } from '../../../shared/text-hash.ts';
 
 /**
  * A folder's names in order, kept as the one NUL-joined string a stat worker sends: a name, or
@@ -80,7 +81,7 @@ export class NameColumn implements Names {
   find(text: string, from = 0): number | undefined {
     const slots = (this.#slots ??= this.#hashSlots());
     const mask = slots.length - 1;
-    for (let slot = hashOf(text, from, text.length) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = fnv1a(text, from) & mask; ; slot = (slot + 1) & mask) {
       const i = slots[slot]! - 1;
       if (i < 0) return undefined;
       if (this.matches(i, text, from)) return i;
@@ -93,8 +94,7 @@ export class NameColumn implements Names {
     const starts = this.#all ? undefined : this.#startsOf();
     for (let i = 0; i < this.length; i++) {
       const name = this.#all?.[i];
-      const hash =
-        name === undefined ? hashOf(this.#joined!, starts![i]!, starts![i + 1]! - 1) : hashOf(name, 0, name.length);
+      const hash = name === undefined ? fnv1a(this.#joined!, starts![i]!, starts![i + 1]! - 1) : fnv1a(name);
       let slot = hash & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = i + 1;
@@ -109,11 +109,4 @@ export class NameColumn implements Names {
   position(name: string): number | undefined {
     return positionInSorted(this, name);
   }
-}
-
-/** FNV-1a over the code units of `text` from `start` to `end`. */
-function hashOf(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let k = start; k < end; k++) hash = Math.imul(hash ^ text.charCodeAt(k), 0x01000193);
-  return hash >>> 0;
 }

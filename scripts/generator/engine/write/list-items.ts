@@ -13,6 +13,7 @@ import type { ListItems } from '../../../shared/output-file.ts';
 import { bufferView } from '../../../shared/movable-bytes.ts';
 import type { SegmentTable } from '../compress/segmented-twins.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
+import { fnv1a } from '../../../shared/text-hash.ts';
 
 export type { ListItems };
 
@@ -271,7 +272,7 @@ function oldItems(table: ListTable) {
     if (byHash) return byHash;
     byHash = { slots: new Int32Array(size).fill(-1), hashes: new Int32Array(size) };
     for (let j = 0; j < count; j++) {
-      const h = hashOf(keys, keyStarts[j]!, keyStarts[j + 1]! - 1);
+      const h = fnv1a(keys, keyStarts[j]!, keyStarts[j + 1]! - 1);
       let slot = h & (size - 1);
       while (byHash.slots[slot] !== -1) slot = (slot + 1) & (size - 1);
       byHash.slots[slot] = j;
@@ -282,7 +283,7 @@ function oldItems(table: ListTable) {
   /** The first item whose key is `key`. */
   const find = (key: string): number | undefined => {
     const { slots, hashes } = made();
-    const h = hashOf(key, 0, key.length);
+    const h = fnv1a(key);
     for (let slot = h & (size - 1); slots[slot] !== -1; slot = (slot + 1) & (size - 1)) {
       if (hashes[slot] === h && is(slots[slot]!, key)) return slots[slot];
     }
@@ -296,11 +297,4 @@ function oldItems(table: ListTable) {
     return true;
   };
   return { offsets, lengths, is, find, sameRun };
-}
-
-/** FNV-1a of `text` from `start` to `end`, as a 32-bit integer. */
-function hashOf(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h | 0;
 }
