@@ -1,5 +1,5 @@
 /** FNV-1a's offset basis: the hash of no text. */
-export const FNV_OFFSET_BASIS = 0x811c9dc5;
+const FNV_OFFSET_BASIS = 0x811c9dc5;
 
 /**
  * FNV-1a over the UTF-16 code units of `text` from `start` to `end`, as a signed 32-bit integer.

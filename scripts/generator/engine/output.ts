@@ -112,7 +112,7 @@ export async function startOutput(
     ...(options.swapSteps ? { swapSteps: options.swapSteps } : {}),
     ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
     filesAtFinish: outputs.length - streamed.length,
-    ...(options.collect ? { reusePlanned: () => options.collect?.('reuse') } : {}),
+    reusePlanned: () => options.collect?.('reuse'),
   });
   return {
     groups,
