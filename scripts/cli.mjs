@@ -1,5 +1,6 @@
 // The command line's entry point, as `npm run <command>` starts it: plain JavaScript, so that it
-// starts in milliseconds. It runs cli.ts compiled (compiled-cli.mjs: once per change of the code),
+// starts in milliseconds. It runs cli.ts compiled (compiled-cli.mjs: once per change of the code,
+// then from V8's code cache),
 // or, if that cannot be done, through the TypeScript loader registered in this process (rather
 // than through `tsx`'s own command, which runs the script in a second process).
 //
@@ -8,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { buildProcess } from './build-process.mjs';
-import { compiledCli } from './compiled-cli.mjs';
+import { runCompiledCli } from './compiled-cli.mjs';
 
 const child = buildProcess(process.argv.slice(2), process.env, process.platform);
 if (child) {
@@ -24,16 +25,8 @@ if (child) {
   started.once('exit', (code, signal) => {
     process.exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
   });
-} else {
-  const compiled = await compiledCli();
-  if (compiled) {
-    // The compiled copy's source maps are read only when asked for (NODE_OPTIONS=--enable-source-maps,
-    // which an internal error's report suggests): reading them took about 13 ms of every command's
-    // start, where `check` after an edit takes under 0.2 s at 1,000 manuscripts.
-    await import(compiled);
-  } else {
-    const { register } = await import('tsx/esm/api');
-    register();
-    await import('./cli.ts');
-  }
+} else if (!(await runCompiledCli())) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./cli.ts');
 }

@@ -7,3 +7,4 @@ export declare function compiledEntry(
   name: 'cli' | 'load-worker' | 'list-writer-worker' | 'file-writer-worker',
   options?: { root?: string; compile?: boolean },
 ): Promise<string | undefined>;
+export declare function runCompiledCli(argv?: readonly string[], root?: string): Promise<boolean>;

@@ -3,10 +3,17 @@
 // that was about 0.25 s of CPU of every command, a sixth of `check` after one edit at 100,000
 // manuscripts, and it competed with the threads that stamp the content. esbuild (which the loader
 // itself uses to compile each file) bundles cli.ts and the modules it imports instead; the packages
-// in node_modules stay imports, but for those in BUNDLED, and each command's own modules stay
-// separate chunks. zod is bundled because importing it whole loads 99 modules, 64 of them its
+// in node_modules stay imports, but for those in BUNDLED. zod is bundled because importing it whole loads 99 modules, 64 of them its
 // messages in other languages: 47 ms of every command's start, and of each load worker's. Bundled,
 // only what the schemas use is kept (180 KB), which loads in 12 ms.
+//
+// Each entry (a thread's first module) is compiled into one CommonJS file, and the command line runs
+// from V8's code cache of its file (runCompiledCli): V8 compiles a script's functions to bytecode
+// the first time each runs, and a command's run takes the bytecode its previous run left. At 1,000
+// manuscripts that took `check` after one edit from 169 to 133 ms and a cold build from 1.08 to
+// 0.99 s (docs/performance.md). Node 20 keeps no code cache of ES modules, hence CommonJS; the
+// packages left as imports are `require`d, so each must offer CommonJS (yaml, http-server,
+// @parcel/watcher and esbuild do).
 //
 // The compiled copy lives in node_modules/.cache/, keyed by the content of every file under
 // scripts/, where they are, and the versions of esbuild and of the bundled packages (the key is
@@ -26,8 +33,10 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STAGING = '.staging';
@@ -37,20 +46,14 @@ const STAGING = '.staging';
  * every build's main thread; compiled in, 9 ms.
  */
 const BUNDLED = ['zod', 'fast-glob'];
-/**
- * A CommonJS package compiled into an ES module still calls `require` for Node's own modules:
- * each chunk gets one of its own.
- */
-const REQUIRE =
-  "import { createRequire as createRequireOfChunk } from 'node:module';\nconst require = createRequireOfChunk(import.meta.url);";
-/** Compiled copies kept: a command still running from an older one may yet load one of its chunks. */
+/** Compiled copies kept: a command still running from an older one may yet start one of its workers. */
 const KEPT = 3;
 /** Keys remembered under the files' stamps (stampedKey). */
 const KEPT_KEYS = 16;
 /** A stamp younger than this is not trusted: a file changed right after it was read could keep it. */
 const RACY_MS = 3000;
 
-/** The modules that start a thread, compiled together (their shared modules in shared chunks), under scripts/. */
+/** The modules that start a thread, under scripts/: each compiled into one file with the modules it imports. */
 export const ENTRIES = {
   cli: 'cli.ts',
   'load-worker': 'generator/engine/load/load-worker.ts',
@@ -66,6 +69,74 @@ export function compiledCli(root = ROOT) {
   return compiledEntry('cli', { root, compile: true });
 }
 
+/** Where a compiled copy keeps V8's code caches of its command line (runCompiledCli). */
+const CODE_CACHES = 'code-cache';
+/** At most this many code caches a copy: one a command and set of Node options, a few in practice. */
+const KEPT_CODE_CACHES = 16;
+
+/**
+ * Runs the compiled command line (scripts/cli.ts) in this thread, for the command in `argv`; false
+ * if it cannot be compiled. The bytecode of the command's previous run is taken from its code cache,
+ * which the run leaves when there was none or V8 refused it (a new Node, other V8 options): each
+ * command and set of Node options has its own, so that each finds the functions it runs. V8 checks
+ * a cache against the source it is given and its own version and flags; a cache lives in the
+ * compiled copy's folder, whose key is its source's, and is written whole or not at all (renamed
+ * into place). The source map is read only when asked for (NODE_OPTIONS=--enable-source-maps, which
+ * an internal error's report suggests: the file is then required as it is, and Node reads its map):
+ * reading it took about 13 ms of every command's start.
+ */
+export async function runCompiledCli(argv = process.argv, root = ROOT) {
+  const url = await compiledCli(root);
+  if (!url) return false;
+  const file = fileURLToPath(url);
+  if (process.sourceMapsEnabled) {
+    createRequire(file)(file);
+    return true;
+  }
+  const source = readFileSync(file, 'utf8');
+  const caches = path.join(path.dirname(file), CODE_CACHES);
+  const cache = path.join(caches, `${codeCacheName(argv)}.bin`);
+  let cachedData;
+  try {
+    cachedData = readFileSync(cache);
+  } catch {
+    // none yet: this run leaves one
+  }
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (!cachedData || script.cachedDataRejected) process.once('exit', () => keepCodeCache(script, caches, cache));
+  const module = { exports: {} };
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  return true;
+}
+
+/**
+ * The command (its name, as typed) and a digest of the Node options it runs with, which V8's flags
+ * follow: a large build's process starts with options of its own (build-process.mjs).
+ */
+function codeCacheName(argv) {
+  const command = /^[a-z][a-z-]{0,31}$/.test(argv[2] ?? '') ? argv[2] : 'other';
+  const options = `${process.execArgv.join('\n')}\n${process.env.NODE_OPTIONS ?? ''}`;
+  return `${command}-${createHash('sha256').update(options).digest('base64url').slice(0, 12)}`;
+}
+
+/** Writes the code cache of `script` as it is now, with every function this run compiled; best effort. */
+function keepCodeCache(script, caches, cache) {
+  const staging = `${cache}.${randomUUID()}${STAGING}`;
+  try {
+    // Not recursive: a copy pruned while this command ran stays gone.
+    if (!existsSync(caches)) mkdirSync(caches);
+    if (!existsSync(cache) && readdirSync(caches).length >= KEPT_CODE_CACHES) return;
+    writeFileSync(staging, script.createCachedData());
+    renameSync(staging, cache);
+  } catch {
+    rmSync(staging, { force: true });
+  }
+}
+
 /**
  * The URL of one compiled entry (ENTRIES) for the code as it is now. A worker asks with
  * `compile: false`: the command line that started it compiled the code; under anything else (the
@@ -77,7 +148,7 @@ export async function compiledEntry(name, { root = ROOT, compile: compileIfMissi
     const cache = path.join(root, 'node_modules', '.cache', 'journal-cli');
     const key = stampedKey(root, scripts, cache);
     const dir = path.join(cache, key);
-    const entry = path.join(dir, `${name}.mjs`);
+    const entry = path.join(dir, `${name}.cjs`);
     if (!existsSync(entry)) {
       if (!compileIfMissing) return undefined;
       await compile(scripts, dir, cache, key);
@@ -192,24 +263,22 @@ async function compile(scripts, dir, cache, key) {
     await build({
       entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(scripts, file)])),
       outdir: staging,
-      outExtension: { '.js': '.mjs' },
+      outExtension: { '.js': '.cjs' },
       bundle: true,
-      splitting: true,
-      format: 'esm',
+      format: 'cjs',
       platform: 'node',
       target: 'node20',
       sourcemap: true,
-      // The maps are read as each module loads (cli.mjs enables them): the sources are next to them.
+      // The maps are read only with source maps enabled (runCompiledCli): the sources are next to them.
       sourcesContent: false,
       logLevel: 'silent',
-      banner: { js: REQUIRE },
       define: { COMPILED_CODE_KEY: JSON.stringify(key) },
       plugins: [packagesImportedBut(BUNDLED), ownModuleUrls],
     });
     renameSync(staging, dir);
   } catch (error) {
     // Another command may have compiled the same code at the same time: its copy is as good.
-    if (!existsSync(path.join(dir, 'cli.mjs'))) throw error;
+    if (!existsSync(path.join(dir, 'cli.cjs'))) throw error;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

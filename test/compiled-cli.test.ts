@@ -52,6 +52,15 @@ async function checkout(value: string, packages = true): Promise<string> {
   return dir;
 }
 
+/** Runs the command line of the checkout at `root` as cli.mjs does (runCompiledCli), for `command`. */
+async function runCommand(root: string, command: string, nodeOptions: string[] = []) {
+  const compiledCliModule = pathToFileURL(path.join(REPO_ROOT, 'scripts', 'compiled-cli.mjs')).href;
+  const script = `const { runCompiledCli } = await import(${JSON.stringify(compiledCliModule)});
+if (!(await runCompiledCli(['node', 'cli.mjs', ${JSON.stringify(command)}], ${JSON.stringify(root)}))) process.exit(9);`;
+  const { stdout } = await run(process.execPath, [...nodeOptions, '--input-type=module', '--eval', script]);
+  return JSON.parse(stdout) as { value: string; here: string };
+}
+
 const runCompiled = async (url: string) =>
   JSON.parse((await run(process.execPath, [fileURLToPath(url)])).stdout) as { value: string; here: string };
 
@@ -142,11 +151,12 @@ describe('the compiled command line', () => {
     root = await checkout('packages');
     const install = async (name: string, value: string) => {
       await mkdir(path.join(root!, 'node_modules', name), { recursive: true });
+      // CommonJS, as the packages left as imports must be (compiled-cli.mjs).
       await writeFile(
         path.join(root!, 'node_modules', name, 'package.json'),
-        JSON.stringify({ name, version: value, type: 'module', exports: { '.': './index.js' } }),
+        JSON.stringify({ name, version: value, exports: { '.': './index.js' } }),
       );
-      await writeFile(path.join(root!, 'node_modules', name, 'index.js'), `export const value = '${value}';\n`);
+      await writeFile(path.join(root!, 'node_modules', name, 'index.js'), `exports.value = '${value}';\n`);
     };
     await install('zod', 'zod one');
     await install('yaml', 'yaml one');
@@ -160,13 +170,13 @@ describe('the compiled command line', () => {
     const code = (
       await Promise.all(
         compiled
-          .filter((name) => name.endsWith('.mjs'))
+          .filter((name) => name.endsWith('.cjs'))
           .map((name) => readFile(path.join(path.dirname(fileURLToPath(first)), name), 'utf8')),
       )
     ).join('\n');
     expect(code).toContain('zod one');
-    expect(code).not.toMatch(/from ["']zod["']/);
-    expect(code).toMatch(/from ["']yaml["']/);
+    expect(code).not.toMatch(/require\(["']zod["']\)/);
+    expect(code).toMatch(/require\(["']yaml["']\)/);
 
     // The compiled copy holds zod's code: a new version of it is compiled in before the next command.
     await install('zod', 'zod two');
@@ -193,6 +203,49 @@ describe('the compiled command line', () => {
     const second = await compiledCli(root);
     expect(second).not.toBe(first);
     expect((await runCompiled(second!)).value).toBe('new');
+  });
+
+  it("runs each command from V8's code cache of its first run, and makes again a cache V8 refuses", async () => {
+    root = await checkout('cached');
+    const caches = path.join(path.dirname(fileURLToPath((await compiledCli(root))!)), 'code-cache');
+    const cacheOf = async (command: string) => {
+      const names = (await readdir(caches)).filter((name) => name.startsWith(`${command}-`));
+      expect(names, command).toHaveLength(1);
+      return path.join(caches, names[0]!);
+    };
+    expect(await runCommand(root, 'check')).toEqual({ value: 'cached', here: expect.any(String) });
+    const check = await cacheOf('check');
+    const first = await readFile(check);
+    expect(first.length).toBeGreaterThan(100);
+
+    // Taken as it is: the second run leaves it alone.
+    const { mtimeMs } = await stat(check);
+    expect((await runCommand(root, 'check')).value).toBe('cached');
+    expect(await readFile(check)).toEqual(first);
+    expect((await stat(check)).mtimeMs).toBe(mtimeMs);
+
+    // Each command has its own.
+    expect((await runCommand(root, 'build')).value).toBe('cached');
+    expect(await cacheOf('build')).not.toBe(check);
+
+    // A cache that is not one (a disk's fault, another Node's) is refused, and this run makes it again.
+    await writeFile(check, 'not a code cache');
+    expect((await runCommand(root, 'check')).value).toBe('cached');
+    expect((await readFile(check)).length).toBeGreaterThan(100);
+  });
+
+  it("runs the compiled file as it is, with no code cache, when source maps are enabled: errors name the sources' lines", async () => {
+    root = await checkout('mapped');
+    await writeFile(
+      path.join(root, 'scripts', 'cli.ts'),
+      "const where: string = new Error().stack!.split('\\n')[1]!;\nconsole.log(JSON.stringify({ value: where, here: '' }));\n",
+    );
+    expect((await runCommand(root, 'check', ['--enable-source-maps'])).value).toContain(
+      `${path.join(root, 'scripts', 'cli.ts')}:1:`,
+    );
+    expect((await runCommand(root, 'check')).value).toContain('cli.cjs');
+    const compiled = path.dirname(fileURLToPath((await compiledCli(root))!));
+    expect(await readdir(path.join(compiled, 'code-cache'))).toHaveLength(1);
   });
 
   it('compiles nothing without esbuild: the command line then runs the sources through the loader', async () => {

@@ -19,7 +19,10 @@
  *                   come), and saves of that manuscript timed to the reload event its open pages get
  *                   (scripts/bench/dev-reload.ts)
  *
- * and prints one table, then each step against its target. `--steps floor,hugo,cold,linked,no-change,edit`
+ * and prints one table, then each step against its target. Before the first step, the command
+ * line is compiled and `build` and `check` run once on a journal of 10 manuscripts (DIR-warm-up), as
+ * a journal's editor has run them before: a command's first run after a change of the code
+ * compiles it and leaves the code cache its next runs start from. `--steps floor,hugo,cold,linked,no-change,edit`
  * (the default: all) runs some of them: `edit` is node+find, check (edit) and build (edit), and
  * needs a build before it (cold); `dev` starts from the build cache a build left. The edited
  * manuscript is restored afterwards, so the journal on disk can be reused by the next run. Timings are reported, never asserted: targets live here, not in tests.
@@ -110,8 +113,13 @@ async function main(): Promise<void> {
     }
   };
   await putAside(path.basename(floorOut));
-  // The command line is compiled once per change of the code (compiled-cli.mjs): not by a step.
+  // The command line is compiled once per change of the code, and each command's first run leaves
+  // V8's code cache that its next runs start from (compiled-cli.mjs): neither is any step's. The
+  // commands measured run once on a small journal of their own first.
   execFileSync(process.execPath, [path.join(REPO, 'scripts/cli.mjs'), '--help'], { stdio: 'ignore' });
+  const warmUp = await generateSyntheticJournal(`${root}-warm-up`, { manuscripts: 10 });
+  for (const command of ['build', 'check'])
+    execFileSync(process.execPath, cli(command), { cwd: warmUp.root, stdio: 'ignore' });
   if (steps.has('floor'))
     await run('floor', ['--import', TSX, path.join(REPO, 'scripts/bench/floor.ts'), journal.content, floorOut]);
   const hugo = steps.has('hugo') ? onPath('hugo') : undefined;
