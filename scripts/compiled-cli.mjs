@@ -253,7 +253,8 @@ function pruneKeys(keys) {
 /**
  * Compiles the entries into `dir`. The code is told the key it is compiled under
  * (`COMPILED_CODE_KEY`): the build cache is keyed by the code (generator/engine/cache/cache.ts),
- * and the key says so without reading the sources again.
+ * and the key says so without reading the sources again. It is told its folder too
+ * (`COMPILED_CODE_DIR`), where its threads' files are (generator/engine/start-thread.ts).
  */
 async function compile(scripts, dir, cache, key) {
   const { build } = await import('esbuild');
@@ -272,7 +273,7 @@ async function compile(scripts, dir, cache, key) {
       // The maps are read only with source maps enabled (runCompiledCli): the sources are next to them.
       sourcesContent: false,
       logLevel: 'silent',
-      define: { COMPILED_CODE_KEY: JSON.stringify(key) },
+      define: { COMPILED_CODE_KEY: JSON.stringify(key), COMPILED_CODE_DIR: JSON.stringify(dir) },
       plugins: [packagesImportedBut(BUNDLED), ownModuleUrls],
     });
     renameSync(staging, dir);

@@ -107,6 +107,21 @@ describe('the compiled command line', () => {
     expect(second).not.toBe(key);
   });
 
+  it("tells the code its folder, where each thread's own compiled file is (start-thread.ts)", async () => {
+    root = await checkout('threads');
+    await writeFile(
+      path.join(root, 'scripts', 'generator', 'value.ts'),
+      "declare const COMPILED_CODE_DIR: string | undefined;\nexport const value = typeof COMPILED_CODE_DIR === 'string' ? COMPILED_CODE_DIR : 'none';\nexport const here = '';\n",
+    );
+    const compiled = (await compiledCli(root))!;
+    const dir = (await runCompiled(compiled)).value;
+    expect(dir).toBe(path.dirname(fileURLToPath(compiled)));
+    for (const name of ['load-worker', 'list-writer-worker', 'file-writer-worker'])
+      expect((await runCompiled(pathToFileURL(path.join(dir, `${name}.cjs`)).href)).here).toBe(
+        name.replaceAll('-', ' '),
+      );
+  });
+
   it('gives two checkouts of the same code that share node_modules a copy each', async () => {
     root = await checkout('same');
     const other = await checkout('same');

@@ -1,7 +1,7 @@
-// A TypeScript worker's start (workers.ts, list-writer.ts, file-writer.ts), in plain JavaScript: worker threads
-// inherit neither the command line's compiled code nor its TypeScript loader. It runs the worker
-// named in its data (`boot: { name, entry }`) as the command line compiled it (compiled-cli.mjs),
-// or else through the TypeScript loader, registered here.
+// A thread's start when the command line runs from its TypeScript sources (start-thread.ts), in
+// plain JavaScript: worker threads inherit neither compiled code nor the TypeScript loader. It runs
+// the thread named in its data (`boot: { name, entry }`) compiled, if a copy of the code as it is
+// has been compiled (compiled-cli.mjs), or else through the TypeScript loader, registered here.
 import { workerData } from 'node:worker_threads';
 import { compiledEntry } from '../../compiled-cli.mjs';
 

@@ -7,7 +7,7 @@
  * workers would cost more than it saves.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { startThread } from '../start-thread.ts';
 import { runLoadJob, type LoadJob, type LoadResult } from './load-job.ts';
 import type { WorkerRequest, WorkerResponse } from './load-worker.ts';
 
@@ -43,12 +43,8 @@ export async function runLoadJobs(jobs: readonly LoadJob[], options: LoadPoolOpt
 
   const batches: LoadJob[][] = [];
   for (let start = 0; start < jobs.length; start += BATCH_SIZE) batches.push(jobs.slice(start, start + BATCH_SIZE));
-  const boot = new URL('../worker-boot.mjs', import.meta.url);
-  const entry = new URL('./load-worker.ts', import.meta.url).href;
-  const workers = Array.from(
-    { length: Math.min(threads, batches.length) },
-    () => new Worker(boot, { workerData: { boot: { name: 'load-worker', entry } } }),
-  );
+  const entry = new URL('./load-worker.ts', import.meta.url);
+  const workers = Array.from({ length: Math.min(threads, batches.length) }, () => startThread('load-worker', entry));
   let next = 0;
   try {
     await Promise.all([

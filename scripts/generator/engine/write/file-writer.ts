@@ -25,7 +25,8 @@
  * A writer given few files (IN_THREAD_FILES) makes them on this thread once it is closed, with the
  * thread's own code (batchWriter), and never starts the thread.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../start-thread.ts';
 import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 import type { DeferredText } from '../../../shared/output-file.ts';
@@ -132,9 +133,8 @@ export function createFileWriter(
    */
   const batchesWritten = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const start = () => {
-    const boot = { name: 'file-writer-worker', entry: new URL('./file-writer-worker.ts', import.meta.url).href };
-    const worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), {
-      workerData: { boot, written: batchesWritten.buffer },
+    const worker = startThread('file-writer-worker', new URL('./file-writer-worker.ts', import.meta.url), {
+      workerData: { written: batchesWritten.buffer },
     });
     worker.on(
       'message',

@@ -9,7 +9,8 @@
  * here, each chunk needed this thread for a moment, and the steps of the build that follow hold it
  * for hundreds of milliseconds at a time: the lists had to be written before the build went on.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../start-thread.ts';
 import type { ChunkPart } from './list-items.ts';
 import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import {
@@ -106,9 +107,8 @@ export function createListWriter(setup: ListWriterSetup, options: ListWriterOpti
   let worker: Worker | undefined;
   const thread = () => {
     if (worker) return worker;
-    const boot = { name: 'list-writer-worker', entry: new URL('./list-writer-worker.ts', import.meta.url).href };
-    worker = new Worker(new URL('../worker-boot.mjs', import.meta.url), {
-      workerData: { boot, setup },
+    worker = startThread('list-writer-worker', new URL('./list-writer-worker.ts', import.meta.url), {
+      workerData: { setup },
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     worker.on('message', answer);

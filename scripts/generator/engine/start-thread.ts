@@ -1,0 +1,25 @@
+/**
+ * How the engine starts a thread of its own (a load worker, the lists' writer, the files' writer).
+ * Compiled (compiled-cli.mjs), a thread runs its own compiled file, from the copy of the command line
+ * that starts it: the same code, started as CommonJS with nothing else loaded first. Through
+ * worker-boot.mjs, each thread loaded the ES module loader and compiled-cli.mjs with the crypto
+ * module, and computed the compiled copy's key again: 30 to 60 ms of CPU a thread, on two cores. Run
+ * from the sources (the tests, or where esbuild cannot run), it starts through worker-boot.mjs.
+ */
+import path from 'node:path';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/** The compiled copy's folder, defined by compiled-cli.mjs as it compiles; undefined in the sources. */
+declare const COMPILED_CODE_DIR: string | undefined;
+
+export type ThreadName = 'load-worker' | 'list-writer-worker' | 'file-writer-worker';
+
+/** Starts the thread `name`, whose first module is `source`, with `options` (workerData and all). */
+export function startThread(name: ThreadName, source: URL, options: WorkerOptions = {}): Worker {
+  if (typeof COMPILED_CODE_DIR === 'string') return new Worker(path.join(COMPILED_CODE_DIR, `${name}.cjs`), options);
+  const workerData: unknown = options.workerData ?? {};
+  return new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+    ...options,
+    workerData: { ...(workerData as object), boot: { name, entry: source.href } },
+  });
+}
