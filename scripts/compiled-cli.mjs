@@ -3,22 +3,22 @@
 // that was about 0.25 s of CPU of every command, a sixth of `check` after one edit at 100,000
 // manuscripts, and it competed with the threads that stamp the content. esbuild (which the loader
 // itself uses to compile each file) bundles cli.ts and the modules it imports instead; the packages
-// in node_modules stay imports, but for those in BUNDLED. zod is bundled because importing it whole loads 99 modules, 64 of them its
-// messages in other languages: 47 ms of every command's start, and of each load worker's. Bundled,
-// only what the schemas use is kept (180 KB), which loads in 12 ms.
+// in node_modules stay imports, but for those in BUNDLED. zod is bundled because importing it whole
+// loads 99 modules, 64 of them its messages in other languages: 47 ms of every command's start, and
+// of each load worker's. Bundled, only what the schemas use is kept (180 KB), which loads in 12 ms.
 //
 // Each entry (a thread's first module) is compiled into one CommonJS file, and the command line runs
 // from V8's code cache of its file (runCompiledCli): V8 compiles a script's functions to bytecode
 // the first time each runs, and a command's run takes the bytecode its previous run left. At 1,000
-// manuscripts that took `check` after one edit from 169 to 133 ms and a cold build from 1.08 to
-// 0.99 s (docs/performance.md). Node 20 keeps no code cache of ES modules, hence CommonJS; the
+// manuscripts that is about 25 ms of the 0.17 s of `check` after one edit, and 70 ms of a cold
+// build's 1.1 s (docs/performance.md). Node 20 keeps no code cache of ES modules, hence CommonJS; the
 // packages left as imports are `require`d, so each must offer CommonJS (yaml, http-server,
 // @parcel/watcher and esbuild do).
 //
 // The compiled copy lives in node_modules/.cache/, keyed by the content of every file under
 // scripts/, where they are, and the versions of esbuild and of the bundled packages (the key is
 // remembered under the files' stamps: stampedKey): an edit to any of them compiles again (about
-// 0.1 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
+// 0.2 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
 // node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through the loader
 // as before.
 import { createHash, randomUUID } from 'node:crypto';
