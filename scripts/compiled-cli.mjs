@@ -79,9 +79,9 @@ const KEPT_CODE_CACHES = 16;
  * if it cannot be compiled. The bytecode of the command's previous run is taken from its code cache,
  * which the run leaves when there was none or V8 refused it (a new Node, other V8 options): each
  * command and set of Node options has its own, so that each finds the functions it runs. V8 checks
- * a cache against the source it is given and its own version and flags; a cache lives in the
- * compiled copy's folder, whose key is its source's, and is written whole or not at all (renamed
- * into place). The source map is read only when asked for (NODE_OPTIONS=--enable-source-maps, which
+ * a cache against its own version and flags and its source's length; a cache lives in the compiled
+ * copy's folder, whose key is its source's, under the compiled file's stamp (codeCacheName), and is
+ * written whole or not at all (renamed into place). The source map is read only when asked for (NODE_OPTIONS=--enable-source-maps, which
  * an internal error's report suggests: the file is then required as it is, and Node reads its map):
  * reading it took about 13 ms of every command's start.
  */
@@ -95,7 +95,7 @@ export async function runCompiledCli(argv = process.argv, root = ROOT) {
   }
   const source = readFileSync(file, 'utf8');
   const caches = path.join(path.dirname(file), CODE_CACHES);
-  const cache = path.join(caches, `${codeCacheName(argv)}.bin`);
+  const cache = path.join(caches, `${codeCacheName(argv, statSync(file))}.bin`);
   let cachedData;
   try {
     cachedData = readFileSync(cache);
@@ -115,11 +115,13 @@ export async function runCompiledCli(argv = process.argv, root = ROOT) {
 
 /**
  * The command (its name, as typed) and a digest of the Node options it runs with, which V8's flags
- * follow: a large build's process starts with options of its own (build-process.mjs).
+ * follow (a large build's process starts with options of its own: build-process.mjs), and of the
+ * compiled file's stamp: V8 checks a cache against its source's length only, and a file changed in
+ * place by hand would otherwise run its old code.
  */
-function codeCacheName(argv) {
+function codeCacheName(argv, stat) {
   const command = /^[a-z][a-z-]{0,31}$/.test(argv[2] ?? '') ? argv[2] : 'other';
-  const options = `${process.execArgv.join('\n')}\n${process.env.NODE_OPTIONS ?? ''}`;
+  const options = `${process.execArgv.join('\n')}\n${process.env.NODE_OPTIONS ?? ''}\n${stat.size} ${stat.mtimeMs} ${stat.ino}`;
   return `${command}-${createHash('sha256').update(options).digest('base64url').slice(0, 12)}`;
 }
 

@@ -249,6 +249,17 @@ describe('the compiled command line', () => {
     expect((await readFile(check)).length).toBeGreaterThan(100);
   });
 
+  it('runs the new code of a compiled file changed in place, though its length is the same', async () => {
+    root = await checkout('aaaa');
+    const compiled = fileURLToPath((await compiledCli(root))!);
+    expect((await runCommand(root, 'check')).value).toBe('aaaa');
+    expect((await runCommand(root, 'check')).value).toBe('aaaa');
+    const code = await readFile(compiled, 'utf8');
+    expect(code).toMatch(/(["'])aaaa\1/);
+    await writeFile(compiled, code.replace(/(["'])aaaa\1/, '$1bbbb$1'));
+    expect((await runCommand(root, 'check')).value).toBe('bbbb');
+  });
+
   it("runs the compiled file as it is, with no code cache, when source maps are enabled: errors name the sources' lines", async () => {
     root = await checkout('mapped');
     await writeFile(
