@@ -19,11 +19,11 @@ export interface LoadPoolOptions {
 }
 
 /**
- * Below this many files the workers' start-up (about 150 ms of CPU each, booting Node and loading
- * the load job's modules) outweighs the parallel parsing. In-thread, a file takes 50 to 75 µs
- * (read, plain YAML, zod): 2,505 files (1,000 manuscripts) loaded in 0.2 s in-thread against 0.3 s
- * on two workers, and the build's CPU went from 1.37 to 1.56 s to 1.06 to 1.18 s of user time.
- * Two workers halve the parsing for 0.15 s more: they pay off from about 6,000 files.
+ * Below this many files the workers' start-up (booting Node and loading the load job's modules,
+ * about 40 ms of CPU each) and their parsing from cold code outweigh the parallel parsing. In-thread,
+ * a file takes 50 to 75 µs (read, plain YAML, zod): at 1,000 manuscripts (2,505 files) a cold build
+ * took 1.08 s loading in-thread against 1.19 s on two workers (docs/performance.md, round 19). They
+ * pay off from about 6,000 files.
  */
 const MIN_FILES_FOR_WORKERS = 6_000;
 const BATCH_SIZE = 250;
