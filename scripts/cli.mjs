@@ -1,8 +1,8 @@
 // The command line's entry point, as `npm run <command>` starts it: plain JavaScript, so that it
 // starts in milliseconds. It runs cli.ts compiled (compiled-cli.mjs: once per change of the code,
-// then from V8's code cache),
-// or, if that cannot be done, through the TypeScript loader registered in this process (rather
-// than through `tsx`'s own command, which runs the script in a second process).
+// then from V8's code cache), or, if that cannot be done, through the TypeScript loader registered
+// in this process (rather than through `tsx`'s own command, which runs the script in a second
+// process).
 //
 // A large journal's build on Linux runs in a child process with settings that can only be given
 // when a process starts (build-process.mjs says which and why); a small one runs here.

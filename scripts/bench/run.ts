@@ -20,10 +20,10 @@
  *                   (scripts/bench/dev-reload.ts)
  *
  * and prints one table, then each step against its target. Before the first step, the command
- * line is compiled and `build` and `check` run once on a journal of 10 manuscripts (DIR-warm-up), as
- * a journal's editor has run them before: a command's first run after a change of the code
- * compiles it and leaves the code cache its next runs start from. `--steps floor,hugo,cold,linked,no-change,edit`
- * (the default: all) runs some of them: `edit` is node+find, check (edit) and build (edit), and
+ * line is compiled and `build` and `check` run once on a journal of 10 manuscripts (DIR-warm-up),
+ * as a journal's editor has run them before: a command's first run after a change of the code
+ * compiles it and leaves the code cache its next runs start from.
+ * `--steps floor,hugo,cold,linked,no-change,edit` (the default: all) runs some of them: `edit` is node+find, check (edit) and build (edit), and
  * needs a build before it (cold); `dev` starts from the build cache a build left. The edited
  * manuscript is restored afterwards, so the journal on disk can be reused by the next run. Timings are reported, never asserted: targets live here, not in tests.
  */
