@@ -81,9 +81,9 @@ const KEPT_CODE_CACHES = 16;
  * command and set of Node options has its own, so that each finds the functions it runs. V8 checks
  * a cache against its own version and flags and its source's length; a cache lives in the compiled
  * copy's folder, whose key is its source's, under the compiled file's stamp (codeCacheName), and is
- * written whole or not at all (renamed into place). The source map is read only when asked for (NODE_OPTIONS=--enable-source-maps, which
- * an internal error's report suggests: the file is then required as it is, and Node reads its map):
- * reading it took about 13 ms of every command's start.
+ * written whole or not at all (renamed into place). The source map is read only when asked for
+ * (NODE_OPTIONS=--enable-source-maps, which an internal error's report suggests: the file is then
+ * required as it is, and Node reads its map): reading it took about 13 ms of every command's start.
  */
 export async function runCompiledCli(argv = process.argv, root = ROOT) {
   const url = await compiledCli(root);

@@ -10,11 +10,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { ENTRIES } from '../../compiled-cli.mjs';
 
 /** The compiled copy's folder, defined by compiled-cli.mjs as it compiles; undefined in the sources. */
 declare const COMPILED_CODE_DIR: string | undefined;
 
-export type ThreadName = 'load-worker' | 'list-writer-worker' | 'file-writer-worker';
+/** A thread's entry, as compiled-cli.mjs lists them (ENTRIES), the command line's own aside. */
+export type ThreadName = Exclude<keyof typeof ENTRIES, 'cli'>;
 
 /** Starts the thread `name`, whose first module is `source`, with `options` (workerData and all). */
 export function startThread(name: ThreadName, source: URL, options: WorkerOptions = {}): Worker {
