@@ -79,8 +79,8 @@ module.exports = {
       from: {
         orphan: true,
         pathNot: [
-          '\\.d\\.m?ts$',
-          '^scripts/(cli\\.mjs|bench/)',
+          '\\.d\\.[cm]?ts$',
+          '^scripts/(cli\\.cjs|bench/)',
           '(^|/)(eslint\\.config|vitest\\.config)\\.',
           '\\.dependency-cruiser\\.cjs$',
         ],
@@ -96,7 +96,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],
-      extensions: ['.ts', '.mjs', '.js', '.d.mts'],
+      extensions: ['.ts', '.mjs', '.cjs', '.js', '.d.mts', '.d.cts'],
     },
   },
 };

@@ -1,7 +1,7 @@
 /**
  * The command line: reads arguments and the environment once, calls one command, prints its
  * result and sets the exit code. Everything it calls is a plain function that tests call directly.
- * Started by cli.mjs (`npm run <command>`), which registers the TypeScript loader.
+ * Started by cli.cjs (`npm run <command>`), which registers the TypeScript loader.
  *
  *   build | check | preview | dev | new <kind> | admin | config <host> | schema | clean | import <source> | export <file>
  */
@@ -221,7 +221,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
  * What a build that writes (`build`, and `export`, which builds into a folder of its own) is given
  * to collect its garbage with, where `gc` is exposed: a large journal's cold build runs with V8's
  * heap growing by a quarter of what it holds, and with `gc` exposed, both given when its process
- * starts (build-process.mjs). Without `gc` (a small journal, built in the command line's own
+ * starts (build-process.cjs). Without `gc` (a small journal, built in the command line's own
  * process), nothing is given.
  *
  * A build that parsed most of its files collects once loading is done: loading leaves the records

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 function cliBuild(cwd: string): Promise<{ code: number | null; pid: number; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'build'], {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.cjs'), 'build'], {
     cwd,
     env: { ...process.env, NO_COLOR: '1' },
   });

@@ -1,5 +1,5 @@
 /**
- * Where a build runs (scripts/build-process.mjs): a large journal's build in a child process with
+ * Where a build runs (scripts/build-process.cjs): a large journal's build in a child process with
  * the allocator's and V8's settings, anything else in the command line's own process. The same
  * build in both ways writes the same bytes: the settings change how memory is managed, never what
  * is built.
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildProcess, CHILD, CHILD_AFTER_EDIT, LARGE_JOURNAL } from '../scripts/build-process.mjs';
+import { buildProcess, CHILD, CHILD_AFTER_EDIT, LARGE_JOURNAL } from '../scripts/build-process.cjs';
 import { tree } from './helpers/incremental.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
 
@@ -57,10 +57,10 @@ describe('where a build runs', () => {
   it('writes the same output in the child with its settings as in the command line itself', async () => {
     const ws: Workspace = await createWorkspace();
     cleanup.push(() => ws.dispose());
-    const cli = path.join(REPO_ROOT, 'scripts/cli.mjs');
+    const cli = path.join(REPO_ROOT, 'scripts/cli.cjs');
     const env = { ...process.env, NO_COLOR: '1' };
     await run(process.execPath, [cli, 'build', '--out', 'dist-here'], { cwd: ws.root, env });
-    // As cli.mjs starts the child: its flags before the script, its environment added.
+    // As cli.cjs starts the child: its flags before the script, its environment added.
     await run(process.execPath, [...CHILD.execArgv, cli, 'build', '--out', 'dist-child'], {
       cwd: ws.root,
       env: { ...env, ...CHILD.env },

@@ -1,8 +1,8 @@
 /**
- * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.mjs:
+ * The command line runs from a copy compiled once per change of the code (scripts/compiled-cli.cjs:
  * startup). What a developer relies on: an edit to any source reaches the next command,
  * each module still finds its neighbours (workers) next to its own source, and without esbuild
- * nothing is compiled, so cli.mjs runs the sources through the TypeScript loader.
+ * nothing is compiled, so cli.cjs runs the sources through the TypeScript loader.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledCli, compiledEntry, ENTRIES } from '../scripts/compiled-cli.mjs';
+import { compiledCli, compiledEntry, ENTRIES } from '../scripts/compiled-cli.cjs';
 import { REPO_ROOT } from './helpers/workspace.ts';
 
 const run = promisify(execFile);
@@ -52,11 +52,11 @@ async function checkout(value: string, packages = true): Promise<string> {
   return dir;
 }
 
-/** Runs the command line of the checkout at `root` as cli.mjs does (runCompiledCli), for `command`. */
+/** Runs the command line of the checkout at `root` as cli.cjs does (runCompiledCli), for `command`. */
 async function runCommand(root: string, command: string, nodeOptions: string[] = []) {
-  const compiledCliModule = pathToFileURL(path.join(REPO_ROOT, 'scripts', 'compiled-cli.mjs')).href;
+  const compiledCliModule = pathToFileURL(path.join(REPO_ROOT, 'scripts', 'compiled-cli.cjs')).href;
   const script = `const { runCompiledCli } = await import(${JSON.stringify(compiledCliModule)});
-if (!(await runCompiledCli(['node', 'cli.mjs', ${JSON.stringify(command)}], ${JSON.stringify(root)}))) process.exit(9);`;
+if (!(await runCompiledCli(['node', 'cli.cjs', ${JSON.stringify(command)}], ${JSON.stringify(root)}))) process.exit(9);`;
   const { stdout } = await run(process.execPath, [...nodeOptions, '--input-type=module', '--eval', script]);
   return JSON.parse(stdout) as { value: string; here: string };
 }
@@ -166,7 +166,7 @@ describe('the compiled command line', () => {
     root = await checkout('packages');
     const install = async (name: string, value: string) => {
       await mkdir(path.join(root!, 'node_modules', name), { recursive: true });
-      // CommonJS, as the packages left as imports must be (compiled-cli.mjs).
+      // CommonJS, as the packages left as imports must be (compiled-cli.cjs).
       await writeFile(
         path.join(root!, 'node_modules', name, 'package.json'),
         JSON.stringify({ name, version: value, exports: { '.': './index.js' } }),

@@ -39,7 +39,7 @@ describe.skipIf(skip)('npm run dev', () => {
   beforeAll(async () => {
     workspace = await createWorkspace({}, path.join(REPO_ROOT, 'content'));
     original = await readFile(path.join(workspace.paths.content, MANUSCRIPT), 'utf8');
-    dev = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'dev', '--port', '0'], {
+    dev = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.cjs'), 'dev', '--port', '0'], {
       cwd: workspace.root,
     });
     origin = await printed(dev, /Serving the site at (http:\/\/127\.0\.0\.1:\d+)\//);

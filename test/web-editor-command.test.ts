@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 function startAdmin(cwd: string) {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'admin', '--port', '0'], {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.cjs'), 'admin', '--port', '0'], {
     cwd,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const original = await readFile(file, 'utf8');
 
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts/cli.mjs'), 'dev', '--port', '0'], {
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts/cli.cjs'), 'dev', '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

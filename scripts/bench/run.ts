@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     `${journal.generated ? '\rGenerated' : 'Reusing'} ${journal.files.toLocaleString('en-US')} files (${journal.authors} authors, ${journal.volumes} volumes, ${journal.manuscripts} manuscripts, ${journal.pdfs} PDFs)${journal.generated ? ` in ${((performance.now() - started) / 1000).toFixed(1)} s` : ''}.`,
   );
 
-  const cli = (...args: string[]) => [path.join(REPO, 'scripts/cli.mjs'), ...args, '--progress'];
+  const cli = (...args: string[]) => [path.join(REPO, 'scripts/cli.cjs'), ...args, '--progress'];
   const results: Measured[] = [];
   const run = async (step: string, args: string[], command = process.execPath) => {
     // Each step starts with nothing of the step before still being written back to the disk:
@@ -114,9 +114,9 @@ async function main(): Promise<void> {
   };
   await putAside(path.basename(floorOut));
   // The command line is compiled once per change of the code, and each command's first run leaves
-  // V8's code cache that its next runs start from (compiled-cli.mjs): neither is any step's. The
+  // V8's code cache that its next runs start from (compiled-cli.cjs): neither is any step's. The
   // commands measured run once on a small journal of their own first.
-  execFileSync(process.execPath, [path.join(REPO, 'scripts/cli.mjs'), '--help'], { stdio: 'ignore' });
+  execFileSync(process.execPath, [path.join(REPO, 'scripts/cli.cjs'), '--help'], { stdio: 'ignore' });
   const warmUp = await generateSyntheticJournal(`${root}-warm-up`, { manuscripts: 10 });
   for (const command of ['build', 'check'])
     execFileSync(process.execPath, cli(command), { cwd: warmUp.root, stdio: 'ignore' });

@@ -18,7 +18,7 @@ export interface Workspace {
   root: string;
   paths: ProjectPaths;
   build(mode?: BuildMode): Promise<BuildResult>;
-  /** Runs the real command line (`node scripts/cli.mjs ...`, as `npm run` does) in the workspace. */
+  /** Runs the real command line (`node scripts/cli.cjs ...`, as `npm run` does) in the workspace. */
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   write(file: string, content: string | Uint8Array): Promise<void>;
   remove(file: string): Promise<void>;
@@ -68,7 +68,7 @@ export async function runCli(
   args: string[],
   options: CliOptions = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const command = [process.execPath, path.join(REPO_ROOT, 'scripts/cli.mjs'), ...args];
+  const command = [process.execPath, path.join(REPO_ROOT, 'scripts/cli.cjs'), ...args];
   // A umask is set by a shell that then becomes the command: Node cannot give one to a child.
   const [file, argv] =
     options.umask === undefined

@@ -23,7 +23,7 @@ it("serves --dir on --port with the contract's headers, and exits 0 on SIGTERM",
   const port = await freePort();
   preview = startProcess(
     process.execPath,
-    [path.join(REPO_ROOT, 'scripts/cli.mjs'), 'preview', '--dir', site.dist, '--port', String(port)],
+    [path.join(REPO_ROOT, 'scripts/cli.cjs'), 'preview', '--dir', site.dist, '--port', String(port)],
     { cwd: REPO_ROOT },
   );
   const origin = `http://127.0.0.1:${port}`;

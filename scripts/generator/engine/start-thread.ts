@@ -1,8 +1,8 @@
 /**
  * How the engine starts a thread of its own (a load worker, the lists' writer, the files' writer).
- * Compiled (compiled-cli.mjs), a thread runs its own compiled file, from the copy of the command line
+ * Compiled (compiled-cli.cjs), a thread runs its own compiled file, from the copy of the command line
  * that starts it: the same code, started as CommonJS with nothing else loaded first. Through
- * worker-boot.mjs, each thread loaded the ES module loader and compiled-cli.mjs with the crypto
+ * worker-boot.mjs, each thread loaded the ES module loader and compiled-cli.cjs with the crypto
  * module, and computed the compiled copy's key again: a load thread answered its first batch after
  * 52 to 60 ms and 56 to 65 ms of CPU, against 36 to 39 ms and 39 to 42 ms. Run from the sources
  * (the tests, or where esbuild cannot run), it starts through worker-boot.mjs.
@@ -10,12 +10,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import type { ENTRIES } from '../../compiled-cli.mjs';
+import type { ENTRIES } from '../../compiled-cli.cjs';
 
-/** The compiled copy's folder, defined by compiled-cli.mjs as it compiles; undefined in the sources. */
+/** The compiled copy's folder, defined by compiled-cli.cjs as it compiles; undefined in the sources. */
 declare const COMPILED_CODE_DIR: string | undefined;
 
-/** A thread's entry, as compiled-cli.mjs lists them (ENTRIES), the command line's own aside. */
+/** A thread's entry, as compiled-cli.cjs lists them (ENTRIES), the command line's own aside. */
 export type ThreadName = Exclude<keyof typeof ENTRIES, 'cli'>;
 
 /** Starts the thread `name`, whose first module is `source`, with `options` (workerData and all). */

@@ -63,7 +63,7 @@ export interface OutputManifest {
 }
 
 /**
- * The key of the code under which the command line was compiled (compiled-cli.mjs): every file
+ * The key of the code under which the command line was compiled (compiled-cli.cjs): every file
  * under scripts/ and the packages compiled in, by content. Undefined when the sources run as they
  * are (the tests, or a checkout without esbuild).
  */

@@ -44,7 +44,7 @@ const IN_THREAD_BYTES = 8 << 20;
 const BYTES_IN_FLIGHT = 4 << 20;
 /**
  * The thread's young generation, in MB. It holds the chunks' wrappers and keys, never many at once;
- * it would otherwise take the command line's (semi-spaces of 32 MB, cli.mjs), sized for the records.
+ * it would otherwise take the command line's (semi-spaces of 32 MB, cli.cjs), sized for the records.
  */
 const YOUNG_GENERATION_MB = 16;
 

@@ -1,4 +1,4 @@
-/** Types of compiled-cli.mjs (plain JavaScript: cli.mjs runs it before any TypeScript can load). */
+/** Types of compiled-cli.cjs (plain JavaScript: cli.cjs runs it before any TypeScript can load). */
 export declare const ENTRIES: Readonly<
   Record<'cli' | 'load-worker' | 'list-writer-worker' | 'file-writer-worker', string>
 >;

@@ -1,4 +1,4 @@
-/** Types of build-process.mjs (plain JavaScript: cli.mjs runs it before any TypeScript can load). */
+/** Types of build-process.cjs (plain JavaScript: cli.cjs runs it before any TypeScript can load). */
 export declare const LARGE_JOURNAL: number;
 export interface ChildProcessSettings {
   readonly execArgv: readonly string[];

@@ -1,9 +1,9 @@
 // Where a build runs: a large journal's build on Linux (and its export, which builds into a folder
 // of its own) in a child process, with settings that can only be given when a process starts;
-// anything else in the command line's own process (cli.mjs). Deciding it before the loader and the
+// anything else in the command line's own process (cli.cjs). Deciding it before the loader and the
 // command's modules load costs one Node start (about 50 ms) rather than two starts of the whole
-// command line. Plain JavaScript: cli.mjs runs it before any TypeScript can load. Types:
-// build-process.d.mts.
+// command line. Plain JavaScript: cli.cjs runs it before any TypeScript can load. Types:
+// build-process.d.cts.
 //
 // The settings, measured at 100,000 manuscripts:
 // - glibc gives every thread that allocates its own malloc arena, and keeps in it what the load
@@ -30,9 +30,9 @@
 // A small journal needs none of them: its peak is a few hundred MB at most, and the child's start
 // would cost more than they save (LARGE_JOURNAL). The same build in both ways writes the same
 // bytes (test/build-process.test.ts).
-import { opendirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
+const { opendirSync, statSync } = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
 
 /**
  * Manuscript files from which a build runs in a child process. Cold builds with the output in
@@ -41,11 +41,11 @@ import { parseArgs } from 'node:util';
  * to 1.76 s, no difference the child's own start (about 50 ms) would not cancel. The gain grows
  * with the journal (the semi-spaces' saving in garbage collection), the start does not.
  */
-export const LARGE_JOURNAL = 2_000;
+const LARGE_JOURNAL = 2_000;
 
 const ENV = Object.freeze({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
 /** The child's V8 flags and environment, for a cold build. */
-export const CHILD = Object.freeze({
+const CHILD = Object.freeze({
   execArgv: Object.freeze(['--max-semi-space-size=32', '--heap-growing-percent=25', '--expose-gc']),
   env: ENV,
 });
@@ -55,7 +55,7 @@ export const CHILD = Object.freeze({
  * factor peaked at 987 to 999 MiB there at 100,000 manuscripts; 50% peaked at 923 to 928 MiB for
  * about 0.5 s more (alternating runs), and 35% gained nothing more.
  */
-export const CHILD_AFTER_EDIT = Object.freeze({
+const CHILD_AFTER_EDIT = Object.freeze({
   execArgv: Object.freeze(['--max-semi-space-size=32', '--heap-growing-percent=50', '--expose-gc']),
   env: ENV,
 });
@@ -63,11 +63,11 @@ export const CHILD_AFTER_EDIT = Object.freeze({
 const CACHE_INDEX = path.join('.cache', 'journal-build', 'check-index.bin');
 
 /**
- * The child process a command (`args`, after `node cli.mjs`) runs in, or undefined to run it here:
+ * The child process a command (`args`, after `node cli.cjs`) runs in, or undefined to run it here:
  * a build or an export on Linux of a content folder of at least LARGE_JOURNAL manuscripts, unless
  * this process already has the allocator's settings (it is the child, or they were given).
  */
-export function buildProcess(args, env, platform, cwd = process.cwd()) {
+function buildProcess(args, env, platform, cwd = process.cwd()) {
   const [command, ...rest] = args;
   if (command !== 'build' && command !== 'export') return undefined;
   if (platform !== 'linux' || env.MALLOC_ARENA_MAX !== undefined) return undefined;
@@ -112,3 +112,5 @@ function contentFolder(args, cwd) {
     return path.resolve(cwd, 'content');
   }
 }
+
+module.exports = { LARGE_JOURNAL, CHILD, CHILD_AFTER_EDIT, buildProcess };

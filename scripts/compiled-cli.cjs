@@ -19,10 +19,10 @@
 // scripts/, where they are, and the versions of esbuild and of the bundled packages (the key is
 // remembered under the files' stamps: stampedKey): an edit to any of them compiles again (about
 // 0.2 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
-// node_modules, a syntax error) returns nothing, and cli.mjs runs the sources through the loader
+// node_modules, a syntax error) returns nothing, and cli.cjs runs the sources through the loader
 // as before.
-import { createHash, randomUUID } from 'node:crypto';
-import {
+const { createHash, randomUUID } = require('node:crypto');
+const {
   existsSync,
   lstatSync,
   mkdirSync,
@@ -32,13 +32,13 @@ import {
   rmSync,
   statSync,
   writeFileSync,
-} from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import vm from 'node:vm';
+} = require('node:fs');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const { fileURLToPath, pathToFileURL } = require('node:url');
+const vm = require('node:vm');
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = path.join(__dirname, '..');
 const STAGING = '.staging';
 /**
  * The packages compiled into the command line rather than imported (see above). fast-glob (which
@@ -54,7 +54,7 @@ const KEPT_KEYS = 16;
 const RACY_MS = 3000;
 
 /** The modules that start a thread, under scripts/: each compiled into one file with the modules it imports. */
-export const ENTRIES = {
+const ENTRIES = {
   cli: 'cli.ts',
   'load-worker': 'generator/engine/load/load-worker.ts',
   'list-writer-worker': 'generator/engine/write/list-writer-worker.ts',
@@ -65,7 +65,7 @@ export const ENTRIES = {
  * The URL of the compiled command line (scripts/cli.ts) for the code of `root` as it is now,
  * compiled first if need be; undefined if it cannot be.
  */
-export function compiledCli(root = ROOT) {
+function compiledCli(root = ROOT) {
   return compiledEntry('cli', { root, compile: true });
 }
 
@@ -85,7 +85,7 @@ const KEPT_CODE_CACHES = 16;
  * (NODE_OPTIONS=--enable-source-maps, which an internal error's report suggests: the file is then
  * required as it is, and Node reads its map): reading it took about 13 ms of every command's start.
  */
-export async function runCompiledCli(argv = process.argv, root = ROOT) {
+async function runCompiledCli(argv = process.argv, root = ROOT) {
   const url = await compiledCli(root);
   if (!url) return false;
   const file = fileURLToPath(url);
@@ -115,7 +115,7 @@ export async function runCompiledCli(argv = process.argv, root = ROOT) {
 
 /**
  * The command (its name, as typed) and a digest of the Node options it runs with, which V8's flags
- * follow (a large build's process starts with options of its own: build-process.mjs), and of the
+ * follow (a large build's process starts with options of its own: build-process.cjs), and of the
  * compiled file's stamp: V8 checks a cache against its source's length only, and a file changed in
  * place by hand would otherwise run its old code.
  */
@@ -144,7 +144,7 @@ function keepCodeCache(script, caches, cache) {
  * `compile: false`: the command line that started it compiled the code; under anything else (the
  * tests), the worker runs its sources through the TypeScript loader.
  */
-export async function compiledEntry(name, { root = ROOT, compile: compileIfMissing = false } = {}) {
+async function compiledEntry(name, { root = ROOT, compile: compileIfMissing = false } = {}) {
   try {
     const scripts = path.join(root, 'scripts');
     const cache = path.join(root, 'node_modules', '.cache', 'journal-cli');
@@ -334,3 +334,5 @@ function prune(cache) {
     .sort((a, b) => b.time - a.time);
   for (const old of copies.slice(KEPT)) rmSync(path.join(cache, old.name), { recursive: true, force: true });
 }
+
+module.exports = { ENTRIES, compiledCli, compiledEntry, runCompiledCli };
