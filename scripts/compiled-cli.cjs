@@ -21,6 +21,7 @@
 // 0.2 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
 // node_modules, a syntax error) returns nothing, and cli.cjs runs the sources through the loader
 // as before.
+const { isAscii } = require('node:buffer');
 const { createHash, randomUUID } = require('node:crypto');
 const {
   existsSync,
@@ -93,7 +94,7 @@ async function runCompiledCli(argv = process.argv, root = ROOT) {
     createRequire(file)(file);
     return true;
   }
-  const source = readFileSync(file, 'utf8');
+  const source = readSource(file);
   const caches = path.join(path.dirname(file), CODE_CACHES);
   const cache = path.join(caches, `${codeCacheName(argv, statSync(file))}.bin`);
   let cachedData;
@@ -111,6 +112,16 @@ async function runCompiledCli(argv = process.argv, root = ROOT) {
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   return true;
+}
+
+/**
+ * The compiled file's text. In ASCII (inAscii), it is read one byte a character, as V8 keeps it:
+ * decoded from UTF-8 with one character outside ASCII, it was a string of two bytes a character,
+ * which took 1.5 ms longer to read and 1 ms longer to compile from the code cache.
+ */
+function readSource(file) {
+  const bytes = readFileSync(file);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 }
 
 /**
@@ -267,7 +278,7 @@ function pruneKeys(keys) {
  * (`COMPILED_CODE_DIR`), where its threads' files are (generator/engine/start-thread.ts).
  */
 async function compile(scripts, dir, cache, key) {
-  const { build } = await import('esbuild');
+  const { build, transform } = await import('esbuild');
   // Its own staging folder: two commands (or two threads of one) may compile the same code at once.
   const staging = `${dir}.${randomUUID()}${STAGING}`;
   try {
@@ -286,6 +297,7 @@ async function compile(scripts, dir, cache, key) {
       define: { COMPILED_CODE_KEY: JSON.stringify(key), COMPILED_CODE_DIR: JSON.stringify(dir) },
       plugins: [packagesImportedBut(BUNDLED), ownModuleUrls],
     });
+    await inAscii(path.join(staging, 'cli.cjs'), transform);
     renameSync(staging, dir);
   } catch (error) {
     // Another command may have compiled the same code at the same time: its copy is as good.
@@ -294,6 +306,21 @@ async function compile(scripts, dir, cache, key) {
     rmSync(staging, { recursive: true, force: true });
   }
   prune(cache);
+}
+
+/**
+ * Makes the command line's compiled `file` ASCII (readSource) where only comments are not: esbuild
+ * escapes every other character of the code, but keeps a comment's (one of zod's has a dash). Each
+ * such character (each UTF-16 unit, as source maps count) becomes `?`, if that leaves the code the
+ * same once esbuild has dropped every comment from both.
+ */
+async function inAscii(file, transform) {
+  const bytes = readFileSync(file);
+  if (isAscii(bytes)) return;
+  const code = bytes.toString('utf8');
+  const ascii = code.replace(/[\u0080-\uffff]/g, '?');
+  const bare = async (text) => (await transform(text, { minifyWhitespace: true, logLevel: 'silent' })).code;
+  if ((await bare(code)) === (await bare(ascii))) writeFileSync(file, ascii);
 }
 
 /**

@@ -4,6 +4,7 @@
  * each module still finds its neighbours (workers) next to its own source, and without esbuild
  * nothing is compiled, so cli.cjs runs the sources through the TypeScript loader.
  */
+import { isAscii } from 'node:buffer';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -272,6 +273,37 @@ describe('the compiled command line', () => {
     expect((await runCommand(root, 'check')).value).toContain('cli.cjs');
     const compiled = path.dirname(fileURLToPath((await compiledCli(root))!));
     expect(await readdir(path.join(compiled, 'code-cache'))).toHaveLength(1);
+  });
+
+  it('keeps the compiled command line in ASCII where only comments are not, and runs text outside ASCII as written', async () => {
+    const text = 'naïve — “quoted” 😀';
+    root = await checkout('ascii');
+    const cli = path.join(root, 'scripts', 'cli.ts');
+    await writeFile(
+      cli,
+      [
+        'const value: string = (',
+        // esbuild keeps a comment within an expression (as one of zod's).
+        '  // a comment — with a dash, and 😀',
+        `  ${JSON.stringify(text)}`,
+        ');',
+        "const where: string = new Error().stack!.split('\\n')[1]!;",
+        'console.log(JSON.stringify({ value, here: where }));',
+      ].join('\n'),
+    );
+    expect((await runCommand(root, 'check')).value).toBe(text);
+    const compiled = fileURLToPath((await compiledCli(root))!);
+    expect(isAscii(await readFile(compiled))).toBe(true);
+    // The comment's characters were replaced one for one: the source map still names the line and column.
+    expect((await runCommand(root, 'check', ['--enable-source-maps'])).here).toContain(`${cli}:5:23`);
+
+    // A comment esbuild keeps whole (a licence) stays as written: the file is read as UTF-8.
+    await writeFile(
+      cli,
+      `/*! © the authors */\nconsole.log(JSON.stringify({ value: ${JSON.stringify(text)}, here: '' }));\n`,
+    );
+    expect((await runCommand(root, 'check')).value).toBe(text);
+    expect(isAscii(await readFile(fileURLToPath((await compiledCli(root))!)))).toBe(false);
   });
 
   it('compiles nothing without esbuild: the command line then runs the sources through the loader', async () => {
