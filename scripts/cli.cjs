@@ -12,10 +12,17 @@
 // A large journal's build on Linux runs in a child process with settings that can only be given
 // when a process starts (build-process.cjs says which and why); a small one runs here.
 'use strict';
-const { buildProcess } = require('./build-process.cjs');
-const { runCompiledCli } = require('./compiled-cli.cjs');
+const { unsupportedNode } = require('./node-version.cjs');
 
 async function main() {
+  const tooOld = unsupportedNode(process.versions.node);
+  if (tooOld) {
+    console.error(tooOld);
+    process.exitCode = 1;
+    return;
+  }
+  const { buildProcess } = require('./build-process.cjs');
+  const { runCompiledCli } = require('./compiled-cli.cjs');
   const child = buildProcess(process.argv.slice(2), process.env, process.platform);
   if (child) {
     startChild(child);
