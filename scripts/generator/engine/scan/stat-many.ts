@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startPlainThread } from '../start-thread.ts';
 import {
   keptListings,
   STAT_FIELDS,
@@ -114,7 +115,7 @@ async function shareAmongWorkers<Answer>(
     const start = w * share;
     const slice = paths.slice(start, start + share);
     if (slice.length === 0) continue;
-    const worker = new Worker(STAT_WORKER, { workerData: work.job(slice.join('\0')), execArgv: [] });
+    const worker = startPlainThread(STAT_WORKER, { workerData: work.job(slice.join('\0')), execArgv: [] });
     answers.push(
       new Promise<void>((resolve, reject) => {
         worker.once('message', (answer: Answer) => {
@@ -218,9 +219,8 @@ export function scanFolders(
   const idle: Worker[] = [];
   const askHelp = (helper: Worker, { joined, starts, values, control, prefix }: SharedFolder) =>
     helper.postMessage({ help: { names: joined, starts, values, control, prefix } satisfies WorkerShare });
-  const workers = Array.from(
-    { length: Math.min(threads, roots.length) },
-    () => new Worker(STAT_WORKER, { workerData, execArgv: [] }),
+  const workers = Array.from({ length: Math.min(threads, roots.length) }, () =>
+    startPlainThread(STAT_WORKER, { workerData, execArgv: [] }),
   );
   const all = Promise.all(
     workers.map((worker) => {

@@ -1,7 +1,7 @@
 // Stamping and walking folders (stat-many.ts), in plain JavaScript: the stat workers
 // (stat-worker.mjs) start in milliseconds without the TypeScript loader, and a scan without
 // workers runs the same code on the main thread. Types: stat-walk.d.mts.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync,
   lstatSync,
@@ -15,7 +15,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { threadId } from 'node:worker_threads';
 
 /**
  * A stamp younger than this is not trusted next time: timestamps are coarse (a few milliseconds on
@@ -159,7 +158,8 @@ export function keptListings({ dir, trustedBefore }) {
     write(folder, stamp, joined, count) {
       if (count < KEPT_LISTING_MIN || stamp[1] >= trustedBefore || stamp[2] >= trustedBefore) return;
       const file = fileOf(folder);
-      const temporary = `${file}.${process.pid}.${threadId}.tmp`;
+      // Its own name: threads of this process and other commands may keep the same folder's at once.
+      const temporary = `${file}.${randomUUID()}.tmp`;
       try {
         mkdirSync(dir, { recursive: true });
         writeFileSync(temporary, `${JSON.stringify({ format: KEPT_LISTING_FORMAT, folder, stamp, count })}\n${joined}`);
