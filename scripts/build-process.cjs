@@ -30,6 +30,7 @@
 // A small journal needs none of them: its peak is a few hundred MB at most, and the child's start
 // would cost more than they save (LARGE_JOURNAL). The same build in both ways writes the same
 // bytes (test/build-process.test.ts).
+'use strict';
 const { opendirSync, statSync } = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');

@@ -21,6 +21,7 @@
 // 0.2 s, once), and nothing can run stale code. Whatever goes wrong here (no esbuild, a read-only
 // node_modules, a syntax error) returns nothing, and cli.cjs runs the sources through the loader
 // as before.
+'use strict';
 const { isAscii } = require('node:buffer');
 const { createHash, randomUUID } = require('node:crypto');
 const {
