@@ -7,7 +7,6 @@
  * `check` writes the cache too (never the output), so the next check is fast. Unchanged files'
  * records come from the check index, for `check` and `build` alike.
  */
-import { readFile } from 'node:fs/promises';
 import type { ProjectPaths } from '../../project.ts';
 import type { Problem } from '../model/problems.ts';
 import type { JournalInput } from '../model/schema.ts';
@@ -96,9 +95,7 @@ export async function loadContentFiles(
     : { problems: [] };
 
   // The cache is keyed by content and dropped as a whole when the code or the settings change.
-  const fingerprint = cacheFingerprint(
-    journalFound.journalFile ? await readFile(journalFound.journalFile.absolutePath).catch(() => undefined) : undefined,
-  );
+  const fingerprint = cacheFingerprint(journal.bytes);
   // Unchanged files' records come from the index: a build reads a manuscript's long fields from
   // its file only when one of its outputs is rendered again (reread.ts).
   const index = useCache ? readCheckIndex(paths.cache, fingerprint, mode) : undefined;

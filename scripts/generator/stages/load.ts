@@ -49,18 +49,23 @@ const LOCATED_FIELDS = {
   manuscripts: ['id', 'volume', 'citation_volume', 'citation_date', 'section', 'document'],
 } as const;
 
+/**
+ * The journal's settings file, parsed and validated, with the bytes it was read as (the build
+ * cache is keyed by them: the settings checked are the settings the cache is kept for).
+ */
 export async function loadJournal(
   file: string,
   absolutePath: string,
-): Promise<{ journal?: JournalInput; problems: Problem[] }> {
+): Promise<{ journal?: JournalInput; problems: Problem[]; bytes?: Uint8Array }> {
   const parsed = await readAndParse(file, absolutePath);
-  if (!parsed.parsed) return { problems: parsed.problems };
+  const bytes = parsed.bytes ? { bytes: parsed.bytes } : {};
+  if (!parsed.parsed) return { problems: parsed.problems, ...bytes };
   const result = validate(parsed.parsed, journalSchema);
-  if (!result.value) return { problems: result.problems };
+  if (!result.value) return { problems: result.problems, ...bytes };
   const document = parsed.parsed;
   // Its warnings (an ISSN's check digit) only: a journal with them is valid.
   const warnings = issnWarningsOf(file, result.value, (field) => document.locate([field]));
-  return { journal: Object.freeze(result.value), problems: [...result.problems, ...warnings] };
+  return { journal: Object.freeze(result.value), problems: [...result.problems, ...warnings], ...bytes };
 }
 
 export interface Loaded {
@@ -156,14 +161,17 @@ function salvage(
   return { ...(id === undefined ? {} : { id }), references };
 }
 
-async function readAndParse(file: string, absolutePath: string): Promise<{ parsed?: ParsedFile; problems: Problem[] }> {
+async function readAndParse(
+  file: string,
+  absolutePath: string,
+): Promise<{ parsed?: ParsedFile; problems: Problem[]; bytes?: Uint8Array }> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(absolutePath);
   } catch (error) {
     return { problems: [unreadable(file, error)] };
   }
-  return parseFile(file, bytes);
+  return { ...parseFile(file, bytes), bytes };
 }
 
 export function unreadable(file: string, error: unknown): Problem {
