@@ -264,12 +264,7 @@ function codeKey(root, scripts, files = codeFiles(root, scripts)) {
 
 /** Keeps the newest remembered keys only. */
 function pruneKeys(keys) {
-  const names = readdirSync(keys);
-  if (names.length <= KEPT_KEYS) return;
-  const known = names
-    .map((name) => ({ name, time: statSync(path.join(keys, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-    .sort((a, b) => b.time - a.time);
-  for (const old of known.slice(KEPT_KEYS)) rmSync(path.join(keys, old.name), { force: true });
+  keepNewest(keys, readdirSync(keys), KEPT_KEYS);
 }
 
 /**
@@ -364,11 +359,20 @@ const ownModuleUrls = {
 
 /** Keeps the newest compiled copies only (copies being written by other commands are theirs to finish). */
 function prune(cache) {
-  const copies = readdirSync(cache)
-    .filter((name) => !name.endsWith(STAGING) && name !== KEYS)
-    .map((name) => ({ name, time: statSync(path.join(cache, name)).mtimeMs }))
+  keepNewest(
+    cache,
+    readdirSync(cache).filter((name) => !name.endsWith(STAGING) && name !== KEYS),
+    KEPT,
+  );
+}
+
+/** Removes all but the `count` most recently modified of `names` in `folder` (one another command removed counts as oldest). */
+function keepNewest(folder, names, count) {
+  if (names.length <= count) return;
+  const known = names
+    .map((name) => ({ name, time: statSync(path.join(folder, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
     .sort((a, b) => b.time - a.time);
-  for (const old of copies.slice(KEPT)) rmSync(path.join(cache, old.name), { recursive: true, force: true });
+  for (const old of known.slice(count)) rmSync(path.join(folder, old.name), { recursive: true, force: true });
 }
 
 module.exports = { ENTRIES, compiledCli, compiledEntry, runCompiledCli };
