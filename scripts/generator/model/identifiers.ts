@@ -53,8 +53,7 @@ export function issnCheckDigit(sevenDigits: string): string {
 
 /**
  * The digits of an ISSN as the content writes it (`1857 - 9870`, SPEC 2.2), without the hyphen:
- * eight characters, the last of which may be `X` in the standard, though the contract's shape
- * allows digits only.
+ * eight characters, the last of which may be `X`.
  */
 export function issnCompact(value: string): string {
   return value.replace(/ - |-/, '');

@@ -75,7 +75,9 @@ const publishedVolumeSchema = z
     citation_issn: z
       .string()
       .regex(ISSN)
-      .describe('The ISSN as "1234 - 5678": a hyphen with one space on each side. The same in every volume.'),
+      .describe(
+        'The ISSN as "1234 - 5678" (the last character may be X, the check character for 10): a hyphen with one space on each side. The same in every volume.',
+      ),
     first_page: z.string().regex(PAGE).describe('First page, as decimal digits.'),
     last_page: z.string().regex(PAGE).describe('Last page, as decimal digits.'),
     pdf: pdfUrl(
@@ -96,7 +98,7 @@ const publishedManuscriptSchema = z
     citation_issn: z
       .string()
       .regex(new RegExp(`^(?:${inner(ISSN)})?$`))
-      .describe('The ISSN as "1234 - 5678"; may be empty.'),
+      .describe('The ISSN as "1234 - 5678" (the last character may be X); may be empty.'),
     citation_title: text('Title of the manuscript.'),
     citation_date: isoDate('Date of the manuscript, YYYY-MM-DD.'),
     citation_volume: id('The id of the volume the manuscript appears in.'),

@@ -10,7 +10,6 @@
 import * as z from 'zod';
 import {
   DOCUMENT_PATH,
-  ISSN,
   RECORD_KEY,
   VOLUME_LABEL,
   VOLUME_PDF_PATH,
@@ -40,6 +39,7 @@ import {
   describe,
   field,
   fieldOf,
+  issn,
   matching,
   ok,
   page,
@@ -97,11 +97,13 @@ export const journalSchema = z.strictObject({
     },
     parseOrigin,
   ),
-  citation_issn: matching('the ISSN as "1234 - 5678" (a hyphen with one space on each side)', ISSN),
+  citation_issn: issn('the ISSN as "1234 - 5678" or "1234 - 567X" (a hyphen with one space on each side)'),
   citation_language: plainText('the language name used when a record gives none, e.g. English'),
   publisher: plainText("the publisher's name").optional(),
   abbreviation: plainText("the journal's abbreviated title, e.g. Bull. Biol. Stud. Res. Soc.").optional(),
-  online_issn: matching(scholarly.ONLINE_ISSN_DESCRIPTION, scholarly.ONLINE_ISSN).optional(),
+  online_issn: issn(
+    'the online ISSN as "1234 - 5678" or "1234 - 567X" (a hyphen with one space on each side)',
+  ).optional(),
   license: fieldOf(scholarly.JOURNAL_LICENSE_FIELD).optional(),
   sections: field(
     { type: 'array', items: { type: 'string' }, description: "the names of the journal's sections" },
@@ -199,7 +201,7 @@ export const volumeSchema = z.strictObject({
   ),
   citation_language: plainText('the language name, e.g. English').optional(),
   udc: matching('UDC numbers separated by one space, e.g. 57 59', VOLUME_UDC),
-  citation_issn: matching('the journal ISSN as "1234 - 5678"', ISSN).optional(),
+  citation_issn: issn('the journal ISSN as "1234 - 5678" or "1234 - 567X"').optional(),
   first_page: page('the first page as decimal digits'),
   last_page: page('the last page as decimal digits'),
   full_date: calendarDate('a real date as YYYY-MM-DD'),
@@ -329,7 +331,7 @@ const manuscriptFields = z.strictObject({
     allowEmpty: true,
   }).optional(),
   udc: plainText('the UDC code; "" for none', { allowEmpty: true }).optional(),
-  citation_issn: matching('the ISSN as "1234 - 5678"; "" for none; omit for the journal\'s ISSN', ISSN, () => true, {
+  citation_issn: issn('the ISSN as "1234 - 5678" or "1234 - 567X"; "" for none; omit for the journal\'s ISSN', {
     allowEmpty: true,
   }).optional(),
   abstract,

@@ -32,20 +32,11 @@ function text(value: unknown, expected: string): FieldResult<string> {
   return bad(`is ${what}, not text`, expected, 'schema/type');
 }
 
-/**
- * The online ISSN: the contract's spaced form like `citation_issn`; its last character may be `X`,
- * the check character the standard writes for 10 (the online ISSN is not in the API lists, whose
- * contract allows digits only).
- */
-export const ONLINE_ISSN = /^\d{4} - \d{3}[\dX]$/;
-
 /** A field's JSON Schema fragment (for editors) and its parser: schema.ts makes a field of each. */
 export interface FieldSpec<T> {
   jsonSchema: Record<string, unknown>;
   parse(value: unknown): FieldResult<T>;
 }
-
-export const ONLINE_ISSN_DESCRIPTION = 'the online ISSN as "1234 - 5678" (a hyphen with one space on each side)';
 
 const DOI_EXPECTED = 'a DOI as 10.<4 to 9 digits>/<suffix without spaces>, e.g. 10.1234/bbsrs.2023.17';
 
