@@ -184,3 +184,32 @@ describe("the sample's example address", () => {
     expect((await workspace.build('check')).warnings ?? []).toEqual([]);
   });
 });
+
+describe('a " #" inside an unquoted value', () => {
+  it('is a problem at the "#", with the quoted line to write, since the rest would be dropped', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace(
+        'citation_title: A new record',
+        'citation_title: Newts #1 of Ohrid',
+      ),
+    });
+    expect(problems.map(where)).toEqual(['parse/comment-in-value content/manuscripts/new.yaml:3:23 citation_title']);
+    expect(problems[0]!.message).toBe(
+      'has " #1 of Ohrid" after "Newts", which YAML reads as a comment: only "Newts" would be published',
+    );
+    expect(problems[0]!.expected).toBe('the whole value in quotes: citation_title: "Newts #1 of Ohrid"');
+    // Reported again when the file comes from the build cache, and by a build.
+    expect((await workspace!.build('check')).problems.map(where)).toEqual(problems.map(where));
+    expect((await workspace!.build('build')).problems.map(where)).toEqual(problems.map(where));
+  });
+
+  it('in a list item too; a comment written "# text" after a value stays a comment', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('keywords: [one, two]', 'keywords:\n  - C# code\n  - two #2')
+        .replace('section: Botany', 'section: Botany # the section since 2020')
+        .replace('id: 40', 'id: 40 # checked'),
+    });
+    expect(problems.map(where)).toEqual(['parse/comment-in-value content/manuscripts/new.yaml:8:9 keywords[1]']);
+    expect(problems[0]!.expected).toBe('the whole value in quotes: - "two #2"');
+  });
+});

@@ -21,6 +21,7 @@ export type ProblemCode =
   | 'parse/escape'
   | 'parse/too-deep'
   | 'parse/line-endings'
+  | 'parse/comment-in-value'
   | 'schema/missing'
   | 'schema/unknown-field'
   | 'schema/type'

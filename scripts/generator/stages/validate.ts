@@ -31,11 +31,12 @@ export function validate<S extends z.ZodType>(
   schema: S,
 ): { value?: z.output<S>; problems: Problem[] } {
   const result = schema.safeParse(parsed.data);
+  const cut = commentsInValues(parsed);
   if (result.success) {
     const warn = WARNINGS.get(schema);
-    return { value: result.data, problems: warn ? warningProblems(parsed, warn(result.data)) : [] };
+    return { value: result.data, problems: [...cut, ...(warn ? warningProblems(parsed, warn(result.data)) : [])] };
   }
-  const problems: Problem[] = [];
+  const problems: Problem[] = cut;
   // A misspelt field is one mistake: "did you mean" at the misspelling, and no second report that
   // the field it resembles is missing.
   const guesses = new Map<string, string>();
@@ -80,6 +81,55 @@ export function validate<S extends z.ZodType>(
     });
   }
   return { problems };
+}
+
+/** A plain value followed by ` #` and a character other than a space: likely part of the value. */
+const CUT_BY_COMMENT = /[ \t]#[^\s]/;
+
+/**
+ * Plain (unquoted) values that YAML cuts at ` #`: `citation_title: Newts #1 of Ohrid` reads as
+ * "Newts" and a comment, and the published title would silently lose its end. A comment written
+ * as comments are (`# text`, a space after the `#`) is left alone: files use them on purpose.
+ */
+function commentsInValues(parsed: ParsedFile): Problem[] {
+  const text = parsed.text;
+  if (!CUT_BY_COMMENT.test(text) || parsed.file.endsWith('.json')) return [];
+  const problems: Problem[] = [];
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const visit = (value: unknown, path: PropertyKey[], depth: number): void => {
+    if (typeof value === 'string') {
+      if (value === '') return;
+      const at = parsed.locate(path);
+      const start = lineStarts[at.line - 1];
+      if (start === undefined) return;
+      const end = text.indexOf('\n', start);
+      const line = text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
+      const rest = line.slice(at.column - 1);
+      if (!rest.startsWith(value) || '"\'|>'.includes(rest[0]!)) return;
+      const comment = /^[ \t]+(#\S.*)$/.exec(rest.slice(value.length));
+      if (!comment) return;
+      const hash = at.column + rest.length - comment[1]!.length;
+      const whole = `${value}${rest.slice(value.length)}`.trimEnd();
+      const before = line.slice(0, at.column - 1).trim();
+      const dropped = rest.slice(value.length).trimEnd();
+      problems.push({
+        code: 'parse/comment-in-value',
+        file: parsed.file,
+        line: at.line,
+        column: hash,
+        field: fieldName(path),
+        message: `has ${JSON.stringify(dropped)} after ${JSON.stringify(value)}, which YAML reads as a comment: only ${JSON.stringify(value)} would be published`,
+        expected: `the whole value in quotes: ${before ? `${before} ` : ''}"${whole.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+      });
+      return;
+    }
+    if (value === null || typeof value !== 'object' || depth > 4) return;
+    if (Array.isArray(value)) value.forEach((item, i) => visit(item, [...path, i], depth + 1));
+    else for (const [key, item] of Object.entries(value)) visit(item, [...path, key], depth + 1);
+  };
+  visit(parsed.data, [], 0);
+  return problems;
 }
 
 function codeFor(zodCode: string): ProblemCode {
