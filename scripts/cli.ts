@@ -16,6 +16,8 @@ import { formatGithubAnnotations, formatProblem, formatReport, nearest } from '.
 import { removeTree } from './shared/remove-tree.ts';
 import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
 import { isNoSpace, NoSpace } from './shared/no-space.ts';
+import { outputFolder } from './shared/output-folder.ts';
+import { Stopped } from './shared/stopped.ts';
 import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
@@ -120,8 +122,15 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     console.log(await usage());
     return command ? 0 : 2;
   }
-  const paths = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
-  const shown = (file: string) => path.relative(paths.root, file) || file;
+  const given = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
+  const shown = (file: string) => path.relative(given.root, file) || file;
+  // An output that is a link to the served folder is written through (shared/output-folder.ts); a
+  // link that points nowhere stops a build, and is left to the commands that only read.
+  const output = await outputFolder(given.out, shown(given.out)).catch((error: unknown) => {
+    if (command === 'build' || !(error instanceof Stopped)) throw error;
+    return { folder: given.out, linkedTo: undefined };
+  });
+  const paths: ProjectPaths = Object.freeze({ ...given, out: output.folder });
   // One build at a time writes an output folder (shared/output-lock.ts); clean waits for none either.
   if (command === 'build' || command === 'clean')
     holdOutputLock(paths.out, { folder: shown(paths.out), lockFile: shown(lockFileOf(paths.out)) });
@@ -190,11 +199,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     case 'clean': {
       // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
       // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
-      await removeTree(paths.out);
       await removeTree(paths.cache);
-      console.log(
-        `Removed ${path.relative(paths.root, paths.out) || paths.out} and the build cache (${path.relative(paths.root, paths.cache)}).`,
-      );
+      if (output.linkedTo !== undefined) {
+        // The link's target is the served site: emptying it would take the site down.
+        console.log(
+          `${shown(given.out)} is a link to ${output.linkedTo}: it and that folder are left as they are; removed the build cache (${shown(paths.cache)}).`,
+        );
+        return 0;
+      }
+      await removeTree(paths.out);
+      console.log(`Removed ${shown(paths.out)} and the build cache (${shown(paths.cache)}).`);
       return 0;
     }
     case 'import':
@@ -416,7 +430,7 @@ main(process.argv.slice(2), process.env).then(
     ) {
       console.error(`${error.message}\n\n${await usage()}`);
       process.exitCode = 2;
-    } else if (error instanceof OutputLocked) {
+    } else if (error instanceof OutputLocked || error instanceof Stopped) {
       console.error(error.message);
       process.exitCode = 1;
     } else if (error instanceof NoSpace || isNoSpace(error)) {

@@ -5,7 +5,9 @@
  *
  *   discover → load → media → resolve → render → write
  */
+import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
+import { outputFolder } from '../shared/output-folder.ts';
 import { loadContentFiles } from './engine/content.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 import { formatProblem, isUnreadFolder, takeWarnings } from './model/problems.ts';
@@ -17,7 +19,10 @@ import { recoverOutput } from './stages/write.ts';
 
 export type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 
-export async function build(paths: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
+export async function build(given: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
+  // An output that is a link is written through to its folder; the link itself is never touched.
+  const { folder } = await outputFolder(given.out, path.relative(given.root, given.out) || given.out);
+  const paths: ProjectPaths = folder === given.out ? given : Object.freeze({ ...given, out: folder });
   // What a killed build left beside the output is settled first: never a missing site.
   const recovered = await recoverOutput(paths.out);
   const result = await stages(paths, mode, options);

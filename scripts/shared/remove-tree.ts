@@ -12,18 +12,22 @@ import { forEachLimited } from './for-each-limited.ts';
 const FILES_IN_FLIGHT = 32;
 const FOLDERS_IN_FLIGHT = 16;
 
-/** Removes `dir` and everything under it; nothing there is no error, and a file is removed as it is. */
+/**
+ * Removes `dir` and everything under it; nothing there is no error, and a file is removed as it is.
+ * A link is removed as a link, never followed: `dir` itself may be one (an output folder that was
+ * a link to a served folder), and so may anything below it (the entries' types are their own).
+ */
 export async function removeTree(dir: string): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+  const own = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    if (error.code === 'ENOTDIR') return [];
     throw error;
   });
-  if (entries === undefined) return;
-  if (entries.length === 0 && !(await lstat(dir)).isDirectory()) {
+  if (own === undefined) return;
+  if (!own.isDirectory()) {
     await rm(dir, { force: true });
     return;
   }
+  const entries = await readdir(dir, { withFileTypes: true });
   const folders = entries.filter((e) => e.isDirectory());
   await forEachLimited(
     entries.filter((e) => !e.isDirectory()),
