@@ -3,8 +3,11 @@
  * citation-js, the parser behind many reference tools, against the content it was built from; and
  * hostile values that must survive each format's escaping.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
@@ -39,6 +42,7 @@ interface CslItem {
   abstract?: string;
   language?: string;
   publisher?: string;
+  keyword?: string;
 }
 
 const FORMATS = ['bib', 'ris', 'json'] as const;
@@ -53,6 +57,17 @@ const cited = ({ family, given, literal, 'non-dropping-particle': particle }: Cs
   given,
   literal,
 });
+
+/** Classic BibTeX, when the machine has it (Debian's texlive-binaries, with plain.bst from texlive-base). */
+const BIBTEX = (() => {
+  try {
+    execFileSync('kpsewhich', ['plain.bst'], { stdio: 'pipe' });
+    return execFileSync('which', ['bibtex'], { stdio: 'pipe' }).toString().trim();
+  } catch {
+    return undefined;
+  }
+})();
+if (!BIBTEX) console.warn('classic BibTeX or plain.bst is not installed: its test is skipped');
 
 /** The references citation-js reads in a file's text. */
 function readBack(format: Format, text: string): CslItem[] {
@@ -131,6 +146,7 @@ describe('the citation files of the sample journal, read back by citation-js', (
         page: m['first_page'] === undefined ? undefined : `${String(m['first_page'])}-${String(m['last_page'])}`,
         // The manuscript's ISSN (the journal's when it has none), then the online one.
         ISSN: `${standard(m['citation_issn'] || journal['citation_issn'])}, ${online}`,
+        keyword: String(m['keywords']).replace(/\.$/, '').split(', '),
         DOI: m['doi'],
         URL: `${String(journal['base_url'])}/manuscripts/${Number(m['id'])}`,
         type: 'article-journal',
@@ -152,8 +168,10 @@ describe('the citation files of the sample journal, read back by citation-js', (
             'container-title-short': item['container-title-short'],
             volume: String(item.volume),
             page: item.page,
-            // RIS gives each ISSN on a line of its own.
-            ISSN: Array.isArray(item.ISSN) ? item.ISSN.join(', ') : item.ISSN,
+            // BibTeX's issn holds one ISSN, the print one: biber refuses two.
+            ISSN: format === 'bib' ? `${String(item.ISSN)}, ${online}` : item.ISSN,
+            // citation-js joins RIS's KW lines with a bare comma.
+            keyword: item.keyword?.split(/, ?/),
             DOI: item.DOI,
             URL: item.URL,
             type: item.type,
@@ -161,6 +179,7 @@ describe('the citation files of the sample journal, read back by citation-js', (
           `${Number(m['id'])}.${format}`,
         ).toEqual({
           ...expected,
+          keyword: Array.isArray(m['keywords']) ? m['keywords'] : expected.keyword,
           author: expected.author.map((a) => ({ family: undefined, given: undefined, literal: undefined, ...a })),
         });
         checked++;
@@ -195,13 +214,61 @@ describe('the citation files of the sample journal, read back by citation-js', (
       expect(ris.replaceAll('\r\n', '')).not.toMatch(/[\r\n\u2028\u2029]/);
     }
   });
+  it.skipIf(!BIBTEX)('classic BibTeX with plain.bst prints every title with its capitals', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'bibtex-'));
+    try {
+      const ids = [...manuscripts.values()].map((m) => Number(m['id']));
+      const entries = await Promise.all(
+        ids.map((id) => readFile(path.join(workspace.paths.out, 'citations', `${id}.bib`), 'utf8')),
+      );
+      await writeFile(path.join(folder, 'refs.bib'), entries.join('\n'));
+      await writeFile(path.join(folder, 'doc.aux'), '\\citation{*}\n\\bibstyle{plain}\n\\bibdata{refs}\n');
+      const { stdout } = await promisify(execFile)(BIBTEX!, ['doc'], { cwd: folder });
+      expect(stdout).not.toMatch(/error|Warning/i);
+      // plain.bst writes `\newblock <title>.`, lines wrapped at spaces; braces only protect case.
+      const bbl = (await readFile(path.join(folder, 'doc.bbl'), 'utf8'))
+        .replace(/\s+/g, ' ')
+        .replace(/[{}]/g, '')
+        .replace(/\\([&%_#$])/g, '$1');
+      for (const m of manuscripts.values()) expect(bbl).toContain(`\\newblock ${String(m['citation_title'])}`);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('gives biber nothing it refuses: one ISSN in issn, no publisher in an @article', async () => {
+    for (const m of manuscripts.values()) {
+      const bib = await readFile(path.join(workspace.paths.out, 'citations', `${Number(m['id'])}.bib`), 'utf8');
+      expect(bib).toMatch(/\n {2}issn = \{\d{4}-\d{3}[\dX]\},\n/);
+      expect(bib).not.toMatch(/\n {2}publisher = /);
+    }
+  });
+
+  it('gives Zotero every field: both ISSNs on one RIS line, the abbreviation as Zotero names it in CSL-JSON', async () => {
+    const online = String(journal['online_issn']).replace(' - ', '-');
+    for (const m of manuscripts.values()) {
+      const id = Number(m['id']);
+      const ris = await readFile(path.join(workspace.paths.out, 'citations', `${id}.ris`), 'utf8');
+      // Zotero keeps the first of repeated SN lines and drops the others.
+      expect(ris.match(/^SN {2}- .*$/gm)).toEqual([
+        `SN  - ${String(m['citation_issn'] || journal['citation_issn']).replace(' - ', '-')}, ${online}`,
+      ]);
+      const [item] = JSON.parse(
+        await readFile(path.join(workspace.paths.out, 'citations', `${id}.json`), 'utf8'),
+      ) as Record<string, unknown>[];
+      expect(item).toMatchObject({
+        journalAbbreviation: journal['abbreviation'],
+        'container-title-short': journal['abbreviation'],
+      });
+    }
+  });
 });
 
 describe('hostile values, through each format', () => {
   const ana = author('ana', 'Ана Марија', 'Петровска', 'Skopje');
   const comma = author('comma', 'Jane', 'Doe, Jr.', 'Oxford');
   const and = author('and', 'Ivan', 'Ivanov and Petrov', 'Sofia');
-  const title = 'A {curly} 50% of \\ a back\\slash } # $ & _ ~ ^ stays';
+  const title = 'A {curly} 50% of \\ a back\\slash } # $ & _ ~ ^ p < 0.01, a > b | c stays';
   const fileOf = (format: Format, fields: Parameters<typeof manuscript>[1]) => {
     const s = site({
       authors: [ana, comma, and],
@@ -218,11 +285,13 @@ describe('hostile values, through each format', () => {
 
   it('BibTeX: the specials are escaped, the braces balance, and no % can start a comment', () => {
     const bib = fileOf('bib', { citation_title: title, authors: ['ana'] });
+    // `<`, `>` and `|` print as ¡, ¿ and — in LaTeX's default font encoding; BibTeX counts a brace
+    // after a backslash too, so a lone brace is written as a command.
     expect(bib).toContain(
-      'title = {A \\{curly\\} 50\\% of \\textbackslash{} a back\\textbackslash{}slash \\} \\# \\$ \\& \\_ \\textasciitilde{} \\textasciicircum{} stays}',
+      'title = {A \\textbraceleft{}curly\\textbraceright{} 50\\% of \\textbackslash{} a back\\textbackslash{}slash \\textbraceright{} \\# \\$ \\& \\_ \\textasciitilde{} \\textasciicircum{} p \\textless{} 0.01, a \\textgreater{} b \\textbar{} c stays}',
     );
     let depth = 0;
-    for (const c of bib.replace(/\\[{}]/g, '')) {
+    for (const c of bib) {
       depth += c === '{' ? 1 : c === '}' ? -1 : 0;
       expect(depth).toBeGreaterThanOrEqual(0);
     }

@@ -10,10 +10,22 @@
  * HTML tokenizer reads exactly as this module does: no raw-text element, attribute or comment is
  * ever accepted, so nothing in an accepted abstract can change how the rest of it is parsed.
  */
-import { decodeReferences } from './html-references.ts';
+import { decodeReferences, REFERENCE_SOURCE } from './html-references.ts';
 
 /** The elements an abstract may hold: the landing pages keep these and escape every other tag. */
 export const ABSTRACT_ELEMENTS: ReadonlySet<string> = new Set(['p', 'em', 'i', 'strong', 'b', 'sup', 'sub', 'br', 'a']);
+
+/**
+ * The elements a title may hold: the abstract's inline ones without links, what journals put in
+ * titles (a species name in italics, H<sub>2</sub>O). A title is one line: no paragraph or break.
+ */
+export const TITLE_ELEMENTS: ReadonlySet<string> = new Set(['em', 'i', 'strong', 'b', 'sup', 'sub']);
+
+/** Which rich text a check is about: the elements it may hold, and how the message names them. */
+export interface RichTextKind {
+  elements: ReadonlySet<string>;
+  expected: string;
+}
 
 /**
  * The address a link goes to, when it is one a page keeps: an absolute http(s) URL once character
@@ -51,6 +63,9 @@ const ATTRIBUTE = /([^\t\n\f\r />][^\t\n\f\r />=]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(
 const FIRST_ATTRIBUTE = new RegExp(ATTRIBUTE.source);
 
 const ELEMENTS_EXPECTED = 'only p, em, i, strong, b, sup, sub, br, and links <a href="https://...">';
+
+export const ABSTRACT_MARKUP: RichTextKind = { elements: ABSTRACT_ELEMENTS, expected: ELEMENTS_EXPECTED };
+export const TITLE_MARKUP: RichTextKind = { elements: TITLE_ELEMENTS, expected: 'only em, i, strong, b, sup and sub' };
 const ATTRIBUTES_EXPECTED = 'no attributes, except href on a link <a>';
 const LINK_EXPECTED = 'a link written <a href="https://..."> with an absolute http(s) address';
 
@@ -70,7 +85,7 @@ export interface MarkupIssue {
  * skipped). One pass over the text: every abstract is checked when it is loaded (12 µs for 1,500
  * characters of paragraphs and emphasis, 2 µs more than the check of script-like markup alone).
  */
-export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
+export function findUnsafeMarkup(text: string, kind: RichTextKind = ABSTRACT_MARKUP): MarkupIssue | undefined {
   let refused: MarkupIssue | undefined;
   /** Where the scan for refused tags goes on: after the last tag it read. */
   let scanned = 0;
@@ -83,7 +98,7 @@ export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
         return {
           offset: at,
           message: 'comments, doctype and processing instructions are not allowed',
-          expected: ELEMENTS_EXPECTED,
+          expected: kind.expected,
         };
       if (next === '/')
         return {
@@ -97,10 +112,10 @@ export function findUnsafeMarkup(text: string): MarkupIssue | undefined {
     // closes it), so every `<` that starts a tag must end one here.
     TAG_HERE.lastIndex = at;
     const tag = TAG_HERE.exec(text);
-    if (!tag) return { offset: at, message: 'a tag is not closed with ">"', expected: ELEMENTS_EXPECTED };
+    if (!tag) return { offset: at, message: 'a tag is not closed with ">"', expected: kind.expected };
     if (refused || at < scanned) continue;
     scanned = TAG_HERE.lastIndex;
-    refused = refusedTag(tag, at);
+    refused = refusedTag(tag, at, kind);
   }
   return refused;
 }
@@ -111,14 +126,14 @@ function startsTag(text: string, i: number): boolean {
   return (letter >= 0x41 && letter <= 0x5a) || (letter >= 0x61 && letter <= 0x7a); // A-Z, a-z
 }
 
-function refusedTag(tag: RegExpExecArray, offset: number): MarkupIssue | undefined {
+function refusedTag(tag: RegExpExecArray, offset: number, kind: RichTextKind): MarkupIssue | undefined {
   const name = tag[2]!.toLowerCase();
   const rest = tag[3]!;
   const closing = tag[1] !== '';
   // The common case first: an allowed element's bare tag (an abstract has dozens).
-  if (rest === '' && name !== 'a' && !(closing && name === 'br') && ABSTRACT_ELEMENTS.has(name)) return undefined;
+  if (rest === '' && name !== 'a' && !(closing && name === 'br') && kind.elements.has(name)) return undefined;
   const issue = (message: string, expected: string) => ({ offset, message, expected });
-  if (!ABSTRACT_ELEMENTS.has(name)) return issue(`the <${name}> element is not allowed`, ELEMENTS_EXPECTED);
+  if (!kind.elements.has(name)) return issue(`the <${name}> element is not allowed`, kind.expected);
   if (closing) {
     // The parser reads `</br>` as a line break, a page as nothing: only `<br>` means one.
     if (name === 'br') return issue('</br> is not allowed', 'a line break written <br>');
@@ -159,6 +174,25 @@ function refusedLink(rest: string, issue: (message: string, expected: string) =>
  */
 export function richTextToPlain(text: string): string {
   return plainOf(tagsAsText(text).text);
+}
+
+/** A reference, as the HTML parser reads one. */
+const REFERENCE = new RegExp(REFERENCE_SOURCE);
+
+/**
+ * Whether a title holds markup: a tag, or a character reference. A title without either is plain
+ * text as it is, and every output gives it as before titles could hold markup, byte for byte.
+ */
+export function titleHasMarkup(title: string): boolean {
+  return /<\/?[A-Za-z]/.test(title) || REFERENCE.test(title);
+}
+
+/**
+ * A title as plain text (meta tags, feeds, citations): richTextToPlain's, or the title as it is
+ * when it holds no markup and no white space to fold (a line break, a tab, a space at either end).
+ */
+export function titleToPlain(title: string): string {
+  return titleHasMarkup(title) || /[^\S ]|^ | $/.test(title) ? richTextToPlain(title) : title;
 }
 
 /**

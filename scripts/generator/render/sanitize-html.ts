@@ -16,7 +16,7 @@
  * on its own, whatever a record holds.
  */
 import { decodeNumeric, escapeHtml, REFERENCE_SOURCE } from '../model/html-references.ts';
-import { ABSTRACT_ELEMENTS, abstractLinkTarget } from '../model/rich-text.ts';
+import { ABSTRACT_ELEMENTS, TITLE_ELEMENTS, abstractLinkTarget, titleHasMarkup } from '../model/rich-text.ts';
 import { bufferView } from '../../shared/movable-bytes.ts';
 
 /** The content validation accepts exactly these (rich-text.ts): one list, so a page and the JSON agree. */
@@ -46,6 +46,18 @@ interface OpenElement {
 }
 
 export function sanitizeAbstractHtml(input: string): string {
+  return sanitize(input, ALLOWED);
+}
+
+/**
+ * A title as a page shows it: with the elements a title may hold (rich-text.ts, TITLE_ELEMENTS),
+ * sanitized as an abstract is. A title without markup is only escaped, as it always was.
+ */
+export function sanitizeTitleHtml(title: string): string {
+  return titleHasMarkup(title) ? sanitize(title, TITLE_ELEMENTS) : escapeHtml(title);
+}
+
+function sanitize(input: string, allowed: ReadonlySet<string>): string {
   let out = '';
   const open: OpenElement[] = [];
   const closeThrough = (index: number) => {
@@ -63,7 +75,7 @@ export function sanitizeAbstractHtml(input: string): string {
       TAG.lastIndex = i;
       const tag = TAG.exec(input);
       const name = tag?.[2]?.toLowerCase();
-      if (!tag || !name || !ALLOWED.has(name)) {
+      if (!tag || !name || !allowed.has(name)) {
         out += '&lt;';
         i++;
         continue;

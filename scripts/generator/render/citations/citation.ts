@@ -8,11 +8,12 @@
  */
 import type { ManuscriptRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
-import { richTextToPlain } from '../../model/rich-text.ts';
+import { richTextToPlain, titleToPlain } from '../../model/rich-text.ts';
 import { mediaUrl } from '../api.ts';
 import { keywordList, languageCode, pageUrl, standardIssn } from '../citation-values.ts';
 import { volumeNumber } from '../page-paths.ts';
 import { citationKey } from './citation-key.ts';
+import { titleRuns, type TitleRun } from './title-runs.ts';
 
 /** An author: a family and a given name from an author record, or a name kept as published (a literal). */
 export type CitedName = { family: string; given: string } | { literal: string };
@@ -20,7 +21,10 @@ export type CitedName = { family: string; given: string } | { literal: string };
 export interface Citation {
   /** A key for the reference, unique in the journal (citation-key.ts). */
   key: string;
+  /** Plain text (model/rich-text.ts, titleToPlain). */
   title: string;
+  /** The title with its markup, as runs of styled text (title-runs.ts): one plain run for most. */
+  titleRuns: TitleRun[];
   authors: CitedName[];
   /** `citation_date`, `YYYY-MM-DD`, and its parts. */
   date: { iso: string; year: number; month: number; day: number };
@@ -70,7 +74,8 @@ export function citationOf(site: Site, m: ManuscriptRecord): Citation {
   const language = m.citation_language ?? journal.citation_language;
   const citation: Citation = {
     key: citationKey(authors[0], year, m.id),
-    title: m.citation_title,
+    title: titleToPlain(m.citation_title),
+    titleRuns: titleRuns(m.citation_title),
     authors,
     date: { iso: m.citation_date, year, month, day },
     journal: journal.title,

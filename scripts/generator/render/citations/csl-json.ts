@@ -5,16 +5,19 @@
  * schema puts what has no field of its own.
  */
 import type { Citation } from './citation.ts';
+import type { TitleStyle } from './title-runs.ts';
 
 export function cslJson(c: Citation): string {
   const item: Record<string, unknown> = {
     id: c.key,
     type: 'article-journal',
-    title: c.title,
+    title: cslTitle(c),
     author: c.authors.map((name) => ('literal' in name ? { literal: name.literal } : name)),
     issued: { 'date-parts': [[c.date.year, c.date.month, c.date.day]] },
     'container-title': c.journal,
     'container-title-short': c.journalAbbreviation,
+    // Zotero reads the abbreviation under this name (its own CSL variable), not container-title-short.
+    journalAbbreviation: c.journalAbbreviation,
     volume: String(c.volume),
     page: c.pages && (c.pages.last ? `${c.pages.first}-${c.pages.last}` : c.pages.first),
     'page-first': c.pages?.first,
@@ -31,3 +34,16 @@ export function cslJson(c: Citation): string {
   // JSON.stringify leaves out what is undefined.
   return `${JSON.stringify([item], null, 2)}\n`;
 }
+
+/** CSL's own rich text (CSL 1.0.2, "Rich text"): `<i>`, `<b>`, `<sub>`, `<sup>`; a title without markup as it is. */
+function cslTitle(c: Citation): string {
+  const [first] = c.titleRuns;
+  if (c.titleRuns.length <= 1 && (first === undefined || first.styles.length === 0)) return c.title;
+  return c.titleRuns
+    .map((run) =>
+      run.styles.reduceRight((inner, style) => `<${CSL_TAGS[style]}>${inner}</${CSL_TAGS[style]}>`, run.text),
+    )
+    .join('');
+}
+
+const CSL_TAGS: Record<TitleStyle, string> = { italic: 'i', bold: 'b', sub: 'sub', sup: 'sup' };

@@ -9,7 +9,8 @@
  * `  - ` that some readers split a line at. Control characters are dropped.
  *
  * The tags are those Zotero, EndNote and Mendeley read for a journal article: `T2` the journal,
- * `J2` its abbreviation, `DA` the date as `YYYY/MM/DD/`, `SP` and `EP` the pages, `SN` each ISSN,
+ * `J2` its abbreviation, `DA` the date as `YYYY/MM/DD/`, `SP` and `EP` the pages, `SN` the ISSNs
+ * (on one line, comma-separated: Zotero keeps the first of repeated `SN` lines and drops the rest),
  * `DO` the DOI, `L1` the PDF, `UR` the landing page. RIS has no tag for a licence.
  */
 import type { Citation, CitedName } from './citation.ts';
@@ -33,7 +34,7 @@ export function risRecord(c: Citation): string {
   line('VL', c.volume);
   line('SP', c.pages?.first);
   line('EP', c.pages?.last);
-  for (const issn of c.issns) line('SN', issn);
+  line('SN', c.issns.join(', '));
   line('PB', c.publisher);
   line('DO', c.doi);
   line('UR', c.url);

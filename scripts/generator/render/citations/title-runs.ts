@@ -1,0 +1,59 @@
+/**
+ * A title with markup (model/rich-text.ts, TITLE_ELEMENTS) as runs of text, each with the styles it
+ * is set in: what a citation format writes in its own markup (BibTeX's `\textit{}`, CSL-JSON's
+ * `<i>`). The runs are read from the title as a page shows it (sanitize-html.ts), so a format sees
+ * the same balanced elements and the same text a reader does.
+ */
+import { decodeReferences } from '../../model/html-references.ts';
+import { titleHasMarkup } from '../../model/rich-text.ts';
+import { sanitizeTitleHtml } from '../sanitize-html.ts';
+
+export type TitleStyle = 'italic' | 'bold' | 'sub' | 'sup';
+
+export interface TitleRun {
+  text: string;
+  /** Outermost first, each once. */
+  styles: TitleStyle[];
+}
+
+const STYLE_OF: Record<string, TitleStyle> = {
+  em: 'italic',
+  i: 'italic',
+  strong: 'bold',
+  b: 'bold',
+  sub: 'sub',
+  sup: 'sup',
+};
+
+/**
+ * The title's runs: one plain run for a title without markup (its text as it is); otherwise the
+ * text between tags, references decoded and white space folded as the plain text folds it (one
+ * space, none at either end), empty runs left out and neighbours of the same styles joined.
+ */
+export function titleRuns(title: string): TitleRun[] {
+  if (!titleHasMarkup(title)) return [{ text: title, styles: [] }];
+  const runs: TitleRun[] = [];
+  // The styles open at this point, one per open element (an element inside another of the same style counts too).
+  const open: TitleStyle[] = [];
+  for (const part of sanitizeTitleHtml(title).split(/(<\/?[a-z]+>)/)) {
+    const tag = /^<(\/?)([a-z]+)>$/.exec(part);
+    if (tag) {
+      if (tag[1]) open.pop();
+      else open.push(STYLE_OF[tag[2]!]!);
+      continue;
+    }
+    let text = decodeReferences(part).replace(/\s+/g, ' ');
+    const last = runs.at(-1);
+    if (text.startsWith(' ') && (last === undefined || last.text.endsWith(' '))) text = text.slice(1);
+    if (text === '') continue;
+    const styles = [...new Set(open)];
+    if (last && last.styles.join() === styles.join()) last.text += text;
+    else runs.push({ text, styles });
+  }
+  const last = runs.at(-1);
+  if (last) {
+    last.text = last.text.trimEnd();
+    if (last.text === '') runs.pop();
+  }
+  return runs;
+}
