@@ -39,20 +39,65 @@ describe('every problem of a record in the first run', () => {
       );
       expect(problems.map(where).sort()).toEqual([
         'media/missing content/manuscripts/new.yaml:7:11 document',
+        'ref/duplicate-id content/manuscripts/new.yaml:1:5 id',
         'ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id',
         'schema/format content/manuscripts/new.yaml:4:16 citation_date',
       ]);
     },
   );
 
-  it('a duplicate id names both files, the one that sorts later first, and the next free id', async () => {
+  it('a duplicate id is reported at both files, each naming the other, with the next free id', async () => {
     const problems = await problemsFor({
       'manuscripts/zebra.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 3'),
     });
-    expect(problems.map(where)).toEqual(['ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id']);
-    expect(problems[0]!.message).toBe('3 is also the id of content/manuscripts/orchids.yaml');
+    // With no build cache, nothing tells which file is new: both are told, and the next free id.
+    expect(problems.map(where)).toEqual([
+      'ref/duplicate-id content/manuscripts/orchids.yaml:1:5 id',
+      'ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id',
+    ]);
+    expect(problems.map((p) => p.message)).toEqual([
+      '3 is also the id of content/manuscripts/zebra.yaml',
+      '3 is also the id of content/manuscripts/orchids.yaml',
+    ]);
     // The fixture's manuscripts have the ids 3, 7 and 12.
-    expect(problems[0]!.expected).toBe('an id no other manuscript has: the next free id is 13');
+    expect(problems[1]!.expected).toBe(
+      'an id no other manuscript has: give the manuscript you added the next free id, 13',
+    );
+  });
+
+  it('a new file named as the web editor names it ("7-...") is the one told to change its id', async () => {
+    workspace = await createWorkspace();
+    expect((await workspace.build('check')).ok).toBe(true);
+    await workspace.write('manuscripts/7-newts.yaml', NEW_MANUSCRIPT.replace('id: 40', 'id: 7'));
+    for (const mode of ['check', 'build'] as const) {
+      const result = await workspace.build(mode);
+      const duplicates = result.problems.filter((p) => p.code === 'ref/duplicate-id');
+      expect(duplicates.map(where)).toEqual([
+        'ref/duplicate-id content/manuscripts/7-newts.yaml:1:5 id',
+        'ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id',
+      ]);
+      const [added, published] = duplicates;
+      expect(added!.message).toBe(
+        '7 is also the id of content/manuscripts/salamanders.yaml, which had it before this file',
+      );
+      expect(added!.expected).toBe('an id no other manuscript has: the next free id is 13');
+      expect(published!.message).toBe(
+        '7 is also the id of content/manuscripts/7-newts.yaml, new or edited since the last check or build',
+      );
+      expect(published!.expected).toBe(
+        'this file keeps its id: change the one in content/manuscripts/7-newts.yaml, to the next free id, 13',
+      );
+    }
+    // A pull request's annotations are on both files.
+    const { stdout, code } = await workspace.cli('check', '--format', 'github');
+    expect(code).toBe(1);
+    const annotations = stdout.split('\n').filter((line) => line.startsWith('::error'));
+    expect(annotations).toEqual([
+      expect.stringMatching(/^::error file=content\/manuscripts\/7-newts\.yaml,line=1,col=5,title=id::id: 7 is also/),
+      expect.stringMatching(
+        /^::error file=content\/manuscripts\/salamanders\.yaml,line=1,col=5,title=id::id: 7 is also/,
+      ),
+    ]);
   });
 
   it('an invalid record with a duplicate id is still reported as a duplicate', async () => {
@@ -63,10 +108,11 @@ describe('every problem of a record in the first run', () => {
       ),
     });
     expect(problems.map(where).sort()).toEqual([
+      'ref/duplicate-id content/manuscripts/beetles.json:2:9 id',
       'ref/duplicate-id content/manuscripts/zebra.yaml:1:5 id',
       'schema/missing content/manuscripts/zebra.yaml:1:1 citation_title',
     ]);
-    expect(problems.find((p) => p.code === 'ref/duplicate-id')!.message).toBe(
+    expect(problems.find((p) => p.file.endsWith('zebra.yaml') && p.code === 'ref/duplicate-id')!.message).toBe(
       '12 is also the id of content/manuscripts/beetles.json',
     );
   });
@@ -78,8 +124,11 @@ describe('every problem of a record in the first run', () => {
     });
     expect(problems.map(where)).toContain('schema/missing content/volumes/volume-x.yaml:1:1 udc');
     const duplicate = problems.filter((p) => p.code === 'ref/duplicate-id');
-    expect(duplicate.map(where)).toEqual(['ref/duplicate-id content/volumes/volume-x.yaml:1:5 id']);
-    expect(duplicate[0]!.message).toBe('2 is also the id of content/volumes/volume-i.yaml');
+    expect(duplicate.map(where)).toEqual([
+      'ref/duplicate-id content/volumes/volume-i.yaml:1:5 id',
+      'ref/duplicate-id content/volumes/volume-x.yaml:1:5 id',
+    ]);
+    expect(duplicate[1]!.message).toBe('2 is also the id of content/volumes/volume-i.yaml');
   });
 });
 

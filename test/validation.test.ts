@@ -394,15 +394,21 @@ describe('reference problems (checked after every file is loaded)', () => {
 
   it('a duplicate manuscript id names the other file', async () => {
     const problems = await problemsFor({ 'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 7') });
-    expect(problems.map(where)).toEqual(['ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id']);
-    expect(problems[0]!.message).toContain('content/manuscripts/new.yaml');
+    expect(problems.map(where)).toEqual([
+      'ref/duplicate-id content/manuscripts/new.yaml:1:5 id',
+      'ref/duplicate-id content/manuscripts/salamanders.yaml:1:5 id',
+    ]);
+    expect(problems[1]!.message).toContain('content/manuscripts/new.yaml');
     // Ids far above the count of manuscripts are compared all the same.
     const large = await problemsFor({
       'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 2000000000'),
       'manuscripts/other.yaml': NEW_MANUSCRIPT.replace('id: 40', 'id: 2000000000'),
     });
-    expect(large.map(where)).toEqual(['ref/duplicate-id content/manuscripts/other.yaml:1:5 id']);
-    expect(large[0]!.message).toBe('2000000000 is also the id of content/manuscripts/new.yaml');
+    expect(large.map(where)).toEqual([
+      'ref/duplicate-id content/manuscripts/new.yaml:1:5 id',
+      'ref/duplicate-id content/manuscripts/other.yaml:1:5 id',
+    ]);
+    expect(large[1]!.message).toBe('2000000000 is also the id of content/manuscripts/new.yaml');
   });
 
   it('a section the journal does not list, with a suggestion', async () => {

@@ -66,6 +66,11 @@ export interface CheckedRecords {
   manuscripts: ManuscriptReferences;
   /** Files that failed validation, as far as other records can still refer to them or check theirs. */
   invalid: readonly InvalidRecord[];
+  /**
+   * The files new or edited since the build cache was written, when there was one: of two records
+   * sharing an id, the one in this set is the new one (repeated-ids.ts).
+   */
+  changedFiles?: ReadonlySet<string>;
 }
 
 /** What the checks read of the valid manuscripts, by position. */
@@ -161,15 +166,15 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       ...(severity ? { severity } : {}),
     });
 
-  // A duplicate id is reported at the file that sorts later (deterministic, with no clock to say
-  // which is newer), naming the other, with the next id free.
+  // A duplicate id is reported at every file that has it, naming the others, with the next free id
+  // for the one that is new (repeated-ids.ts).
   const volumes = records.volumes;
   const volumeIds = {
     length: volumes.length,
     id: (i: number) => volumes[i]!.id,
     origin: (i: number) => volumes[i]!.origin,
   };
-  reportRepeatedIds('volume', volumeIds, records.invalid, report);
+  reportRepeatedIds('volume', volumeIds, records.invalid, report, records.changedFiles);
   uniqueBy(
     records.volumes,
     (v) => v.citation_journal_title,
@@ -183,7 +188,7 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       ),
   );
   const manuscripts = records.manuscripts;
-  reportRepeatedIds('manuscript', manuscripts, records.invalid, report);
+  reportRepeatedIds('manuscript', manuscripts, records.invalid, report, records.changedFiles);
 
   for (const volume of records.volumes) {
     // SPEC 2.2: the ISSN is the same in every volume: the journal's.

@@ -133,6 +133,9 @@ export async function loadContent(
   const cached = cache.align(sources, found.listed);
   // Entries of the files loaded again (or touched): every other file is as the cache has it.
   const fresh = new Map<number, RecordEntry>();
+  // The files new or edited since the cache was written (which of two records sharing an id is
+  // the new one: repeated-ids.ts); unknown without a cache.
+  const changedFiles = cache.size > 0 ? new Set<string>() : undefined;
   let parsed = 0;
   let stale = Math.abs(cache.size - sources.length);
   const stage = progress.stage('load', sources.length);
@@ -191,6 +194,7 @@ export async function loadContent(
       } else {
         parsed++;
         stale++;
+        changedFiles?.add(file);
         fresh.set(result.index, {
           file,
           hash: result.hash,
@@ -220,6 +224,7 @@ export async function loadContent(
       problems,
     );
   }
+  if (changedFiles) checked.changedFiles = changedFiles;
   const entries = () => Array.from({ length: sources.length }, (_, index) => fresh.get(index) ?? cached.entry(index)!);
   return { ...(records ? { records } : {}), checked, problems, files: sources.length, entries, parsed, stale };
 }
