@@ -7,7 +7,9 @@ import { type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
 import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.ts';
-import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
 
 /**
  * The browser globals that the functions run inside the page use. The project compiles without
@@ -115,6 +117,35 @@ describe.skipIf(skip)('landing page in a browser', () => {
     expect(await em.evaluate((node) => getComputedStyle(node).fontStyle)).toBe('italic');
     expect(await page.locator('.abstract').textContent()).toContain('“Пакошево” – at 12 °C.');
     await page.close();
+  });
+
+  it("shows a phone's first screen the start of the abstract, the PDF link after it and the metadata list last", async () => {
+    // Google Scholar asks for the abstract to be visible on the landing page: on a phone (390x844),
+    // its start is on the first screen for every manuscript of the sample journal, the list of
+    // volume, section, dates and keywords after it.
+    const sample = await createWorkspace({}, path.join(REPO_ROOT, 'content'));
+    expect((await sample.build()).problems).toEqual([]);
+    const sampleServer = createPreviewServer({ root: sample.paths.out });
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      const sampleOrigin = `http://127.0.0.1:${(await sampleServer.listen(0, '127.0.0.1')).port}`;
+      const ids = (await readdir(path.join(sample.paths.out, 'manuscripts'))).map((f) => f.replace(/\.html$/, ''));
+      expect(ids.length).toBeGreaterThan(30);
+      const below: string[] = [];
+      for (const id of ids) {
+        await page.goto(`${sampleOrigin}/manuscripts/${id}`, { waitUntil: 'load' });
+        const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+        const order = await Promise.all(['h1', 'ul.authors', '.abstract', 'a.pdf', 'dl.meta'].map(top));
+        expect(order, id).toEqual([...order].sort((a, b) => a - b));
+        // The abstract's first line, not only its top edge, is on the screen.
+        if (order[2]! + 40 > 844) below.push(`${id}: ${Math.round(order[2]!)}px`);
+      }
+      expect(below).toEqual([]);
+    } finally {
+      await page.close();
+      await sampleServer.close();
+      await sample.dispose();
+    }
   });
 
   it('renders a hostile abstract harmless: no overlay, nothing hidden, the text stays readable', async () => {

@@ -193,6 +193,13 @@ function manuscriptPage(
     '<article>\n',
     `<h1>${e(m.citation_title)}</h1>\n`,
     `<ul class="authors">${authorItems}</ul>\n`,
+    // Title, authors, abstract and the PDF first, the list of the rest after: Google Scholar asks
+    // for the abstract on the page, and a phone's first screen shows its start (docs/indexing.md).
+    '<h2>Abstract</h2>\n',
+    '<div class="abstract">',
+    abstractPart('html'),
+    '</div>\n',
+    `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
     '<dl class="meta">\n',
     `<dt>Volume</dt><dd><a href="${e(volumePagePath(volume))}">${e(volume.citation_journal_title)}</a> (${e(volume.full_date.slice(0, 4))})</dd>\n`,
     `<dt>Section</dt><dd>${e(m.section)}</dd>\n`,
@@ -203,11 +210,6 @@ function manuscriptPage(
   body.push(
     `<dt>Keywords</dt><dd>${keywords.map(e).join(', ')}</dd>\n`,
     '</dl>\n',
-    '<h2>Abstract</h2>\n',
-    '<div class="abstract">',
-    abstractPart('html'),
-    '</div>\n',
-    `<p><a class="pdf" href="${e(pdf)}" type="application/pdf">Full text (PDF)</a></p>\n`,
     // The citation files (citations/citations.ts), downloaded rather than shown.
     `<p class="cite">Cite: ${CITATION_FORMATS.map((f) => `<a href="${e(citationPath(m.id, f.extension))}" download type="${f.type}">${f.name}</a>`).join(' · ')}</p>\n`,
     '</article>\n',
