@@ -20,6 +20,7 @@ import { outputFolder } from './shared/output-folder.ts';
 import { Stopped } from './shared/stopped.ts';
 import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
+import type { PortChoice } from './shared/listen-port.ts';
 import { projectPaths, type ProjectPaths } from './project.ts';
 
 /*
@@ -153,12 +154,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         ...(values['allow-shrink'] ? { allowShrink: true } : {}),
       });
     case 'preview':
-      return runPreview(paths, values.port ?? env['PORT'] ?? '8080', values.host ?? env['HOST'] ?? '127.0.0.1');
+      return runPreview(paths, portChoice(values.port ?? env['PORT'], 8080), values.host ?? env['HOST'] ?? '127.0.0.1');
     case 'admin':
-      return runAdmin(paths, values.port ?? '8090', values.host ?? '127.0.0.1', env);
+      return runAdmin(paths, portChoice(values.port, 8090), values.host ?? '127.0.0.1', env);
     case 'dev':
       return (await import('./dev/command.ts')).runDev(paths, {
-        port: parsePort(values.port ?? env['PORT'] ?? '8080'),
+        port: portChoice(values.port ?? env['PORT'], 8080),
         host: values.host ?? env['HOST'] ?? '127.0.0.1',
         ...(process.stderr.isTTY ? { progress: terminalProgress(process.stderr, { live: true }) } : {}),
       });
@@ -324,7 +325,7 @@ async function runBuild(
   return 0;
 }
 
-async function runPreview(paths: ProjectPaths, portText: string, host: string): Promise<number> {
+async function runPreview(paths: ProjectPaths, port: PortChoice, host: string): Promise<number> {
   // http-server's `union` layer reads a deprecated response field on every request; the warning
   // says nothing the user can act on.
   process.noDeprecation = true;
@@ -337,7 +338,9 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   }
   const { createPreviewServer } = await import('./preview/server.ts');
   const server = createPreviewServer({ root: paths.out });
-  const address = await server.listen(parsePort(portText), host);
+  const { listenOnPort, movedPortLine } = await import('./shared/listen-port.ts');
+  const { address, busy } = await listenOnPort((free) => server.listen(free, host), port, host);
+  if (busy !== undefined) console.log(movedPortLine(busy, address));
   const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   console.log(`Previewing ${path.relative(paths.root, paths.out)}/ at ${origin}/ with the production headers.`);
   console.log(`  ${origin}/api/authors/   ${origin}/api/volumes/   ${origin}/api/manuscripts/`);
@@ -350,7 +353,7 @@ async function runPreview(paths: ProjectPaths, portText: string, host: string): 
   return 0;
 }
 
-async function runAdmin(paths: ProjectPaths, portText: string, host: string, env: NodeJS.ProcessEnv): Promise<number> {
+async function runAdmin(paths: ProjectPaths, port: PortChoice, host: string, env: NodeJS.ProcessEnv): Promise<number> {
   // The settings file is found as the build finds it: journal.yaml, journal.yml or journal.json.
   const { discoverJournal } = await import('./generator/stages/discover.ts');
   const { loadJournal } = await import('./generator/stages/load.ts');
@@ -369,9 +372,11 @@ async function runAdmin(paths: ProjectPaths, portText: string, host: string, env
     content: paths.content,
     journal,
     host,
-    port: parsePort(portText),
+    port,
     env,
   });
+  if (editor.busyPort !== undefined)
+    console.log((await import('./shared/listen-port.ts')).movedPortLine(editor.busyPort, editor.address));
   console.log(`Open the web editor at ${editor.url}`);
   console.log(`It saves into ${path.relative(paths.root, paths.content) || '.'}/; press Ctrl+C to stop.`);
   await new Promise<void>((resolve) => {
@@ -408,6 +413,11 @@ function noSpaceMessage(error: NoSpace | NodeJS.ErrnoException, command: string 
   const where = folder ? `${path.relative(process.cwd(), folder) || '.'}/` : 'the disk';
   const kept = command === 'build' ? ' the output is unchanged' : command === 'import' ? ' content/ is unchanged' : '';
   return `No space left on ${where}: ${command ?? 'the command'} stopped;${kept || ' nothing was replaced'}.`;
+}
+
+/** The port asked for (`--port`, or `PORT` where the command reads it), or the default. */
+function portChoice(asked: string | undefined, byDefault: number): PortChoice {
+  return asked === undefined ? { port: byDefault, asked: false } : { port: parsePort(asked), asked: true };
 }
 
 function parsePort(text: string): number {

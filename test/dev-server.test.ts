@@ -4,6 +4,7 @@
  * fixed on disk; the page follows each save by itself. The JSON lists it serves are a build's,
  * byte for byte, with the preview's headers.
  */
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -201,4 +202,91 @@ async function eventStream(url: string): Promise<{ reloads(): number; close(): v
     request.on('error', reject);
   });
   return { reloads: () => reloads, close: () => request.destroy() };
+}
+
+describe('a busy port', () => {
+  let workspace: Workspace;
+  let blocker: http.Server;
+  let busy: number;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace();
+    expect((await workspace.build()).problems).toEqual([]);
+    blocker = http.createServer((_req, res) => res.end('another server'));
+    busy = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => blocker?.close(resolve));
+    await workspace?.dispose();
+  });
+
+  /** Runs the command to its end (or fails the test after 60 s: it must never hang). */
+  async function exitOf(args: string[], env: NodeJS.ProcessEnv = {}) {
+    const server = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.cjs'), ...args], {
+      cwd: workspace.root,
+      env: { ...withoutPort(), NO_COLOR: '1', ...env },
+    });
+    const timer = setTimeout(() => void server.stop('SIGKILL'), 60_000);
+    const [code] = (await once(server.child, 'exit')) as [number | null];
+    clearTimeout(timer);
+    return { code, output: server.output() };
+  }
+
+  it.each([
+    ['dev --port', ['dev', '--port'], {}],
+    ['dev with PORT', ['dev'], { PORT: 'busy' }],
+    ['preview --port', ['preview', '--port'], {}],
+    ['preview with PORT', ['preview'], { PORT: 'busy' }],
+    ['admin --port', ['admin', '--port'], {}],
+  ])('%s: a port asked for and in use is one sentence and exit code 1', async (_name, args, env) => {
+    const asked = Object.keys(env).length ? args : [...args, String(busy)];
+    const { code, output } = await exitOf(asked, Object.keys(env).length ? { PORT: String(busy) } : {});
+    expect(code).toBe(1);
+    expect(output.trim().split('\n').at(-1)).toBe(
+      `Port ${busy} on 127.0.0.1 is in use by another program (another npm start or npm run dev?): stop it, or choose another port with --port.`,
+    );
+    expect(output).not.toMatch(/^\s+at /m);
+  });
+
+  it.each([
+    ['dev', 8080, /Serving the site at http:\/\/127\.0\.0\.1:(\d+)\//],
+    ['preview', 8080, /at http:\/\/127\.0\.0\.1:(\d+)\/ with the production headers/],
+    ['admin', 8090, /Open the web editor at http:\/\/127\.0\.0\.1:(\d+)\/admin\//],
+  ])(
+    '%s: with no port asked for, a busy default moves to the next free port and says so',
+    async (command, port, address) => {
+      // The default is made busy here, unless another program already holds it.
+      const holder = http.createServer();
+      await new Promise<void>((resolve) => {
+        holder.once('error', () => resolve());
+        holder.listen(port, '127.0.0.1', () => resolve());
+      });
+      const server = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.cjs'), command], {
+        cwd: workspace.root,
+        env: { ...withoutPort(), NO_COLOR: '1' },
+      });
+      try {
+        const taken = Number(await printed(server, address));
+        expect(taken).not.toBe(port);
+        expect(server.output()).toContain(
+          `Port ${port} is in use (another server, such as npm start or npm run dev, is running), so this one uses ${taken}.`,
+        );
+        expect(
+          (await send(`http://127.0.0.1:${taken}`, 'GET', command === 'admin' ? '/admin/' : '/api/volumes/')).status,
+        ).toBe(200);
+      } finally {
+        await server.stop('SIGKILL');
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    },
+  );
+});
+
+function withoutPort(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env['PORT'];
+  delete env['HOST'];
+  return env;
 }

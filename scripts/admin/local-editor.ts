@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { JournalInput } from '../generator/model/schema.ts';
 import { CMS_BUNDLE, CMS_BUNDLE_LICENSE, adminPage, configYaml } from './admin-page.ts';
 import { cmsConfig } from './cms-config.ts';
+import { listenOnPort, type PortChoice } from '../shared/listen-port.ts';
 
 export interface LocalEditorOptions {
   /** The repository the editor saves into: the project root. */
@@ -23,8 +24,11 @@ export interface LocalEditorOptions {
   content: string;
   journal: JournalInput;
   host: string;
-  /** The admin page's port; 0 for a free one. */
-  port: number;
+  /**
+   * The admin page's port (0 for a free one): a number is that port; a PortChoice not asked for
+   * moves to the next free port when busy (listen-port.ts).
+   */
+  port: number | PortChoice;
   /** The environment the local backend runs with (the command line's own). */
   env: NodeJS.ProcessEnv;
 }
@@ -36,6 +40,10 @@ export interface LocalEditor {
   backendUrl: string;
   /** What the local backend printed, for an error message. */
   backendOutput(): string;
+  /** Where the admin page listens. */
+  address: AddressInfo;
+  /** The default port, when it was busy and another was taken. */
+  busyPort?: number;
   close(): Promise<void>;
 }
 
@@ -78,13 +86,19 @@ export async function startLocalEditor(options: LocalEditorOptions): Promise<Loc
       if (typeof body === 'string') res.end(body);
       else body.pipe(res);
     });
-    server.listen(options.port, options.host);
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
+    const listen = async (port: number) => {
+      server.listen(port, options.host);
+      await once(server, 'listening');
+      return server.address() as AddressInfo;
+    };
+    const choice = typeof options.port === 'number' ? { port: options.port, asked: true } : options.port;
+    const { address, busy } = await listenOnPort(listen, choice, options.host);
     return {
-      url: `http://${urlHost(options.host)}:${port}/admin/`,
+      url: `http://${urlHost(options.host)}:${address.port}/admin/`,
       backendUrl: backend.url,
       backendOutput: backend.output,
+      address,
+      ...(busy === undefined ? {} : { busyPort: busy }),
       close: async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // A browser keeps its connections open: they would hold the server for their whole idle time.

@@ -11,9 +11,10 @@ import type { Progress } from '../generator/progress.ts';
 import type { ProjectPaths } from '../project.ts';
 import { createDevServer } from './dev-server.ts';
 import { watchFolders } from './watch.ts';
+import { listenOnPort, movedPortLine, type PortChoice } from '../shared/listen-port.ts';
 
 export interface DevOptions {
-  port: number;
+  port: PortChoice;
   host: string;
   progress?: Progress;
 }
@@ -56,7 +57,15 @@ export async function runDev(paths: ProjectPaths, options: DevOptions): Promise<
   shownProblems = report(live.site, undefined, `Loaded in ${seconds(started)} s`);
   current.live = live;
   loaded(live);
-  const address = await server.listen(options.port, options.host);
+  const listening = await listenOnPort((port) => server.listen(port, options.host), options.port, options.host).catch(
+    async (error: unknown) => {
+      // Nothing may keep the process alive when it cannot serve: the watch is closed.
+      await watch.close();
+      throw error;
+    },
+  );
+  const { address } = listening;
+  if (listening.busy !== undefined) console.log(movedPortLine(listening.busy, address));
   const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   console.log(
     `Serving the site at ${origin}/ (from memory; ${path.relative(paths.root, paths.out) || paths.out}/ is not touched).`,
