@@ -132,6 +132,23 @@ describe('every problem of a record in the first run', () => {
   });
 });
 
+describe("a volume's field error and its missing PDF", () => {
+  it.each(['check', 'build'] as const)('%s: both are reported in one run', async (mode) => {
+    const problems = await problemsFor(
+      {
+        'volumes/volume-x.yaml':
+          'id: 10\ncitation_journal_title: Volume X\nfirst_page: "1"\nlast_page: "9"\nfull_date: 2021-13-01\npdf: volumes/pdfs/2021/volume-x.pdf\n',
+      },
+      mode,
+    );
+    expect(problems.map(where).sort()).toEqual([
+      'media/missing content/volumes/volume-x.yaml:6:6 pdf',
+      'schema/format content/volumes/volume-x.yaml:5:12 full_date',
+      'schema/missing content/volumes/volume-x.yaml:1:1 udc',
+    ]);
+  });
+});
+
 describe('unknown fields', () => {
   it('a misspelt field gets "did you mean", once, and no second report that the right one is missing', async () => {
     const problems = await problemsFor({

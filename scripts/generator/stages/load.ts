@@ -40,6 +40,8 @@ export interface InvalidRecord {
   id?: number;
   /** A volume's label, when well formed: manuscripts may name the volume by it. */
   label?: string;
+  /** A volume's PDF, when well formed: it is still checked, so one run reports both mistakes. */
+  pdf?: VolumeInput['pdf'];
   references?: Partial<Pick<ManuscriptInput, 'volume' | 'citation_volume' | 'authors' | 'section' | 'document'>>;
 }
 
@@ -132,7 +134,7 @@ function manuscriptRecord(value: ManuscriptInput, origin: Origin): ManuscriptRec
 function salvage(
   collection: SourceFile['collection'],
   data: unknown,
-): Pick<InvalidRecord, 'id' | 'label' | 'references'> {
+): Pick<InvalidRecord, 'id' | 'label' | 'pdf' | 'references'> {
   if (collection === 'authors') return {};
   const schema = collection === 'volumes' ? volumeSchema : manuscriptSchema;
   const fieldValue = <K extends string>(key: K) => {
@@ -145,7 +147,12 @@ function salvage(
   const id = fieldValue('id') as number | undefined;
   if (collection === 'volumes') {
     const label = fieldValue('citation_journal_title') as string | undefined;
-    return { ...(id === undefined ? {} : { id }), ...(label === undefined ? {} : { label }) };
+    const pdf = fieldValue('pdf') as VolumeInput['pdf'] | undefined;
+    return {
+      ...(id === undefined ? {} : { id }),
+      ...(label === undefined ? {} : { label }),
+      ...(pdf === undefined ? {} : { pdf }),
+    };
   }
   const references: InvalidRecord['references'] = {};
   const volume = fieldValue('citation_volume') as number | undefined;

@@ -140,9 +140,9 @@ export async function startMediaCheck(
     refPaths.push(document.path);
     namedBy.push(i);
   }
-  // A manuscript that failed validation still names its PDF: one run reports both mistakes.
+  // A manuscript or a volume that failed validation still names its PDF: one run reports both mistakes.
   records.invalid.forEach((invalid, j) => {
-    const document = invalid.references?.document;
+    const document = invalid.references?.document ?? invalid.pdf;
     if (document?.kind !== 'local') return;
     refPaths.push(document.path);
     namedBy.push(manuscripts.length + j);
@@ -206,7 +206,10 @@ export async function startMediaCheck(
         : by < manuscripts.length
           ? manuscripts.origin(by)
           : records.invalid[by - manuscripts.length]!.origin;
-    const field = by < 0 ? 'pdf' : 'document';
+    const field =
+      by < 0 || (by >= manuscripts.length && records.invalid[by - manuscripts.length]!.collection === 'volumes')
+        ? 'pdf'
+        : 'document';
     problems.push({ code, file: origin.file, ...positionOf(origin, field), field, message, expected });
   };
   // First, on this thread, what the stamps decide: at 100,000 PDFs nearly all are known and unchanged.
