@@ -191,6 +191,10 @@ describe('landing pages as a citation scraper reads them', () => {
     expect(scraped.jsonLd).toEqual(article);
     expect(article).toMatchObject({
       headline: 'Distribution of the fire salamander in the Jakupica mountains',
+      name: 'Distribution of the fire salamander in the Jakupica mountains',
+      // The abstract as plain text, whole; the description is the page's summary of it.
+      abstract: ABSTRACT,
+      description: ABSTRACT,
       author: [
         {
           name: 'Ана Петровска',
@@ -271,6 +275,8 @@ describe('landing pages as a citation scraper reads them', () => {
     expect(isScholarlyArticle(article), JSON.stringify(isScholarlyArticle.errors)).toBe(true);
     expect(article).toMatchObject({
       headline: hostile,
+      abstract: 'p < 0.05 & p > 0.1 </script> <!--',
+      description: 'p < 0.05 & p > 0.1 </script> <!--',
       author: [{ name: `${hostile} Surname`, affiliation: { name: hostile } }],
       articleSection: hostile,
     });

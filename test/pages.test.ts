@@ -84,8 +84,9 @@ describe('landing page of a manuscript', () => {
     const expected = bodyText(pageOfRecord(plain));
     const output = pageOfRecord(unpack(slim, packed));
     const parts = [...(output.body as () => Iterable<string | DeferredText>)()];
-    // The HTML, the summary (the description and Open Graph's) and the whole plain text (citation_abstract).
-    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(4);
+    // The HTML, the summary (the description and Open Graph's) and the whole plain text
+    // (citation_abstract), and the JSON-LD's two (its description and abstract).
+    expect(parts.filter((part) => part instanceof AbstractText)).toHaveLength(6);
     // The summary is one part, in both places: made for the page once.
     const summaries = parts.filter(
       (part) => part instanceof AbstractText && part.maker === ABSTRACT_TEXTS.indexOf('summary'),
@@ -142,7 +143,7 @@ describe('landing page of a manuscript', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'pages-'));
     try {
       for (const [behindAt, count, made] of [
-        [0, 300, 1200],
+        [0, 300, 1800],
         [undefined, 3, 0],
       ] as const) {
         madeHere = 0;

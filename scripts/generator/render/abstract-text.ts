@@ -1,7 +1,8 @@
 /**
  * The texts a landing page makes of its manuscript's abstract (render/pages.ts, page-metadata.ts):
  * the abstract as HTML, sanitized (sanitize-html.ts); and its summary (the description and Open
- * Graph's) and its whole plain text (citation_abstract), escaped for an attribute. Every plain text
+ * Graph's) and its whole plain text (citation_abstract), escaped for an attribute, and both again
+ * as JSON strings for the JSON-LD (its description and abstract). Every plain text
  * is the one conversion of model/rich-text.ts.
  *
  * At 100,000 manuscripts, decoding the abstracts, sanitizing them, summing them up and
@@ -16,10 +17,14 @@ import { bufferView } from '../../shared/movable-bytes.ts';
 import { parsePackedJson } from './json-text.ts';
 import { plainStart, richTextOpeningToPlain, richTextToPlain } from '../model/rich-text.ts';
 import { cleanAbstractBytes, sanitizeAbstractHtml } from './sanitize-html.ts';
+import { scriptSafeJson } from './script-safe-json.ts';
 import type { DeferredText } from '../../shared/output-file.ts';
 
-/** What a page makes of an abstract: its HTML, or its summary or whole plain text escaped for an attribute. */
-export const ABSTRACT_TEXTS = ['html', 'summary', 'plain'] as const;
+/**
+ * What a page makes of an abstract: its HTML, or its summary or whole plain text escaped for an
+ * attribute, or either as a JSON string for the JSON-LD's script element (script-safe-json.ts).
+ */
+export const ABSTRACT_TEXTS = ['html', 'summary', 'plain', 'json-summary', 'json-plain'] as const;
 export type AbstractTextKind = (typeof ABSTRACT_TEXTS)[number];
 
 /** The text of that kind, of the abstract as a string. */
@@ -31,6 +36,10 @@ export function abstractText(kind: AbstractTextKind, abstract: string): string {
       return escapeHtml(summary(abstract));
     case 'plain':
       return escapeHtml(richTextToPlain(abstract));
+    case 'json-summary':
+      return scriptSafeJson(summary(abstract));
+    case 'json-plain':
+      return scriptSafeJson(richTextToPlain(abstract));
   }
 }
 

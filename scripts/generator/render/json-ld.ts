@@ -11,6 +11,8 @@ import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { JournalInput } from '../model/schema.ts';
 import { mediaUrl } from './api.ts';
 import { scriptSafeJson } from './script-safe-json.ts';
+import type { AbstractTextKind } from './abstract-text.ts';
+import type { PagePart } from './page-metadata.ts';
 import { volumeNumber } from './page-paths.ts';
 import {
   doiUrl,
@@ -22,26 +24,53 @@ import {
   type PageAuthor,
 } from './citation-values.ts';
 
-/** The script element, on a line of its own. */
+/**
+ * Stand for the abstract's two texts while the JSON is written: JSON writes the control character
+ * as `\u0001`, which no value of a record holds (the content refuses control characters).
+ */
+const ABSTRACT_SLOT = '\u0001abstract';
+const DESCRIPTION_SLOT = '\u0001description';
+
+/**
+ * The script element, on a line of its own, as parts: the abstract's texts (abstract-text.ts, the
+ * whole plain text as `abstract`, the page's summary as `description`) are made where the page is
+ * written, as the head's other texts of the abstract are.
+ */
 export function scholarlyArticleScript(
   journal: JournalInput,
   m: ManuscriptRecord,
   volume: VolumeRecord,
   authors: readonly PageAuthor[],
-): string {
-  return `<script type="application/ld+json">${scriptSafeJson(scholarlyArticle(journal, m, volume, authors))}</script>\n`;
+  abstract: (kind: AbstractTextKind) => PagePart,
+): PagePart[] {
+  const json = scriptSafeJson(
+    scholarlyArticle(journal, m, volume, authors, { abstract: ABSTRACT_SLOT, description: DESCRIPTION_SLOT }),
+  );
+  const [before, between, after] = json.split(SLOTS) as [string, string, string];
+  return [
+    `<script type="application/ld+json">${before}`,
+    abstract('json-summary'),
+    between,
+    abstract('json-plain'),
+    `${after}</script>\n`,
+  ];
 }
 
+/** The two slots as they stand in the JSON: quoted strings, their control character escaped. */
+const SLOTS = new RegExp(
+  [DESCRIPTION_SLOT, ABSTRACT_SLOT].map((text) => JSON.stringify(text).replace(/\\/g, '\\\\')).join('|'),
+);
+
 /**
- * The article as schema.org describes a ScholarlyArticle; unknown values left out. Its abstract is
- * in the page's citation_abstract and description: a third copy in every page cost more time and
- * bytes (a second plain-text conversion per page) than the structured data gains from it.
+ * The article as schema.org describes a ScholarlyArticle; unknown values left out. `texts` gives its
+ * description and abstract (plain text), when the caller has them.
  */
 export function scholarlyArticle(
   journal: JournalInput,
   m: ManuscriptRecord,
   volume: VolumeRecord,
   authors: readonly PageAuthor[],
+  texts?: { description: string; abstract: string },
 ): Record<string, unknown> {
   const url = pageUrl(journal, m);
   const language = m.citation_language ?? journal.citation_language;
@@ -55,6 +84,9 @@ export function scholarlyArticle(
     '@id': url,
     url,
     headline: m.citation_title,
+    name: m.citation_title,
+    description: texts?.description,
+    abstract: texts?.abstract,
     author: authors.map((author) =>
       withoutUndefined({
         '@type': 'Person',

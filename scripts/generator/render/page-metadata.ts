@@ -139,6 +139,7 @@ export function manuscriptHead(
   meta('property', 'article:section', m.section);
   for (const keyword of keywords) meta('property', 'article:tag', keyword);
 
-  head.push(text + scholarlyArticleScript(journal, m, volume, authors));
+  const [script, ...rest] = scholarlyArticleScript(journal, m, volume, authors, abstract);
+  head.push(text + String(script), ...rest);
   return head;
 }
