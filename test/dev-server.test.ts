@@ -14,6 +14,7 @@ import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPreviewServer } from '../scripts/preview/server.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
+import { NEW_MANUSCRIPT } from './helpers/records.ts';
 import { send, type RawResponse } from './servers/http-client.ts';
 import { startProcess, type ServerProcess } from './servers/process.ts';
 
@@ -290,3 +291,38 @@ function withoutPort(): NodeJS.ProcessEnv {
   delete env['HOST'];
   return env;
 }
+
+describe('warnings in the pages dev serves', () => {
+  it('are shown in every page, apart from the problems, and stay beside them while there are problems', async () => {
+    const workspace = await createWorkspace({
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('citation_date: 2022-01-10', 'citation_date: 2019-01-10'),
+    });
+    const dev = startProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/cli.cjs'), 'dev', '--port', '0'], {
+      cwd: workspace.root,
+    });
+    try {
+      const origin = await printed(dev, /Serving the site at (http:\/\/127\.0\.0\.1:\d+)\//);
+      const warning =
+        'content/manuscripts/new.yaml:4:16 citation_date: 2019-01-10 is more than a year from the date of Volume II, 2022-06-30';
+      const page = (await send(origin, 'GET', '/manuscripts/40')).body.toString('utf8');
+      expect(page).toMatch(/<h1[^>]*>A new record<\/h1>/);
+      const warnings = /<section id="dev-warnings"[^>]*>([\s\S]*?)<\/section>/.exec(page)?.[1];
+      expect(warnings).toContain('1 warning');
+      expect(warnings).toContain(warning);
+
+      // A problem elsewhere: the page of problems keeps the warning, in a section of its own.
+      await workspace.write('authors/broken.yaml', 'name: [\n');
+      for (let tries = 0; tries < 100; tries++) {
+        if ((await send(origin, 'GET', '/manuscripts/40')).status === 500) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const problems = (await send(origin, 'GET', '/manuscripts/40')).body.toString('utf8');
+      expect(/<pre id="problems">([\s\S]*?)<\/pre>/.exec(problems)?.[1]).toContain('content/authors/broken.yaml');
+      expect(/<pre id="problems">([\s\S]*?)<\/pre>/.exec(problems)?.[1]).not.toContain('new.yaml');
+      expect(/<section id="dev-warnings"[^>]*>([\s\S]*?)<\/section>/.exec(problems)?.[1]).toContain(warning);
+    } finally {
+      await dev.stop('SIGKILL');
+      await workspace.dispose();
+    }
+  });
+});

@@ -95,7 +95,8 @@ function report(site: LiveSite, shown: string | undefined, what: string): string
     if (warnings && warnings !== shown) console.error(warnings);
     return warnings || undefined;
   }
-  const text = formatReport(site.problems);
+  const warnings = site.warnings.map((warning) => `Warning: ${formatProblem(warning)}`).join('\n');
+  const text = formatReport(site.problems) + (warnings ? `\n\n${warnings}` : '');
   if (text !== shown) console.error(`${what}, with problems (the pages show them too):\n${text}`);
   return text;
 }

@@ -59,7 +59,7 @@ export function createDevServer(live: Pick<LiveBuild, 'site'>): DevServer {
         res,
         500,
         { 'Content-Type': TYPES['.html']!, 'Cache-Control': NO_CACHE },
-        problemsPage(site.problems),
+        problemsPage(site.problems, site.warnings),
       );
     const answer = rulesOf(site)(req.method, req.url ?? '/', (relative) => site.files.has(relative.replace(/^\//, '')));
     const ruleHeaders = Object.fromEntries([...answer.headers.values()]);
@@ -78,7 +78,13 @@ export function createDevServer(live: Pick<LiveBuild, 'site'>): DevServer {
     const bytes = site.files.bytes(name);
     if (!bytes) return notFound(req, res, site, ruleHeaders);
     const headers = { 'Content-Type': typeOf(name), 'Cache-Control': NO_CACHE, ...ruleHeaders };
-    send(req, res, 200, headers, isHtml(headers) ? devPage(new TextDecoder().decode(bytes), site.mediaUrl) : bytes);
+    send(
+      req,
+      res,
+      200,
+      headers,
+      isHtml(headers) ? devPage(new TextDecoder().decode(bytes), site.mediaUrl, site.warnings) : bytes,
+    );
   });
 
   return {

@@ -31,7 +31,7 @@ import { resolveVolumeKeys } from './stages/volume-references.ts';
 /** The site as it is now: its files, or the problems that keep it from being built. */
 export type LiveSite =
   | { ok: true; files: LiveFiles; counts: LiveCounts; mediaUrl: string; warnings: Problem[] }
-  | { ok: false; problems: Problem[]; counts: LiveCounts };
+  | { ok: false; problems: Problem[]; counts: LiveCounts; warnings: Problem[] };
 
 export interface LiveCounts {
   authors: number;
@@ -140,7 +140,7 @@ async function assemble(
   // Warnings never keep the site from being built (build.ts): they are shown beside it.
   const warnings = takeWarnings(problems);
   const { journal } = content;
-  if (!journal) return { ok: false, problems, counts };
+  if (!journal) return { ok: false, problems, counts, warnings };
   // As build.ts: a journal with no problem so far is ordered first, and the references' checks
   // skip the authors ordering found.
   // Every manuscript named by a volume key is resolved as the volumes are now: a replaced record
@@ -159,7 +159,7 @@ async function assemble(
   state.order = problems.length === 0 ? order : undefined;
   if (problems.length > 0 || !order) {
     await content.locate(problems);
-    return { ok: false, problems, counts };
+    return { ok: false, problems, counts, warnings };
   }
 
   const output = renderLive(order.resolved, renderers, state.memo, state.listed);
@@ -175,7 +175,7 @@ async function assemble(
   // lists the paths it listed for the last site (listing-site.ts), and is listed when asked.
   const sameListings = patched !== undefined && sameListedFields(state.listed, replaced!);
   const indexed = indexOutputs(groups, state.index, sameListings ? rendered.length : 0);
-  if ('conflicts' in indexed) return { ok: false, problems: indexed.conflicts, counts };
+  if ('conflicts' in indexed) return { ok: false, problems: indexed.conflicts, counts, warnings };
   let index = (state.index = indexed.index);
   // The renderers listed to index or compare their paths just now need no second look.
   const compared = new Set<number>(sameListings ? [] : rendered.keys());
