@@ -279,3 +279,75 @@ describe('a " #" inside an unquoted value', () => {
     expect(problems[0]!.expected).toBe('the whole value in quotes: - "two #2"');
   });
 });
+
+describe('messages that say the fix', () => {
+  const one = async (from: string, to: string, file = 'manuscripts/new.yaml', base = NEW_MANUSCRIPT) => {
+    const problems = await problemsFor({ [file]: base.replace(from, to) });
+    expect(problems).toHaveLength(1);
+    return problems[0]!;
+  };
+
+  it.each([
+    ['title:', 'citation_title:', 'title', 'citation_title'],
+    ['date:', 'citation_date:', 'date', 'citation_date'],
+  ])('"%s" gets "did you mean %s"', async (written, field, key, meant) => {
+    const problem = await one(field, written);
+    expect(where(problem)).toMatch(new RegExp(`^schema/unknown-field .* ${key}$`));
+    expect(problem.message).toBe(`is not a known field; did you mean "${meant}"?`);
+  });
+
+  it('a tab starting a line of an abstract block says so, and what to use instead', async () => {
+    const problem = await one('abstract: <p>Text.</p>', 'abstract: |\n  <p>Text.</p>\n\t<p>More.</p>');
+    expect(where(problem)).toBe('parse/syntax content/manuscripts/new.yaml:7:1 ');
+    expect(problem.message).toBe('starts with a tab, inside the text of abstract');
+    expect(problem.expected).toBe(
+      'spaces: indent every line of the text by the same number of spaces as its first (2)',
+    );
+  });
+
+  it.each([
+    ['volume-7', 'no volume has the key "volume-7": there is no Volume VII'],
+    ['Volume VII', 'no volume has the key "Volume VII": there is no Volume VII'],
+    ['VII', 'no volume has the key "VII": there is no Volume VII'],
+    ['7', 'no volume has the key "7": there is no Volume VII'],
+  ])('volume: %s says there is no such volume and lists the volumes', async (written, message) => {
+    const problem = await one('volume: volume-ii', `volume: ${written}`);
+    expect(where(problem)).toBe('ref/unknown-volume content/manuscripts/new.yaml:2:9 volume');
+    expect(problem.message).toBe(message);
+    expect(problem.expected).toContain('volume-i (Volume I), volume-ii (Volume II)');
+  });
+
+  it.each([
+    ['content/media/pdfs/orchids.pdf', 'write document: pdfs/orchids.pdf (the path inside content/media/)'],
+    ['orchids.pdf', "write document: pdfs/orchids.pdf (a manuscript's PDF is in content/media/pdfs/)"],
+    [
+      'pdfs/ORCHIDS.PDF',
+      'write document: pdfs/ORCHIDS.pdf, and rename the file so (the name ends in .pdf, in small letters)',
+    ],
+    [
+      'pdfs/my orchids.pdf',
+      'write document: pdfs/my-orchids.pdf, and rename the file so (a file name without spaces: letters, digits, ".", "_" and "-")',
+    ],
+  ])('document: %s says exactly what to write', async (written, expected) => {
+    const problem = await one('document: pdfs/orchids.pdf', `document: ${written}`);
+    expect(where(problem)).toBe('schema/format content/manuscripts/new.yaml:7:11 document');
+    expect(problem.expected).toBe(expected);
+  });
+
+  it.each([
+    ['28.02.2023', '"28.02.2023" is not written YYYY-MM-DD', 'write 2023-02-28'],
+    ['30.02.2023', '"30.02.2023" is not a date: February 2023 has 28 days', 'a real date as YYYY-MM-DD'],
+    ['2023-02-30', '"2023-02-30" is not a date: February 2023 has 28 days', 'a real date as YYYY-MM-DD'],
+    ['2024-02-30', '"2024-02-30" is not a date: February 2024 has 29 days', 'a real date as YYYY-MM-DD'],
+    ['2023-04-31', '"2023-04-31" is not a date: April has 30 days', 'a real date as YYYY-MM-DD'],
+    ['2023-13-01', '"2023-13-01" is not a date: there is no month 13', 'a real date as YYYY-MM-DD'],
+    ['2/28/2023', '"2/28/2023" is not written YYYY-MM-DD', 'write 2023-02-28'],
+    ['02/03/2023', '"02/03/2023" is not written YYYY-MM-DD', 'a real date as YYYY-MM-DD'],
+    ['March 2, 2023', '"March 2, 2023" is not written YYYY-MM-DD', 'a real date as YYYY-MM-DD'],
+  ])('citation_date: %s', async (written, message, expected) => {
+    const problem = await one('citation_date: 2022-01-10', `citation_date: ${written}`);
+    expect(where(problem)).toBe('schema/format content/manuscripts/new.yaml:4:16 citation_date');
+    expect(problem.message).toBe(message);
+    expect(problem.expected).toBe(expected);
+  });
+});

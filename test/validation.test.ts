@@ -58,11 +58,13 @@ describe('schema problems point at the field', () => {
     ],
     ['an id that is not a positive integer', 'id: 40', 'id: 4.0', 1, 5, 'id'],
     [
-      'markup in a title',
+      // A title may hold italics, bold, sub- and superscript (test/title-markup.test.ts); any other
+      // element is refused at its tag.
+      'markup in a title that a title may not hold',
       'citation_title: A new record',
-      'citation_title: A <b>new</b> record',
+      'citation_title: A <span>new</span> record',
       3,
-      17,
+      19,
       'citation_title',
     ],
     ['a script in an abstract', 'abstract: <p>Text.</p>', 'abstract: <p onclick="x()">Text.</p>', 5, 11, 'abstract'],
@@ -481,7 +483,7 @@ describe('one run reports everything', () => {
     expect(stderr).toContain('content/authors/bad.yaml:1:1 surname: is missing (the family name)');
     expect(stderr).toContain('content/authors/bad.yaml:1:1 institution: is missing');
     expect(stderr).toContain(
-      'content/manuscripts/new.yaml:4:16 citation_date: "2022-13-01" is not valid (a real date as YYYY-MM-DD)',
+      'content/manuscripts/new.yaml:4:16 citation_date: "2022-13-01" is not a date: there is no month 13 (a real date as YYYY-MM-DD)',
     );
     // The manuscript is invalid, and its well-formed references are still checked in the same run.
     expect(stderr).toContain('content/manuscripts/new.yaml:10:5 authors[1]: no author has the key "nobody"');

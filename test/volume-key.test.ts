@@ -58,13 +58,24 @@ describe('a manuscript names its volume by a readable key', () => {
   });
 
   it.each(['check', 'build'] as const)('an unknown key points at the field and suggests a key (%s)', async (mode) => {
-    workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('volume: volume-iii') });
+    workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('volume: volum-ii') });
     const result = await workspace.build(mode);
     expect(result.ok).toBe(false);
     expect(result.problems.map(where)).toEqual(['ref/unknown-volume content/manuscripts/new.yaml:2:9 volume']);
     expect(result.problems[0]!.message).toContain('did you mean "volume-ii"?');
     expect(result.problems[0]!.expected).toContain('volume-i (Volume I)');
   });
+
+  it.each(['check', 'build'] as const)(
+    'a key naming a volume number that no volume has says so, with no guess at another (%s)',
+    async (mode) => {
+      workspace = await createWorkspace({ 'manuscripts/new.yaml': withVolume('volume: volume-iii') });
+      const result = await workspace.build(mode);
+      expect(result.problems.map(where)).toEqual(['ref/unknown-volume content/manuscripts/new.yaml:2:9 volume']);
+      expect(result.problems[0]!.message).toBe('no volume has the key "volume-iii": there is no Volume III');
+      expect(result.problems[0]!.expected).toContain('volume-i (Volume I)');
+    },
+  );
 
   it('a key that names two volumes is refused, naming both', async () => {
     // A file named `ii` that holds Volume I: "ii" is its file name and Volume II's numeral.

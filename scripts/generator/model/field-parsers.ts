@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import type { ProblemCode } from './problems.ts';
-import { ISSN, PAGE, isCalendarDate, isPlainLine, looksLikeMarkup } from './formats.ts';
+import { dateMistake } from './date-mistakes.ts';
+import { ISO_DATE, ISSN, PAGE, isPlainLine, looksLikeMarkup } from './formats.ts';
 import type * as scholarly from './scholarly-fields.ts';
 
 export type Parsed<T> =
@@ -149,4 +150,13 @@ export const page = (description: string) =>
   });
 
 export const fieldOf = <T>(spec: scholarly.FieldSpec<T>) => field(spec.jsonSchema, spec.parse);
-export const calendarDate = (description: string) => matching(description, /^\d{4}-\d{2}-\d{2}$/, isCalendarDate);
+/** A real date as YYYY-MM-DD; one written otherwise, or that the calendar has not, is said so with the fix. */
+export function calendarDate(description: string) {
+  return field({ type: 'string', description, pattern: ISO_DATE.source }, (value) => {
+    const text = asString(value, description);
+    if (!text.ok) return text;
+    const mistake = dateMistake(text.value);
+    if (!mistake) return ok(text.value);
+    return bad(mistake.message, mistake.write ? `write ${mistake.write}` : description);
+  });
+}

@@ -22,6 +22,7 @@ import {
 import { findUnsafeMarkup } from './rich-text.ts';
 import type { ProblemCode } from './problems.ts';
 import { VOLUME_KEY_DESCRIPTION } from './volume-keys.ts';
+import { pdfPathFix } from './pdf-path-fixes.ts';
 import * as scholarly from './scholarly-fields.ts';
 import {
   AZURE_STATIC_WEB_APPS_PLANS,
@@ -69,7 +70,13 @@ function mediaFile(description: string, localShape: RegExp, remoteShape: RegExp)
     if (text.value.split('/').includes('..') || text.value.startsWith('/')) {
       return bad(`${JSON.stringify(text.value)} leaves the media folder`, description, 'media/outside-content');
     }
-    if (!localShape.test(text.value)) return bad(`${JSON.stringify(text.value)} is not a valid PDF path`, description);
+    if (!localShape.test(text.value)) {
+      const fix = pdfPathFix(text.value, localShape === DOCUMENT_PATH ? 'document' : 'pdf', localShape);
+      return bad(
+        `${JSON.stringify(text.value)} is not a valid PDF path`,
+        fix ? `write ${fix.write} (${fix.why})` : description,
+      );
+    }
     return ok({ kind: 'local', path: text.value });
   });
 }

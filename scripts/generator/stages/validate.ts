@@ -44,7 +44,7 @@ export function validate<S extends z.ZodType>(
     if (issue.code !== 'unrecognized_keys') continue;
     const known = knownKeys(schema);
     for (const key of issue.keys) {
-      const guess = nearest(key, known);
+      const guess = nameEndingIn(key, known) ?? nearest(key, known);
       if (guess !== undefined && !(guess in (parsed.data as Record<string, unknown>)))
         guesses.set(fieldName([...issue.path, key]), fieldName([...issue.path, guess]));
     }
@@ -130,6 +130,15 @@ function commentsInValues(parsed: ParsedFile): Problem[] {
   };
   visit(parsed.data, [], 0);
   return problems;
+}
+
+/**
+ * The one known field whose name ends in `_<key>`: `title` and `date` are `citation_title` and
+ * `citation_date` in a manuscript, `full_date` in a volume (the contract's names, SPEC 2.2 and 2.3).
+ */
+function nameEndingIn(key: string, known: readonly string[]): string | undefined {
+  const found = known.filter((name) => name.endsWith(`_${key}`));
+  return found.length === 1 ? found[0] : undefined;
 }
 
 function codeFor(zodCode: string): ProblemCode {

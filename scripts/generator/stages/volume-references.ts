@@ -10,6 +10,19 @@ import type { ProblemCode } from '../model/problems.ts';
 import { countText } from '../../shared/count-text.ts';
 import type { ManuscriptRecord, Origin, VolumeRecord } from '../model/records.ts';
 import { volumeKeys, volumeNumeral, yearsFrom, type VolumeKeys, type VolumeMatch } from '../model/volume-keys.ts';
+import { isCanonicalRoman, numberToRoman, romanToNumber } from '../model/formats.ts';
+
+/**
+ * The volume number a key gives, if it gives one: `7`, `VII`, `Volume VII`, `volume-7`, `vol. 7`
+ * (as volume-keys.ts reads a numeral, and as file names are written).
+ */
+function numeralIn(key: string): number | undefined {
+  const written = /^\s*(?:vol(?:ume)?\.?[\s_-]*)?([0-9]+|[ivxlcdm]+)\s*$/i.exec(key)?.[1];
+  if (written === undefined) return undefined;
+  if (/^[0-9]+$/.test(written)) return Number(written) > 0 && Number(written) < 4000 ? Number(written) : undefined;
+  const roman = written.toUpperCase();
+  return isCanonicalRoman(roman) ? romanToNumber(roman) : undefined;
+}
 
 /**
  * Sets each manuscript that names its volume by `volume` to the id of the volume its key names as
@@ -117,12 +130,15 @@ export function volumeChecker(
     if (match === undefined) {
       // A volume that failed validation may be the one meant: its mistakes are reported at it.
       if (invalidKeys.find(key) || someLabelUnknown) return undefined;
-      const guess = suggest(key, keys.names);
+      // A key that gives a number names that volume or none: "did you mean Volume II?" for
+      // Volume VII would send the manuscript to the wrong volume.
+      const numeral = numeralIn(key);
+      const guess = numeral === undefined ? suggest(key, keys.names) : undefined;
       report(
         origin(),
         'volume',
         'ref/unknown-volume',
-        `no volume has the key "${key}"${guess ? `; did you mean "${guess}"?` : ''}`,
+        `no volume has the key "${key}"${numeral !== undefined ? `: there is no Volume ${numberToRoman(numeral)}` : guess ? `; did you mean "${guess}"?` : ''}`,
         volumes.length
           ? `a volume's file name in content/volumes/ without extension, or its label: ${keyList()}`
           : 'a volume in content/volumes/',

@@ -50,6 +50,17 @@ function explain(text: string, lines: Lines, error: ParserError): SyntaxMistake 
   const at = error.pos[0];
   const line = lines.lineOf(at);
   const lineText = lines.text(line);
+  // A tab where a line's indentation is (a pasted abstract): whatever the parser made of it.
+  if (/^ *\t/.test(lineText)) {
+    const block = blockAbove(lines, line);
+    return {
+      offset: lines.start(line),
+      message: block ? `starts with a tab, inside the text of ${block.field}` : 'starts with a tab',
+      expected: block
+        ? `spaces: indent every line of the text by the same number of spaces as its first (${block.indent})`
+        : 'spaces to indent a line: YAML does not allow tabs there',
+    };
+  }
   switch (error.code) {
     case 'TAB_AS_INDENT':
       return {
@@ -146,6 +157,27 @@ function explain(text: string, lines: Lines, error: ParserError): SyntaxMistake 
     message: `is not valid YAML here (${firstLine(error.message)})`,
     expected: GUIDE,
   };
+}
+
+/**
+ * The block text (`field: |` or `field: >`, then indented lines) that line `line` would continue:
+ * its field and the indentation of its first line.
+ */
+function blockAbove(lines: Lines, line: number): { field: string; indent: number } | undefined {
+  let indent: number | undefined;
+  for (let l = line - 1; l >= 0; l--) {
+    const text = lines.text(l);
+    if (text.trim() === '') continue;
+    const header = /^(\s*)(?:-\s+)?([^\s:#][^:#]*?):\s+[|>][-+0-9]*\s*(?:#.*)?$/.exec(text);
+    if (header && (indent === undefined || indentOf(text) < indent)) {
+      return { field: header[2]!, indent: indent ?? indentOf(text) + 2 };
+    }
+    if (/^\s*\t/.test(text)) continue;
+    // A line of the text, or one outside any block.
+    if (indentOf(text) === 0) return undefined;
+    indent = indentOf(text);
+  }
+  return undefined;
 }
 
 /** The last `[` or `{` before `at` that nothing closes, outside quotes (a good guess, not a parse). */
