@@ -99,7 +99,7 @@ const publishedManuscriptSchema = z
       .string()
       .regex(new RegExp(`^(?:${inner(ISSN)})?$`))
       .describe('The ISSN as "1234 - 5678" (the last character may be X); may be empty.'),
-    citation_title: text('Title of the manuscript.'),
+    citation_title: text('Title of the manuscript; may contain simple HTML markup (em, i, strong, b, sup, sub).'),
     citation_date: isoDate('Date of the manuscript, YYYY-MM-DD.'),
     citation_volume: id('The id of the volume the manuscript appears in.'),
     keywords: z

@@ -25,6 +25,8 @@ export const TITLE_ELEMENTS: ReadonlySet<string> = new Set(['em', 'i', 'strong',
 export interface RichTextKind {
   elements: ReadonlySet<string>;
   expected: string;
+  /** What the message asks for when a tag has an attribute. */
+  attributes: string;
 }
 
 /**
@@ -64,10 +66,19 @@ const FIRST_ATTRIBUTE = new RegExp(ATTRIBUTE.source);
 
 const ELEMENTS_EXPECTED = 'only p, em, i, strong, b, sup, sub, br, and links <a href="https://...">';
 
-export const ABSTRACT_MARKUP: RichTextKind = { elements: ABSTRACT_ELEMENTS, expected: ELEMENTS_EXPECTED };
-export const TITLE_MARKUP: RichTextKind = { elements: TITLE_ELEMENTS, expected: 'only em, i, strong, b, sup and sub' };
 const ATTRIBUTES_EXPECTED = 'no attributes, except href on a link <a>';
 const LINK_EXPECTED = 'a link written <a href="https://..."> with an absolute http(s) address';
+
+export const ABSTRACT_MARKUP: RichTextKind = {
+  elements: ABSTRACT_ELEMENTS,
+  expected: ELEMENTS_EXPECTED,
+  attributes: ATTRIBUTES_EXPECTED,
+};
+export const TITLE_MARKUP: RichTextKind = {
+  elements: TITLE_ELEMENTS,
+  expected: 'only em, i, strong, b, sup and sub',
+  attributes: 'no attributes: only <em>, <i>, <strong>, <b>, <sup> and <sub> as they are',
+};
 
 export interface MarkupIssue {
   /** Offset of the offending tag in the text. */
@@ -145,8 +156,8 @@ function refusedTag(tag: RegExpExecArray, offset: number, kind: RichTextKind): M
   if (NOTHING_AFTER_NAME.test(rest)) return undefined;
   const attribute = FIRST_ATTRIBUTE.exec(rest)?.[1]?.toLowerCase();
   return attribute === undefined
-    ? issue(`the <${name}> tag has more than its name`, ATTRIBUTES_EXPECTED)
-    : issue(`the ${attribute} attribute of <${name}> is not allowed`, ATTRIBUTES_EXPECTED);
+    ? issue(`the <${name}> tag has more than its name`, kind.attributes)
+    : issue(`the ${attribute} attribute of <${name}> is not allowed`, kind.attributes);
 }
 
 function refusedLink(rest: string, issue: (message: string, expected: string) => MarkupIssue): MarkupIssue | undefined {
@@ -185,14 +196,6 @@ const REFERENCE = new RegExp(REFERENCE_SOURCE);
  */
 export function titleHasMarkup(title: string): boolean {
   return /<\/?[A-Za-z]/.test(title) || REFERENCE.test(title);
-}
-
-/**
- * A title as plain text (meta tags, feeds, citations): richTextToPlain's, or the title as it is
- * when it holds no markup and no white space to fold (a line break, a tab, a space at either end).
- */
-export function titleToPlain(title: string): string {
-  return titleHasMarkup(title) || /[^\S ]|^ | $/.test(title) ? richTextToPlain(title) : title;
 }
 
 /**

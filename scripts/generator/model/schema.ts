@@ -20,6 +20,7 @@ import {
   looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
+import { richTitle } from './rich-title.ts';
 import type { ProblemCode } from './problems.ts';
 import { VOLUME_KEY_DESCRIPTION } from './volume-keys.ts';
 import { pdfPathFix } from './pdf-path-fixes.ts';
@@ -332,7 +333,9 @@ const manuscriptFields = z.strictObject({
   citation_volume: positiveInteger(
     'the id of the volume the manuscript appears in (its id field, which may differ from its numeral): prefer volume',
   ).optional(),
-  citation_title: plainText('the title of the manuscript'),
+  citation_title: richTitle(
+    'the title of the manuscript; italics, bold, sub- and superscript (em, i, strong, b, sub, sup) are allowed',
+  ),
   citation_date: calendarDate('a real date as YYYY-MM-DD'),
   citation_language: plainText('the language name; "" for none; omit for the journal\'s language', {
     allowEmpty: true,

@@ -16,6 +16,7 @@ import type { ManuscriptRecord } from '../model/records.ts';
 import type { Site } from '../model/site.ts';
 import { mediaUrl } from './api.ts';
 import { plainAbstractOf } from './citations/citation.ts';
+import { titleToPlain } from './title-text.ts';
 import { keywordList, orcidUrl, pageUrl } from './citation-values.ts';
 import { FEED_PATH, FEED_TYPE } from './linked-files.ts';
 
@@ -70,7 +71,8 @@ function entry(site: Site, m: ManuscriptRecord): string {
   return [
     '<entry>',
     `<id>${xmlText(url)}</id>`,
-    `<title type="text">${xmlText(m.citation_title)}</title>`,
+    // Text, as every value of the feed: a title's markup is left out (title-text.ts, titleToPlain).
+    `<title type="text">${xmlText(titleToPlain(m.citation_title))}</title>`,
     `<link rel="alternate" type="text/html" href="${xmlText(url)}"/>`,
     `<link rel="related" type="application/pdf" href="${xmlText(mediaUrl(m.document, journal))}"/>`,
     `<published>${date}</published>`,

@@ -11,6 +11,7 @@ import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import type { JournalInput } from '../model/schema.ts';
 import { mediaUrl } from './api.ts';
 import { scriptSafeJson } from './script-safe-json.ts';
+import { titleToPlain } from './title-text.ts';
 import type { AbstractTextKind } from './abstract-text.ts';
 import type { PagePart } from './page-metadata.ts';
 import { volumeNumber } from './page-paths.ts';
@@ -83,8 +84,8 @@ export function scholarlyArticle(
     '@type': 'ScholarlyArticle',
     '@id': url,
     url,
-    headline: m.citation_title,
-    name: m.citation_title,
+    headline: titleToPlain(m.citation_title),
+    name: titleToPlain(m.citation_title),
     description: texts?.description,
     abstract: texts?.abstract,
     author: authors.map((author) =>

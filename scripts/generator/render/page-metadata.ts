@@ -12,6 +12,7 @@ import type { DeferredText } from '../../shared/output-file.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
 import type { AbstractTextKind } from './abstract-text.ts';
 import { scholarlyArticleScript } from './json-ld.ts';
+import { titleToPlain } from './title-text.ts';
 import {
   keywordList,
   languageCode,
@@ -45,7 +46,8 @@ export function tagsOf(
   volume: VolumeRecord,
   authors: readonly PageAuthor[],
 ): [string, string][] {
-  const tags: [string, string | undefined][] = [['citation_title', m.citation_title]];
+  // Meta tags hold text: a title's markup is left out (title-text.ts, titleToPlain).
+  const tags: [string, string | undefined][] = [['citation_title', titleToPlain(m.citation_title)]];
   for (const author of authors) {
     tags.push(['citation_author', author.citation]);
     // Scholar reads an institution (and an ORCID iD) as belonging to the author tag just before it.
@@ -112,7 +114,8 @@ export function manuscriptHead(
   const language = m.citation_language ?? journal.citation_language;
   const keywords = keywordList(m.keywords);
   text += '<link rel="schema.DC" href="http://purl.org/dc/elements/1.1/">\n';
-  meta('name', 'DC.Title', m.citation_title);
+  const title = titleToPlain(m.citation_title);
+  meta('name', 'DC.Title', title);
   for (const author of authors) meta('name', 'DC.Creator.PersonalName', author.display);
   meta('name', 'DC.Date.issued', m.citation_date);
   meta('name', 'DC.Identifier.URI', url);
@@ -129,7 +132,7 @@ export function manuscriptHead(
 
   // Open Graph: what a link preview shows; `article:` properties follow og:type.
   meta('property', 'og:type', 'article');
-  meta('property', 'og:title', m.citation_title);
+  meta('property', 'og:title', title);
   meta('property', 'og:url', url);
   meta('property', 'og:site_name', journal.title);
   text += '<meta property="og:description" content="';

@@ -19,6 +19,8 @@ import type { Site } from '../model/site.ts';
 import { publishedJsonOf, type FoundAuthors } from '../model/records.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
 import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
+import { sanitizeTitleHtml } from './sanitize-html.ts';
+import { titleToPlain } from './title-text.ts';
 import { homePagePath, manuscriptPagePath, volumeNumber, volumePagePath } from './page-paths.ts';
 import { keywordList, manuscriptHead, pageAuthors, standardIssn, type PagePart } from './page-metadata.ts';
 import type { JournalInput } from '../model/schema.ts';
@@ -191,7 +193,8 @@ function manuscriptPage(
   }
   const body: PagePart[] = [
     '<article>\n',
-    `<h1>${e(m.citation_title)}</h1>\n`,
+    // The title's markup (italics, sub- and superscript) as the abstract's is: sanitized.
+    `<h1>${sanitizeTitleHtml(m.citation_title)}</h1>\n`,
     `<ul class="authors">${authorItems}</ul>\n`,
     // Title, authors, abstract and the PDF first, the list of the rest after: Google Scholar asks
     // for the abstract on the page, and a phone's first screen shows its start (docs/indexing.md).
@@ -215,7 +218,7 @@ function manuscriptPage(
     '</article>\n',
   );
   return page(journal, frame, {
-    title: `${m.citation_title} | ${journal.title}`,
+    title: `${titleToPlain(m.citation_title)} | ${journal.title}`,
     path: manuscriptPagePath(m),
     head,
     body,
@@ -252,7 +255,7 @@ function volumePage(site: Site, frame: PageFrame, volume: VolumeRecord): PagePar
         .map((a) => a.display)
         .join(', ');
       body.push(
-        `<li><a href="${e(manuscriptPagePath(m))}">${e(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`,
+        `<li><a href="${e(manuscriptPagePath(m))}">${sanitizeTitleHtml(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`,
       );
     }
     body.push('</ul>');

@@ -108,7 +108,7 @@ const LATEX_STYLES = {
   sup: '\\textsuperscript',
 } as const;
 
-/** A run of the title (title-runs.ts): escaped, its white space folded, the spaces at its ends kept. */
+/** A run of the title (title-text.ts): escaped, its white space folded, the spaces at its ends kept. */
 function escapeLatexRun(value: string): string {
   return (NOT_ONE_LINE.test(value) ? value.replace(/[\s\u0085]+/g, ' ') : value).replace(
     LATEX_SPECIALS,

@@ -8,12 +8,12 @@
  */
 import type { ManuscriptRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
-import { richTextToPlain, titleToPlain } from '../../model/rich-text.ts';
+import { richTextToPlain } from '../../model/rich-text.ts';
 import { mediaUrl } from '../api.ts';
 import { keywordList, languageCode, pageUrl, standardIssn } from '../citation-values.ts';
 import { volumeNumber } from '../page-paths.ts';
 import { citationKey } from './citation-key.ts';
-import { titleRuns, type TitleRun } from './title-runs.ts';
+import { titleRuns, titleToPlain, type TitleRun } from '../title-text.ts';
 
 /** An author: a family and a given name from an author record, or a name kept as published (a literal). */
 export type CitedName = { family: string; given: string } | { literal: string };
@@ -21,9 +21,9 @@ export type CitedName = { family: string; given: string } | { literal: string };
 export interface Citation {
   /** A key for the reference, unique in the journal (citation-key.ts). */
   key: string;
-  /** Plain text (model/rich-text.ts, titleToPlain). */
+  /** Plain text (title-text.ts, titleToPlain). */
   title: string;
-  /** The title with its markup, as runs of styled text (title-runs.ts): one plain run for most. */
+  /** The title with its markup, as runs of styled text (title-text.ts): one plain run for most. */
   titleRuns: TitleRun[];
   authors: CitedName[];
   /** `citation_date`, `YYYY-MM-DD`, and its parts. */

@@ -5,7 +5,7 @@
  * schema puts what has no field of its own.
  */
 import type { Citation } from './citation.ts';
-import type { TitleStyle } from './title-runs.ts';
+import type { TitleStyle } from '../title-text.ts';
 
 export function cslJson(c: Citation): string {
   const item: Record<string, unknown> = {

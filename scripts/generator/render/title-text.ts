@@ -1,12 +1,14 @@
 /**
- * A title with markup (model/rich-text.ts, TITLE_ELEMENTS) as runs of text, each with the styles it
- * is set in: what a citation format writes in its own markup (BibTeX's `\textit{}`, CSL-JSON's
- * `<i>`). The runs are read from the title as a page shows it (sanitize-html.ts), so a format sees
- * the same balanced elements and the same text a reader does.
+ * A title with markup (model/rich-text.ts, TITLE_ELEMENTS) as the outputs that do not show HTML
+ * need it: runs of text, each with the styles it is set in, which a citation format writes in its
+ * own markup (BibTeX's `\textit{}`, CSL-JSON's `<i>`); and plain text, for meta tags, the feed and
+ * RIS. Both are read from the title as a page shows it (sanitize-html.ts), so every output has the
+ * text a reader sees: the allowed elements' tags left out, anything else the page shows as text
+ * (which the content validation refuses) kept as text.
  */
-import { decodeReferences } from '../../model/html-references.ts';
-import { titleHasMarkup } from '../../model/rich-text.ts';
-import { sanitizeTitleHtml } from '../sanitize-html.ts';
+import { decodeReferences } from '../model/html-references.ts';
+import { titleHasMarkup } from '../model/rich-text.ts';
+import { sanitizeTitleHtml } from './sanitize-html.ts';
 
 export type TitleStyle = 'italic' | 'bold' | 'sub' | 'sup';
 
@@ -56,4 +58,17 @@ export function titleRuns(title: string): TitleRun[] {
     if (last.text === '') runs.pop();
   }
   return runs;
+}
+
+/**
+ * A title as plain text: itself when it holds no markup and no white space to fold (a line break,
+ * a tab, a space at either end), which is every title before titles could hold markup, byte for
+ * byte; otherwise its runs' text.
+ */
+export function titleToPlain(title: string): string {
+  if (titleHasMarkup(title))
+    return titleRuns(title)
+      .map((run) => run.text)
+      .join('');
+  return /[^\S ]|^ | $/.test(title) ? title.replace(/\s+/g, ' ').trim() : title;
 }
