@@ -4,7 +4,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.cache/', 'content/', 'test/fixtures/', '**/*.d.mts', '**/*.d.cts'] },
+  {
+    ignores: ['node_modules/', 'vendor/', 'dist/', '.cache/', 'content/', 'test/fixtures/', '**/*.d.mts', '**/*.d.cts'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

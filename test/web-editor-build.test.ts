@@ -1,16 +1,18 @@
 /**
  * The web editor in the built site: published under `admin/` only when journal.yaml turns it on,
- * with the configuration generated for this journal and the CMS bundle copied out of node_modules
- * (never a CDN); the setting's mistakes reported like any other; the same bytes cold and after an edit.
+ * with the configuration generated for this journal, the CMS bundle copied from the vendored copy
+ * (never a CDN) and the editor's own script; the setting's mistakes reported like any other; the
+ * same bytes cold and after an edit.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configYaml } from '../scripts/admin/admin-page.ts';
 import { cmsConfig, productionBackend } from '../scripts/admin/cms-config.ts';
+import { editorScript } from '../scripts/admin/editor-script.ts';
+import { vendoredCmsFile } from '../scripts/admin/vendored-cms.ts';
 import { build } from '../scripts/generator/build.ts';
 import { journalSchema } from '../scripts/generator/model/schema.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
@@ -31,10 +33,7 @@ const ENABLED = `${JOURNAL_YAML}admin:
   repo: test-society/bulletin
 `;
 
-const BUNDLE = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('decap-cms/package.json')),
-  'dist/decap-cms.js',
-);
+const BUNDLE = vendoredCmsFile('decap-cms.js');
 
 const workspaces: Workspace[] = [];
 async function journalWith(journalYaml: string): Promise<Workspace> {
@@ -65,11 +64,12 @@ describe('the web editor in the built site', () => {
     expect(parse(config).backend).toEqual({ name: 'github', repo: 'test-society/bulletin', branch: 'main' });
 
     const page = await readFile(inOutput(workspace, 'admin/index.html'), 'utf8');
-    expect(page).toContain('<script src="decap-cms.js"></script>');
+    expect(page).toContain('<script src="decap-cms.js"></script>\n<script src="editor.js"></script>');
     // Nothing is loaded from another site.
     expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(await digest(inOutput(workspace, 'admin/decap-cms.js'))).toBe(await digest(BUNDLE));
     expect(await readFile(inOutput(workspace, 'admin/decap-cms.js.LICENSE.txt'), 'utf8')).toMatch(/license/i);
+    expect(await readFile(inOutput(workspace, 'admin/editor.js'), 'utf8')).toBe((await editorScript()).text);
   });
 
   it('is not published when the setting is absent or off', async () => {
@@ -112,7 +112,7 @@ describe('the web editor in the built site', () => {
     const cold = await journalWith(ENABLED);
     await cold.write('authors/ana-petrovska.yaml', 'name: Ana\nsurname: Petrovska\ninstitution: Skopje.\n');
     expect((await build(cold.paths, 'build', { cache: false })).problems).toEqual([]);
-    for (const file of ['admin/index.html', 'admin/config.yml', 'admin/decap-cms.js'])
+    for (const file of ['admin/index.html', 'admin/config.yml', 'admin/decap-cms.js', 'admin/editor.js'])
       expect(await digest(inOutput(cold, file)), file).toBe(await digest(inOutput(workspace, file)));
   });
 });

@@ -82,7 +82,7 @@ for (const server of SERVERS) {
       await running?.stop();
     });
 
-    it('answers /admin/ with the page as HTML, the bundle as JavaScript, the configuration beside them', async () => {
+    it('answers /admin/ with the page as HTML, the scripts as JavaScript, the configuration beside them', async () => {
       const page = await send(running.origin, 'GET', '/admin/');
       expect(page.status, running.describe()).toBe(200);
       expect(values(page, 'content-type')[0]).toMatch(/^text\/html/);
@@ -92,6 +92,10 @@ for (const server of SERVERS) {
       expect(bundle.status).toBe(200);
       expect(values(bundle, 'content-type')[0]).toMatch(/^(text|application)\/javascript/);
       expect(bundle.body.length).toBe((await readFile(path.join(site.dist, 'admin/decap-cms.js'))).length);
+      // The editor's own script, which starts the CMS (docs/web-editor.md).
+      const script = await send(running.origin, 'GET', '/admin/editor.js');
+      expect(script.status).toBe(200);
+      expect(values(script, 'content-type')[0]).toMatch(/^(text|application)\/javascript/);
 
       const config = await send(running.origin, 'GET', '/admin/config.yml');
       expect(config.status).toBe(200);

@@ -5,8 +5,9 @@
 import { yamlPackage } from '../shared/yaml-package.ts';
 import { escapeHtml } from '../generator/model/html-references.ts';
 import type { CmsConfig } from './cms-config.ts';
+import { EDITOR_SCRIPT } from './editor-script.ts';
 
-/** The CMS's browser bundle, copied out of node_modules next to the page (never loaded from a CDN). */
+/** The CMS's browser bundle, copied from vendor/decap-cms/ next to the page (never loaded from a CDN). */
 export const CMS_BUNDLE = 'decap-cms.js';
 /** The bundle's third-party license notices, published beside it. */
 export const CMS_BUNDLE_LICENSE = 'decap-cms.js.LICENSE.txt';
@@ -42,28 +43,25 @@ export function adminPage(title: string, config: CmsConfig): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>Editor: ${escapeHtml(title)}</title>
+<style>
+/* Decap CMS lays the editor out for 800 pixels and more: on a phone its top bar wraps instead,
+   so that Publish stays on the screen (html body: over the CMS's own rules, which come later). */
+@media (max-width: 799px) {
+  html body [class*="-EditorContainer"] { min-width: 0; display: flex; flex-direction: column; padding-top: 0; }
+  html body [class*="-EditorContainer"] > [class*="-ToolbarContainer"] {
+    position: static; flex: none; min-width: 0; height: auto; min-height: 66px; flex-wrap: wrap;
+  }
+  html body [class*="-EditorContainer"] > [class*="-ToolbarContainer"] > * { height: auto; min-height: 56px; }
+  html body [class*="-ToolbarSectionMain"] { flex-wrap: wrap; flex-basis: 100%; }
+  html body [class*="-ToolbarSectionMain"] > * { flex-wrap: wrap; }
+  html body [class*="-EditorContainer"] > [class*="-Editor"] { position: relative; width: 100%; flex: 1; min-height: 0; }
+}
+</style>
 </head>
 <body>
-<script>window.CMS_MANUAL_INIT = true;</script>
+<script>window.CMS_MANUAL_INIT = true; window.JOURNAL_EDITOR = { optional: ${optional} };</script>
 <script src="${CMS_BUNDLE}"></script>
-<script>
-(function () {
-  var optional = ${optional};
-  CMS.registerEventListener({
-    name: 'preSave',
-    handler: function (event) {
-      var entry = event.entry;
-      var data = entry.get('data');
-      (optional[entry.get('collection')] || []).forEach(function (name) {
-        var value = data.get(name);
-        if (value === '' || value === null || (value && value.size === 0)) data = data.delete(name);
-      });
-      return data;
-    },
-  });
-  CMS.init();
-})();
-</script>
+<script src="${EDITOR_SCRIPT}"></script>
 </body>
 </html>
 `;

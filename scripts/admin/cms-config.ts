@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { collections, type CollectionName, type JournalInput } from '../generator/model/schema.ts';
 import { DOCUMENT_PATH, ISO_DATE, VOLUME_PDF_PATH } from '../generator/model/formats.ts';
 import { ABSTRACT_PATTERN } from './abstract-pattern.ts';
+import { FILE_NAME, ID_WIDGET, RECORD_FORMAT, VOLUME_WIDGET } from './form-rules.ts';
 
 /** One field of the CMS's form: Decap's field options, as written to config.yml. */
 export interface CmsField {
@@ -28,7 +29,8 @@ export interface CmsCollection {
   label_singular: string;
   folder: string;
   extension: 'yaml';
-  format: 'yml';
+  /** The editor's own YAML format (record-file.ts): a save changes only the lines of the fields edited. */
+  format: typeof RECORD_FORMAT;
   create: true;
   slug: string;
   identifier_field: string;
@@ -71,29 +73,110 @@ interface PropertySchema {
 
 const COLLECTIONS: Record<
   CollectionName,
-  Omit<CmsCollection, 'name' | 'folder' | 'extension' | 'format' | 'create' | 'fields'>
+  Omit<CmsCollection, 'name' | 'folder' | 'extension' | 'format' | 'create' | 'fields' | 'slug'>
 > = {
   authors: {
     label: 'Authors',
     label_singular: 'Author',
-    // The file name is the author's key (docs/content-model.md, "The key"): name-surname, as the journal's keys are.
-    slug: '{{name}}-{{surname}}',
     identifier_field: 'surname',
     summary: '{{surname}}, {{name}}',
   },
   volumes: {
     label: 'Volumes',
     label_singular: 'Volume',
-    slug: '{{citation_journal_title}}',
     identifier_field: 'citation_journal_title',
     summary: '{{citation_journal_title}} ({{full_date}})',
   },
   manuscripts: {
     label: 'Manuscripts',
     label_singular: 'Manuscript',
-    slug: '{{id}}-{{citation_title}}',
     identifier_field: 'citation_title',
     summary: '{{citation_title}}',
+  },
+};
+
+/**
+ * The form's order, as docs/editors.md lists the fields (what an editor has at hand first); a
+ * field the schema gains and this list does not name follows, in the schema's order.
+ */
+const FORM_ORDER: Record<CollectionName, readonly string[]> = {
+  authors: ['name', 'surname', 'institution', 'orcid', 'order'],
+  volumes: [
+    'id',
+    'citation_journal_title',
+    'udc',
+    'first_page',
+    'last_page',
+    'full_date',
+    'pdf',
+    'citation_language',
+    'citation_issn',
+    'order',
+  ],
+  manuscripts: [
+    'id',
+    'volume',
+    'citation_title',
+    'citation_date',
+    'udc',
+    'authors',
+    'section',
+    'keywords',
+    'document',
+    'abstract',
+    'doi',
+    'first_page',
+    'last_page',
+    'citation_language',
+    'citation_issn',
+    'license',
+    'order',
+  ],
+};
+
+/**
+ * Fields kept for older files and never asked of a new record: not in the form. A file that has
+ * one keeps it as written (record-file.ts); a manuscript's `citation_volume` gives way to the
+ * volume chosen in the form (editor-browser.ts), as the check advises.
+ */
+const NOT_IN_FORM: Partial<Record<CollectionName, readonly string[]>> = { manuscripts: ['citation_volume'] };
+
+/**
+ * Hints in the editors' words (docs/editors.md); a field not named here has its schema's
+ * description. The CMS marks an optional field "(optional)" itself.
+ */
+const HINTS: Record<CollectionName, Record<string, string>> = {
+  authors: {
+    name: 'The given name, in any script (e.g. Ана).',
+    surname: 'The family name, in any script.',
+    institution: 'The institution, and its postal address if you like.',
+    orcid: 'The ORCID iD, e.g. 0000-0002-1825-0097 (without https://orcid.org/).',
+    order: 'A number, to list this author before those without one (the smallest first).',
+  },
+  volumes: {
+    id: 'A number no other volume has (a new volume gets the next free one). Manuscripts are published with it; in a journal moved from an earlier site it is not always the numeral.',
+    citation_journal_title: 'Volume and the Roman numeral, e.g. Volume VI.',
+    udc: 'UDC numbers separated by one space, e.g. 57 59.',
+    first_page: 'The first page, e.g. 1.',
+    last_page: 'The last page, e.g. 96.',
+    full_date: 'The date of publication, year-month-day, e.g. 2024-12-20.',
+    citation_language: "The volume's language, when it is not the journal's (e.g. English).",
+    citation_issn: "The ISSN, when it is not the journal's, e.g. 1857 - 9870.",
+    order: 'A number, to list this volume before those without one (the smallest first).',
+  },
+  manuscripts: {
+    id: 'A number no other manuscript has (a new manuscript gets the next free one).',
+    citation_title: 'The title of the manuscript.',
+    citation_date: 'The date of publication, year-month-day, e.g. 2024-02-28.',
+    udc: 'The UDC code, e.g. 597.6.',
+    section: 'The section of the journal it appears in.',
+    doi: 'The DOI, e.g. 10.1234/bbsrs.2023.17 (without https://doi.org/).',
+    first_page: 'Its first page in the volume.',
+    last_page: 'Its last page in the volume.',
+    citation_language: "The manuscript's language, when it is not the journal's (e.g. English).",
+    citation_issn: "The ISSN, when it is not the journal's, e.g. 1857 - 9870.",
+    license: "The web address of the manuscript's licence, when it is not the journal's.",
+    order: 'A number, to list this manuscript before those without one (the smallest first).',
   },
 };
 
@@ -122,25 +205,22 @@ const REFERENCES: Partial<
   manuscripts: {
     // By the volume's file name, as authors are by theirs: the key the build resolves (volume-keys.ts).
     volume: () => ({
-      widget: 'relation',
+      // The relation list, with the volume a typed numeral or label names exactly first (editor-browser.ts).
+      widget: VOLUME_WIDGET,
       collection: 'volumes',
       value_field: '{{slug}}',
       search_fields: ['citation_journal_title'],
       display_fields: ['{{citation_journal_title}} ({{full_date}})'],
       options_length: 1000,
       required: true,
-      hint: 'The volume the manuscript appears in.',
-    }),
-    // Files written before `volume` keep it; the form offers no reason to type it.
-    citation_volume: () => ({
-      hint: "Older files only: the volume's id, which may differ from its number. Choose the volume above instead.",
+      hint: 'The volume it appears in: type its numeral (VI) and choose it.',
     }),
     // A list of single choices, not one multiple choice: the authors' order is published, and a
     // list's items can be dragged into it.
     authors: () => ({
       widget: 'list',
       label_singular: 'author',
-      hint: 'The authors in author order: add each one, and drag one to move it.',
+      hint: 'The authors in the order of the paper: add each one, and drag one to move it.',
       field: {
         name: 'author',
         label: 'Author',
@@ -156,8 +236,14 @@ const REFERENCES: Partial<
       ...pdfField(`${content}/media/pdfs`, 'pdfs', DOCUMENT_PATH),
       hint: 'The manuscript PDF: upload it, or choose one already uploaded.',
     }),
-    keywords: () => ({ hint: 'Keywords separated by commas; the published list ends with a full stop.' }),
-    abstract: () => ({ widget: 'text', pattern: [ABSTRACT_PATTERN, ABSTRACT_HINT] }),
+    keywords: () => ({
+      hint: 'Keywords separated by commas, e.g. Triturus, newts, Ohrid (the published list ends with a full stop).',
+    }),
+    abstract: () => ({
+      widget: 'text',
+      pattern: [ABSTRACT_PATTERN, ABSTRACT_HINT],
+      hint: `${ABSTRACT_HINT}. Close every tag you open.`,
+    }),
     section: (journal) =>
       journal.sections && journal.sections.length > 0 ? { widget: 'select', options: [...journal.sections] } : {},
   },
@@ -175,7 +261,7 @@ const REFERENCES: Partial<
 const VOLUME_YEAR = "{{full_date | date('YYYY')}}";
 
 const ABSTRACT_HINT =
-  'Plain text, or HTML with only <p>, <br>, <em>, <i>, <strong>, <b>, <sup>, <sub> and links <a href="https://...">';
+  'Plain text, or paragraphs as <p>...</p>, with only <em>, <i>, <strong>, <b>, <sup>, <sub>, <br> and links <a href="https://...">';
 
 function pdfField(mediaFolder: string, publicFolder: string, shape: RegExp): Partial<CmsField> {
   return {
@@ -204,9 +290,11 @@ export function cmsConfig(journal: JournalInput, backend: CmsBackend, options: C
     collections: (Object.keys(collections) as CollectionName[]).map((name) => ({
       name,
       ...COLLECTIONS[name],
+      // The file name editor-browser.ts gives a new record, as `npm run new` names it (form-rules.ts).
+      slug: `{{${FILE_NAME}}}`,
       folder: `${content}/${name}`,
       extension: 'yaml',
-      format: 'yml',
+      format: RECORD_FORMAT,
       create: true,
       fields: fieldsOf(name, journal, content),
     })),
@@ -227,13 +315,22 @@ function fieldsOf(collection: CollectionName, journal: JournalInput, content: st
     required?: string[];
   };
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, property]) => {
+  const order = FORM_ORDER[collection];
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const hidden = NOT_IN_FORM[collection] ?? [];
+  const properties = Object.entries(schema.properties)
+    .filter(([name]) => !hidden.includes(name))
+    .sort(([a], [b]) => rank(a) - rank(b));
+  return properties.map(([name, property]) => {
     const reference = REFERENCES[collection]?.[name]?.(journal, content) ?? {};
     const field: CmsField = {
       name,
       label: LABELS[name] ?? readable(name),
       ...(reference.widget ? { widget: reference.widget } : widgetFor(`${collection}.${name}`, property)),
+      // An id: the next free one offered, a taken one refused (editor-browser.ts).
+      ...(name === 'id' && !reference.widget ? { widget: ID_WIDGET } : {}),
       ...reference,
+      ...(HINTS[collection][name] ? { hint: HINTS[collection][name] } : {}),
       required: reference.required ?? required.has(name),
     } as CmsField;
     if (field.hint === undefined && property.description) {
@@ -261,9 +358,13 @@ export function widgetFor(field: string, property: PropertySchema): Omit<CmsFiel
     };
   if (types.length === 1 && types[0] === 'boolean') return { widget: 'boolean' };
   if (types.includes('string') && types.every((type) => type === 'string' || type === 'integer')) {
-    // A date field: the browser's date picker, saving the text YYYY-MM-DD.
+    // A date field: a text box for year-month-day, as the files and docs/editors.md write dates. The
+    // browser's date picker shows its own locale's order (mm/dd/yyyy) instead.
     if (property.pattern === ISO_DATE.source)
-      return { widget: 'datetime', format: 'YYYY-MM-DD', date_format: 'YYYY-MM-DD', time_format: false };
+      return {
+        widget: 'string',
+        pattern: [property.pattern, 'Write the date as year-month-day, e.g. 2024-02-28.'],
+      };
     return {
       widget: 'string',
       ...(property.pattern

@@ -16,6 +16,8 @@ import type { JournalInput } from '../generator/model/schema.ts';
 import { CMS_BUNDLE, CMS_BUNDLE_LICENSE, adminPage, configYaml } from './admin-page.ts';
 import { cmsConfig } from './cms-config.ts';
 import { listenOnPort, type PortChoice } from '../shared/listen-port.ts';
+import { EDITOR_SCRIPT, editorScript } from './editor-script.ts';
+import { vendoredCmsFile } from './vendored-cms.ts';
 
 export interface LocalEditorOptions {
   /** The repository the editor saves into: the project root. */
@@ -53,6 +55,7 @@ export async function startLocalEditor(options: LocalEditorOptions): Promise<Loc
   const content = path.relative(options.root, options.content).split(path.sep).join('/');
   if (content.startsWith('..') || path.isAbsolute(content))
     throw new Error(`the content folder ${options.content} is not inside ${options.root}`);
+  const script = (await editorScript()).text;
   const backend = await startBackend(options);
   try {
     const config = cmsConfig(options.journal, { name: 'proxy', proxy_url: backend.url }, { content });
@@ -65,6 +68,7 @@ export async function startLocalEditor(options: LocalEditorOptions): Promise<Loc
         type: 'text/plain; charset=utf-8',
         body: () => bundleFile(CMS_BUNDLE_LICENSE),
       },
+      [`/admin/${EDITOR_SCRIPT}`]: { type: 'text/javascript; charset=utf-8', body: () => script },
     };
     const server = http.createServer((req, res) => {
       const pathname = new URL(req.url ?? '/', 'http://local.invalid').pathname;
@@ -114,7 +118,7 @@ export async function startLocalEditor(options: LocalEditorOptions): Promise<Loc
 }
 
 function bundleFile(name: string): NodeJS.ReadableStream {
-  return createReadStream(path.join(path.dirname(require.resolve('decap-cms/package.json')), 'dist', name));
+  return createReadStream(vendoredCmsFile(name));
 }
 
 function urlHost(host: string): string {

@@ -1,32 +1,39 @@
 /**
- * The web editor's browser bundle (docs/web-editor.md): Decap CMS's prebuilt `decap-cms.js`, copied
- * out of node_modules into `admin/` when content/journal.yaml turns the editor on, so the page
- * loads nothing from another site. Its key is the package's version: a build after the first takes
- * the previous output's copy (OutputFile.key) instead of writing 5 MB again.
+ * The web editor's browser files (docs/web-editor.md), written into `admin/` when
+ * content/journal.yaml turns the editor on, so the page loads nothing from another site: Decap
+ * CMS's prebuilt `decap-cms.js` and its license notices, copied from the project's vendored copy
+ * (vendor/decap-cms/), and the editor's own script (admin/editor-script.ts). Each has a key: a
+ * build after the first takes the previous output's copy (OutputFile.key) instead of writing 5 MB
+ * again, and bundles the script only when its sources changed.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { OutputFile } from '../../shared/output-file.ts';
 import { CMS_BUNDLE, CMS_BUNDLE_LICENSE } from '../../admin/admin-page.ts';
+import { EDITOR_SCRIPT, editorScriptKey, editorScriptSync } from '../../admin/editor-script.ts';
+import { readCmsOrigin, vendoredCmsFile } from '../../admin/vendored-cms.ts';
 import type { Problem } from '../model/problems.ts';
 import type { JournalInput } from '../model/schema.ts';
-
-/** The package the bundle comes from: a dependency, resolved from this module like any import. */
-const PACKAGE = 'decap-cms';
 
 export async function readAdminBundle(
   journal: JournalInput,
   journalFile: string,
 ): Promise<{ outputs: OutputFile[]; problems: Problem[] }> {
   if (!journal.admin?.enabled) return { outputs: [], problems: [] };
-  let folder: string;
-  let version: string;
   try {
-    const require = createRequire(import.meta.url);
-    const manifest = require.resolve(`${PACKAGE}/package.json`);
-    folder = path.join(path.dirname(manifest), 'dist');
-    version = (JSON.parse(await readFile(manifest, 'utf8')) as { version: string }).version;
+    const origin = await readCmsOrigin();
+    const copies = await Promise.all(
+      [CMS_BUNDLE, CMS_BUNDLE_LICENSE].map(async (name): Promise<OutputFile> => ({
+        path: `admin/${name}`,
+        body: await readFile(vendoredCmsFile(name)),
+        key: `${origin.package}@${origin.version}/dist/${name}`,
+      })),
+    );
+    const script: OutputFile = {
+      path: `admin/${EDITOR_SCRIPT}`,
+      body: () => [editorScriptSync()],
+      key: editorScriptKey(),
+    };
+    return { outputs: [...copies, script], problems: [] };
   } catch {
     return {
       outputs: [],
@@ -37,18 +44,10 @@ export async function readAdminBundle(
           line: 0,
           column: 0,
           field: 'admin',
-          message: `turns on the web editor, but its package ${PACKAGE} is not installed`,
-          expected: 'the project installed with npm ci, or admin.enabled: false',
+          message: 'turns on the web editor, but its files in vendor/decap-cms/ cannot be read',
+          expected: 'a complete checkout of the project, or admin.enabled: false',
         },
       ],
     };
   }
-  const outputs = await Promise.all(
-    [CMS_BUNDLE, CMS_BUNDLE_LICENSE].map(async (name): Promise<OutputFile> => ({
-      path: `admin/${name}`,
-      body: await readFile(path.join(folder, name)),
-      key: `${PACKAGE}@${version}/dist/${name}`,
-    })),
-  );
-  return { outputs, problems: [] };
 }
