@@ -9,6 +9,7 @@ import { build } from '../scripts/generator/build.ts';
 import type { Problem } from '../scripts/generator/model/problems.ts';
 import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
 import { NEW_MANUSCRIPT } from './helpers/records.ts';
+import { parseFile } from '../scripts/generator/stages/parse.ts';
 
 let workspace: Workspace | undefined;
 afterEach(async () => {
@@ -349,5 +350,76 @@ describe('messages that say the fix', () => {
     expect(where(problem)).toBe('schema/format content/manuscripts/new.yaml:4:16 citation_date');
     expect(problem.message).toBe(message);
     expect(problem.expected).toBe(expected);
+  });
+});
+
+describe('what the editor wrote, where', () => {
+  it.each([
+    ['1e400', 'is the number 1e400'],
+    ['-0', 'is the number -0'],
+    ['1.5', 'is the number 1.5'],
+  ])('an id of %s in a JSON file is reported as written', async (written, message) => {
+    const beetles = await readFile(path.join(VALID_JOURNAL, 'manuscripts/beetles.json'), 'utf8');
+    const problems = await problemsFor({ 'manuscripts/beetles.json': beetles.replace('"id": 12', `"id": ${written}`) });
+    expect(problems.map(where)).toEqual(['schema/format content/manuscripts/beetles.json:2:9 id']);
+    expect(problems[0]!.message).toBe(message);
+  });
+
+  it('an as_published author that holds only a line break says so', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('  - jane-doe', '  - as_published: "\\n"'),
+    });
+    expect(problems.map(where)).toEqual(['schema/format content/manuscripts/new.yaml:10:5 authors[1]']);
+    expect(problems[0]!.message).toBe('as_published is "\\n": a line break, and no name');
+    expect(problems[0]!.expected).toBe('the author exactly as published, on one line, e.g. "Ana Petrovska"');
+  });
+
+  it('an as_published author with another field names that field', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('  - jane-doe', '  - as_published: Jane Doe\n    orcid: x'),
+    });
+    expect(problems.map(where)).toEqual(['schema/format content/manuscripts/new.yaml:10:5 authors[1]']);
+    expect(problems[0]!.message).toBe('has the field "orcid" beside as_published');
+  });
+
+  it('an invalid UTF-8 sequence is located at its line and column', () => {
+    // An encoded surrogate (ED A0 80): its bytes look like a three-byte character.
+    const bytes = Buffer.concat([
+      Buffer.from('name: Ana\nsurname: B'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('x\ninstitution: C\n'),
+    ]);
+    const { problems } = parseFile('content/authors/a.yaml', bytes);
+    expect(problems.map(where)).toEqual(['io/not-utf8 content/authors/a.yaml:2:11 ']);
+    for (const bad of [[0xe0, 0x80, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf0, 0x80, 0x80, 0x80], [0xc3]]) {
+      const found = parseFile(
+        'content/authors/a.yaml',
+        Buffer.concat([Buffer.from('name: A'), Buffer.from(bad), Buffer.from('\nsurname: B\n')]),
+      );
+      expect(found.problems.map(where)).toEqual(['io/not-utf8 content/authors/a.yaml:1:8 ']);
+    }
+  });
+
+  it('a section that differs from a listed one only in how its letters are encoded shows the difference', async () => {
+    const journal = await readFile(path.join(VALID_JOURNAL, 'journal.yaml'), 'utf8');
+    const problems = await problemsFor({
+      'journal.yaml': journal.replace('  - Botany', '  - Botany\n  - \u00d6kologie'),
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('section: Botany', 'section: O\u0308kologie'),
+    });
+    expect(problems.map(where)).toEqual(['ref/unknown-section content/manuscripts/new.yaml:11:10 section']);
+    expect(problems[0]!.message).toBe(
+      '"O\u0308kologie" is written "O\\u0308kologie": it looks like the section "\u00d6kologie" ("\\u00d6kologie") but its letters are encoded differently',
+    );
+    expect(problems[0]!.expected).toBe(
+      'the section as content/journal.yaml lists it: type it again, or copy it from there',
+    );
+  });
+
+  it('a folder named journal.yaml is said to be a folder', async () => {
+    workspace = await createWorkspace({ 'journal.yaml': null });
+    await workspace.write('journal.yaml/settings.yaml', 'title: x\n');
+    const result = await workspace.build('check');
+    expect(result.problems.map(where)).toEqual(['io/not-a-file content/journal.yaml:0:0 ']);
+    expect(result.problems[0]!.message).toBe('is a folder, not a file');
   });
 });

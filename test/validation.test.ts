@@ -249,7 +249,10 @@ describe('file problems', () => {
     await symlink('/etc/hostname', path.join(content, 'journal.yaml'));
     await mkdir(path.join(content, 'journal.json'));
     await writeFile(path.join(content, 'Journal.yml'), 'title: x\n');
-    expect(await found()).toEqual({ file: undefined, problems: ['io/unreadable content/journal.yaml:0:0 '] });
+    expect(await found()).toEqual({
+      file: undefined,
+      problems: ['io/not-a-file content/journal.json:0:0 ', 'io/symlink content/journal.yaml:0:0 '],
+    });
   });
 
   it('two files with one key, and stray files, are reported', async () => {

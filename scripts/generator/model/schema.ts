@@ -316,6 +316,21 @@ function isAsPublished(value: unknown): value is { as_published: string } {
   return keys.length === 1 && typeof text === 'string' && text !== '' && !/[\u0000-\u001f\u007f]/.test(text);
 }
 
+/**
+ * What is wrong with a mapping of an authors list that means to keep an author as published (one
+ * that isAsPublished refuses): said rather than "a mapping is not an author key".
+ */
+function asPublishedMistake(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !('as_published' in value))
+    return undefined;
+  const other = Object.keys(value).find((key) => key !== 'as_published');
+  if (other !== undefined) return `has the field ${JSON.stringify(other)} beside as_published`;
+  const text = (value as { as_published: unknown }).as_published;
+  if (typeof text !== 'string') return `as_published is ${describe(text)}, not text`;
+  const what = text === '' ? 'empty' : /[\n\r\u2028\u2029]/.test(text) ? 'a line break' : 'only spaces';
+  return `as_published is ${JSON.stringify(text)}: ${what}, and no name`;
+}
+
 const manuscriptFields = z.strictObject({
   id: positiveInteger("the manuscript's id, unique among manuscripts"),
   volume: field(
@@ -371,6 +386,9 @@ const manuscriptFields = z.strictObject({
             );
           continue;
         }
+        const mistake = asPublishedMistake(key);
+        if (mistake)
+          return bad(mistake, 'the author exactly as published, on one line, e.g. "Ana Petrovska"', 'schema/format', i);
         if (typeof key !== 'string' || !RECORD_KEY.test(key)) {
           return bad(`${describe(key)} is not an author key`, authorsDescription, 'schema/format', i);
         }

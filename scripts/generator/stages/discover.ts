@@ -57,14 +57,30 @@ export async function discoverJournal(projectRoot: string, contentDir: string): 
     ? { file: relative(path.join(contentDir, journalName)), absolutePath: path.join(contentDir, journalName) }
     : undefined;
   if (!journalFile) {
-    problems.push(
-      whole(
-        relative(path.join(contentDir, 'journal.yaml')),
-        'io/unreadable',
-        'is missing',
-        'the journal settings file (see docs/content-model.md)',
-      ),
-    );
+    // A folder (or a link) of the name is not "missing": the editor sees it there.
+    const others = entries.filter((entry) => JOURNAL_NAMES.has(entry.name)).sort((a, b) => compareText(a.name, b.name));
+    for (const other of others)
+      problems.push(
+        whole(
+          relative(path.join(contentDir, other.name)),
+          other.isSymbolicLink() ? 'io/symlink' : 'io/not-a-file',
+          other.isDirectory()
+            ? 'is a folder, not a file'
+            : other.isSymbolicLink()
+              ? 'is a symbolic link, not a file'
+              : 'is not a regular file',
+          'the journal settings file, a file of field: value lines (see docs/content-model.md)',
+        ),
+      );
+    if (others.length === 0)
+      problems.push(
+        whole(
+          relative(path.join(contentDir, 'journal.yaml')),
+          'io/unreadable',
+          'is missing',
+          'the journal settings file (see docs/content-model.md)',
+        ),
+      );
   }
   for (const extra of journalCandidates.slice(1)) {
     problems.push(

@@ -402,6 +402,16 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
       b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
     if (length === 0) return i;
     for (let k = 1; k < length; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    // Overlong forms, encoded surrogates and code points above U+10FFFF (RFC 3629, section 4):
+    // the second byte's range, or the decoder's failure would be placed at the end of the file.
+    const second = bytes[i + 1]!;
+    if (
+      (b === 0xe0 && second < 0xa0) ||
+      (b === 0xed && second > 0x9f) ||
+      (b === 0xf0 && second < 0x90) ||
+      (b === 0xf4 && second > 0x8f)
+    )
+      return i;
     i += length;
   }
   return bytes.length;

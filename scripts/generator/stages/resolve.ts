@@ -249,6 +249,20 @@ export function checkReferences(journal: JournalInput, records: CheckedRecords):
       );
     });
     if (sections && section !== undefined && !sections.has(section)) {
+      // The same letters encoded otherwise (an accent typed as a letter and a combining mark, where
+      // the list has the accented letter): both look the same, so the message shows the code points.
+      const normal = section.normalize('NFC');
+      const same = [...sections].find((listed) => listed.normalize('NFC') === normal);
+      if (same !== undefined) {
+        report(
+          origin(),
+          'section',
+          'ref/unknown-section',
+          `"${section}" is written "${codePoints(section)}": it looks like the section "${same}" ("${codePoints(same)}") but its letters are encoded differently`,
+          'the section as content/journal.yaml lists it: type it again, or copy it from there',
+        );
+        return;
+      }
       const guess = suggest(section, sections);
       report(
         origin(),
@@ -354,6 +368,11 @@ function uniqueBy<T, K>(
     else seen.set(key, item);
   }
   return seen;
+}
+
+/** A text with every character outside ASCII written as its `\\u` escape (UTF-16 units, as JSON writes them). */
+function codePoints(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function abbreviate(values: string[], max = 10): string {

@@ -69,7 +69,7 @@ export function validate<S extends z.ZodType>(
     const params = (issue as { params?: Partial<IssueParams> }).params;
     if (params?.code === 'schema/missing' && guessed.has(fieldName(issue.path))) continue;
     const inside = params?.offset === undefined ? undefined : locateInside(parsed, issue.path, params.offset);
-    const message = params?.code ? issue.message : `is not valid: ${issue.message}`;
+    const message = asWritten(parsed, issue.path, params?.code ? issue.message : `is not valid: ${issue.message}`);
     problems.push({
       code: params?.code ?? codeFor(issue.code),
       file: parsed.file,
@@ -81,6 +81,23 @@ export function validate<S extends z.ZodType>(
     });
   }
   return { problems };
+}
+
+/**
+ * A JSON number in a message as the editor wrote it: `1e400` is read as Infinity, which JSON writes
+ * `null`, and `-0` as 0, so the message would name a number the file does not hold.
+ */
+function asWritten(parsed: ParsedFile, path: readonly PropertyKey[], message: string): string {
+  let value: unknown = parsed.data;
+  for (const step of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[step];
+  if (typeof value !== 'number') return message;
+  const read = `the number ${JSON.stringify(value)}`;
+  if (!message.includes(read)) return message;
+  const at = parsed.locate(path);
+  let from = 0;
+  for (let line = 1; line < at.line && from >= 0; line++) from = parsed.text.indexOf('\n', from) + 1;
+  const written = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(parsed.text.slice(from + at.column - 1))?.[0];
+  return written === undefined ? message : message.replace(read, `the number ${written}`);
 }
 
 /** A plain value followed by ` #` and a character other than a space: likely part of the value. */
