@@ -241,3 +241,15 @@ it('moves the manuscripts named by a volume label when two volumes trade labels,
   expect(list.find((m) => m.id === 7)?.citation_volume).toBe(1);
   expect(list.map((m) => m.id).slice(0, 2)).toEqual([1, 3]);
 });
+
+it('a manuscript saved with an id another has is the one told to change it; the other is named too', async () => {
+  await workspace.write('manuscripts/7-newts.yaml', NEW_MANUSCRIPT.replace('id: 40', 'id: 7'));
+  expect(await live.update([absolute('manuscripts/7-newts.yaml')])).toBe(true);
+  const site = live.site;
+  if (site.ok) throw new Error('a duplicate id must be a problem');
+  const duplicates = site.problems.filter((p) => p.code === 'ref/duplicate-id');
+  expect(duplicates.map((p) => `${p.file}:${p.line}:${p.column} ${p.expected}`)).toEqual([
+    'content/manuscripts/7-newts.yaml:1:5 an id no other manuscript has: the next free id is 13',
+    'content/manuscripts/salamanders.yaml:1:5 this file keeps its id: change the one in content/manuscripts/7-newts.yaml, to the next free id, 13',
+  ]);
+});

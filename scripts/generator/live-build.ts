@@ -74,6 +74,7 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
     index: undefined,
     media: undefined,
     listed: noListedFields(),
+    saved: new Set(),
   };
   let site = await assemble(content, state, renderers, []);
   const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
@@ -84,7 +85,11 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
     },
     async update(changed) {
       const publicChanged = changed.some(inPublic);
-      const change = await content.apply(changed.filter((file) => !inPublic(file)));
+      const contentFiles = changed.filter((file) => !inPublic(file));
+      const change = await content.apply(contentFiles);
+      // Of two records sharing an id, the one saved while dev runs is the new one (repeated-ids.ts).
+      if (change !== 'none')
+        for (const file of contentFiles) state.saved.add(path.relative(paths.root, file).split(path.sep).join('/'));
       if (change === 'none' && !publicChanged) return false;
       if (publicChanged) state.publicFiles = await readPublicFiles(paths.root, paths.public);
       // New settings (or code) change what every output is: nothing made before is kept.
@@ -105,6 +110,8 @@ interface LiveState {
   index: OutputIndex | undefined;
   /** What the renderers' listings have read of the records (listing-site.ts). */
   listed: ListedFields;
+  /** The content files saved since dev started (relative to the project, with `/`). */
+  saved: Set<string>;
   /** The PDFs as outputs, for the paths' index, made again only when the PDFs' map is. */
   media: { of: ReadonlyMap<string, string>; group: OutputGroup } | undefined;
 }
@@ -149,6 +156,7 @@ async function assemble(
   const patched = problems.length === 0 && replaced && state.order ? patchOrder(state.order, replaced) : undefined;
   const order = problems.length === 0 ? (patched ?? liveOrder(orderJournal(journal, records))) : undefined;
   const checked = order ? withAuthorsFound(referencesOf(records), records, order.resolved) : referencesOf(records);
+  if (state.saved.size > 0) checked.changedFiles = state.saved;
   if (!problems.some(isUnreadFolder)) {
     const found = checkReferences(journal, checked);
     const referenceWarnings = takeWarnings(found);
