@@ -422,7 +422,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('public-file' as const),
-      file: fc.constantFrom('404.html', 'robots-note.txt', 'docs/readme.txt', 'favicon.ico'),
+      // Not 404.html: the pages renderer writes it, and a copy in public/ is a conflict.
+      file: fc.constantFrom('offline.html', 'robots-note.txt', 'docs/readme.txt', 'favicon.ico'),
       text: fc.option(line, { nil: null }),
     }),
   },

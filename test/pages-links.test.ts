@@ -37,6 +37,13 @@ describe('links from the pages of the fixture journal, as built', () => {
     }
   });
 
+  it("gives the 404 page the journal's name and a link home", async () => {
+    const document = await documentOf('404.html');
+    expect(document.title).toBe('Page not found | Bulletin of the Test Society');
+    expect(document.querySelector('header a[href="/"]')?.textContent).toBe('Bulletin of the Test Society');
+    expect([...document.querySelectorAll('main a')].map((a) => a.getAttribute('href'))).toContain('/');
+  });
+
   it('names the feed in the head of every page, by its absolute URL', async () => {
     const pages = [
       'index.html',

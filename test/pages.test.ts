@@ -12,7 +12,7 @@ import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.
 import type { DeferredText } from '../scripts/shared/output-file.ts';
 import { plainStart, richTextToPlain } from '../scripts/generator/model/rich-text.ts';
 import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
-import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
+import { author, bodyText, JOURNAL, manuscript, site, volume } from './helpers/synthetic-site.ts';
 
 const ana = author('ana-petrovska', 'Ана', 'Петровска', 'Институт за биологија, Архимедова 3, 1000 Скопје.');
 const jane = author('jane-doe', 'Jane', 'Doe', 'Dept. of Zoology, "Oxford" <UK> & Co');
@@ -47,6 +47,7 @@ describe('landing page of a manuscript', () => {
   it('is one file, manuscripts/<id>.html, next to the home page and one page per volume', () => {
     expect(renderPages(journal).map((o) => o.path)).toEqual([
       'index.html',
+      '404.html',
       'volumes/5.html',
       'volumes/1.html',
       'manuscripts/7.html',
@@ -317,6 +318,33 @@ describe('volume and home pages', () => {
       '<ul><li><a href="/volumes/5">Volume V</a> (2023), 1 manuscript</li><li><a href="/volumes/1">Volume I</a> (2019), 0 manuscripts</li></ul>',
     );
     for (const list of ['authors', 'volumes', 'manuscripts']) expect(html).toContain(`<a href="/api/${list}/">`);
+  });
+
+  it('names the journal once on the home page, and keeps the API lists below the volumes, small', () => {
+    const html = pageOf('index.html');
+    const body = html.slice(html.indexOf('<body>'));
+    const title = escapeHtml(JOURNAL.title);
+    expect(body.split(title)).toHaveLength(2);
+    expect(body).toContain(`<h1>${title}</h1>`);
+    // The developers' note: one paragraph after the volumes, in the metadata's smaller type.
+    expect(body).not.toContain('<h2>Data</h2>');
+    const data = body.indexOf('<section class="data meta">');
+    expect(data).toBeGreaterThan(body.indexOf('<h2>Volumes</h2>'));
+    expect(body.slice(data, body.indexOf('</section>', data)).match(/<p>/g)).toHaveLength(1);
+  });
+
+  it('renders the 404 page from the journal settings, with the head, style, header and footer of every page', () => {
+    const html = pageOf('404.html');
+    const home = pageOf('index.html');
+    const style = (page: string) => /<style>.*<\/style>/.exec(page)?.[0];
+    expect(style(html)).toBe(style(home));
+    expect(html).toContain(`<title>Page not found | ${escapeHtml(JOURNAL.title)}</title>`);
+    expect(html).toContain('<meta name="robots" content="noindex">');
+    expect(html).not.toContain('rel="canonical"');
+    expect(html).toContain(`<header><a href="/">${escapeHtml(JOURNAL.title)}</a></header>`);
+    expect(html).toContain('<h1>Page not found</h1>');
+    expect(html.slice(html.indexOf('<main>'))).toContain('<a href="/">');
+    expect(html.slice(html.indexOf('<footer>'))).toBe(home.slice(home.indexOf('<footer>')));
   });
 
   it('renders the same bytes twice', () => {

@@ -100,7 +100,8 @@ export async function generateSyntheticJournal(
   for (const folder of ['authors', 'volumes', 'manuscripts', 'media/pdfs'])
     await mkdir(path.join(content, folder), { recursive: true });
   await mkdir(path.join(root, 'public'), { recursive: true });
-  await writeSettled(path.join(root, 'public/404.html'), '<!doctype html><title>Not found</title><h1>Not found</h1>\n');
+  // The pages renderer writes the 404 page from the journal's settings: a copy in public/ would clash with it.
+  await rm(path.join(root, 'public/404.html'), { force: true });
 
   const journal = renderJournal(sizes.seed);
   await writeSettled(path.join(content, 'journal.yaml'), journal.text);

@@ -3,6 +3,7 @@
  * original site had a landing page per manuscript carrying Google Scholar's `citation_*` meta tags.
  *
  *   /                          index.html: the journal, its volumes newest first, and the API lists
+ *   (any missing page)         404.html: the journal's name and a link home, as hosts answer a missing page
  *   /volumes/<number>          volumes/<number>.html: one volume, its manuscripts by section
  *                              (<number>: the label's numeral)
  *   /manuscripts/<id>          manuscripts/<id>.html: one manuscript, the landing page with the meta tags
@@ -62,7 +63,11 @@ export function* sitePages(site: Site, from = 0, to = Infinity): Generator<SiteP
  */
 export function renderPages(site: Site): OutputFile[] {
   const frame = pageFrame(site.journal);
-  const outputs: OutputFile[] = [{ path: pageFile(homePagePath), body: () => homePage(site, frame) }];
+  const outputs: OutputFile[] = [
+    { path: pageFile(homePagePath), body: () => homePage(site, frame) },
+    // From the journal's settings, as every page: hosts answer a missing page with it (scripts/hosts/rules.ts).
+    { path: NOT_FOUND_PAGE, body: () => notFoundPage(site.journal, frame) },
+  ];
   const ofVolume = (volume: VolumeRecord) => volumePage(site, frame, volume);
   for (const volume of volumesNewestFirst(site.volumes)) {
     outputs.push(new RecordFile(pageFile(volumePagePath(volume)), volume, ofVolume));
@@ -127,6 +132,8 @@ const STYLE =
 interface PageFrame {
   start: string;
   middle: string;
+  /** The header, naming the journal with a link home; the home page, whose heading is the journal's name, has none. */
+  header: string;
   end: string;
 }
 
@@ -134,7 +141,8 @@ function pageFrame(journal: JournalInput): PageFrame {
   return {
     start:
       '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${STYLE}</style>\n</head>\n<body>\n<header><a href="/">${e(journal.title)}</a></header>\n<main>\n`,
+    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${STYLE}</style>\n</head>\n<body>\n`,
+    header: `<header><a href="/">${e(journal.title)}</a></header>\n`,
     end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
   };
 }
@@ -148,13 +156,16 @@ function pageFrame(journal: JournalInput): PageFrame {
 function page(
   journal: JournalInput,
   frame: PageFrame,
-  options: { title: string; path: string; head?: PagePart[]; body: PagePart[] },
+  options: { title: string; path?: string; head?: PagePart[]; body: PagePart[]; header?: boolean },
 ): PagePart[] {
+  // A page without a path (the 404 page) is at no address of its own: no canonical link.
+  const canonical =
+    options.path === undefined ? '' : `<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`;
   return [
     frame.start,
-    `<title>${e(options.title)}</title>\n<link rel="canonical" href="${e(journal.base_url + options.path)}">\n`,
+    `<title>${e(options.title)}</title>\n${canonical}`,
     ...(options.head ?? []),
-    frame.middle,
+    frame.middle + (options.header === false ? '' : frame.header) + '<main>\n',
     ...options.body,
     frame.end,
   ];
@@ -277,19 +288,37 @@ function homePage(site: Site, frame: PageFrame): PagePart[] {
   return page(journal, frame, {
     title: journal.title,
     path: homePagePath,
+    // The heading names the journal: a header with its name above it would say it twice.
+    header: false,
     body: lines([
       `<h1>${e(journal.title)}</h1>`,
       `<p class="meta">ISSN ${e(standardIssn(journal.citation_issn))}</p>`,
       '<h2>Volumes</h2>',
       items.length ? `<ul>${items.join('')}</ul>` : '<p>No volumes yet.</p>',
-      '<h2>Data</h2>',
-      "<p>The journal's records are also published as read-only JSON: each list is one GET request and returns the whole list as a JSON array.</p>",
-      '<ul>',
-      '<li><a href="/api/authors/"><code>/api/authors/</code></a>: authors (name, surname, institution)</li>',
-      '<li><a href="/api/volumes/"><code>/api/volumes/</code></a>: volumes of the journal</li>',
-      '<li><a href="/api/manuscripts/"><code>/api/manuscripts/</code></a>: manuscripts, with their authors, volume and PDF</li>',
-      '</ul>',
-      '<p>Responses are <code>application/json</code>, may be fetched from any origin, and accept <code>?format=api</code> (it returns the same JSON).</p>',
+      // For developers, below what readers come for, in the metadata's smaller type.
+      '<section class="data meta">',
+      '<h3>Data</h3>',
+      "<p>The journal's records are also published as read-only JSON, each list one GET request that returns the whole list as an array: " +
+        '<a href="/api/authors/"><code>/api/authors/</code></a> (name, surname, institution), ' +
+        '<a href="/api/volumes/"><code>/api/volumes/</code></a> and ' +
+        '<a href="/api/manuscripts/"><code>/api/manuscripts/</code></a> (with their authors, volume and PDF). ' +
+        'Responses are <code>application/json</code>, may be fetched from any origin, and accept <code>?format=api</code> (the same JSON).</p>',
+      '</section>',
+    ]),
+  });
+}
+
+/** Where hosts find the page they answer a missing page with (scripts/hosts/rules.ts, notFoundPage). */
+const NOT_FOUND_PAGE = '404.html';
+
+function notFoundPage(journal: JournalInput, frame: PageFrame): PagePart[] {
+  return page(journal, frame, {
+    title: `Page not found | ${journal.title}`,
+    // Served at every missing address: no search engine should keep it as a page of its own.
+    head: ['<meta name="robots" content="noindex">\n'],
+    body: lines([
+      '<h1>Page not found</h1>',
+      '<p>There is nothing at this address. The volumes and their articles are listed on <a href="/">the home page</a>.</p>',
     ]),
   });
 }

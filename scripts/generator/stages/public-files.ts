@@ -1,6 +1,6 @@
 /**
- * Renderer for `public/`: files copied into the output as they are (the 404 page, robots.txt,
- * the home page). Read here so that a clash with a generated path is found before anything is written.
+ * Renderer for `public/`: files copied into the output as they are (a favicon, a verification
+ * file; the 404 page, robots.txt and the home page are rendered). Read here so that a clash with a generated path is found before anything is written.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
