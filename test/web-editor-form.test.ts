@@ -129,13 +129,19 @@ describe.skipIf(skip)('the web editor form, in a browser', () => {
     expect((await workspace.build('check')).problems).toEqual([]);
   });
 
-  it('offers a new manuscript the next free id, and refuses one another manuscript has', async () => {
+  it('offers a new manuscript the next free id, refuses a taken one and bad markup, and says why', async () => {
     await openEditor('#/collections/manuscripts/new');
     const id = page.getByLabel('ID', { exact: true });
     await expect.poll(() => id.inputValue(), { timeout: 20_000 }).toBe(String(nextId));
     await id.fill('28');
+    // Markup the build refuses, too: refused in the form, at the field.
+    await page.getByLabel('Abstract').fill('<p>Lichens of <span>Skopje</span>.</p>');
     await publish();
     await page.getByText('28 is already the id of blazhevska-2021-lichens-skopje').waitFor();
+    await page
+      .getByText(/Plain text, or paragraphs as/)
+      .first()
+      .waitFor();
     // The notice says what happened, not that a required field was missed.
     const notice = page.getByText(/Not saved/);
     await notice.first().waitFor();
@@ -188,7 +194,9 @@ describe.skipIf(skip)('the web editor form, in a browser', () => {
 
     await publish();
     const name = 'manuscripts/lishaite-na-skopje.yaml';
+    // The local backend writes the record and the PDF one after the other.
     await expect.poll(() => exists(name), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => exists('media/pdfs/lishaite.pdf'), { timeout: 20_000 }).toBe(true);
     expect(parse(await readFile(file(name), 'utf8'))).toEqual({
       id: nextId,
       volume: 'volume-vi',

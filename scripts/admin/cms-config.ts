@@ -241,7 +241,10 @@ const REFERENCES: Partial<
     }),
     abstract: () => ({
       widget: 'text',
-      pattern: [ABSTRACT_PATTERN, ABSTRACT_HINT],
+      pattern: [
+        ABSTRACT_PATTERN,
+        'Holds markup the journal does not publish: only <p>, <br>, <em>, <i>, <strong>, <b>, <sup>, <sub> and links <a href="https://..."> are allowed.',
+      ],
       hint: `${ABSTRACT_HINT}. Close every tag you open.`,
     }),
     section: (journal) =>
