@@ -270,6 +270,19 @@ describe('a " #" inside an unquoted value', () => {
     expect((await workspace!.build('build')).problems.map(where)).toEqual(problems.map(where));
   });
 
+  it('on the last line of a value written over several lines', async () => {
+    const problems = await problemsFor({
+      'manuscripts/new.yaml': NEW_MANUSCRIPT.replace(
+        'citation_title: A new record',
+        'citation_title: Newts of the lakes\n  Ohrid and Prespa #1 of 3',
+      ),
+    });
+    expect(problems.map(where)).toEqual(['parse/comment-in-value content/manuscripts/new.yaml:4:20 citation_title']);
+    expect(problems[0]!.expected).toBe(
+      'the whole value in quotes: citation_title: "Newts of the lakes Ohrid and Prespa #1 of 3"',
+    );
+  });
+
   it('in a list item too; a comment written "# text" after a value stays a comment', async () => {
     const problems = await problemsFor({
       'manuscripts/new.yaml': NEW_MANUSCRIPT.replace('keywords: [one, two]', 'keywords:\n  - C# code\n  - two #2')

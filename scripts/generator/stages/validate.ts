@@ -114,26 +114,52 @@ function commentsInValues(parsed: ParsedFile): Problem[] {
   const problems: Problem[] = [];
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineText = (line: number): string | undefined => {
+    const start = lineStarts[line - 1];
+    if (start === undefined) return undefined;
+    const end = text.indexOf('\n', start);
+    return text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
+  };
   const visit = (value: unknown, path: PropertyKey[], depth: number): void => {
     if (typeof value === 'string') {
       if (value === '') return;
       const at = parsed.locate(path);
-      const start = lineStarts[at.line - 1];
-      if (start === undefined) return;
-      const end = text.indexOf('\n', start);
-      const line = text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
+      const line = lineText(at.line);
+      if (line === undefined) return;
       const rest = line.slice(at.column - 1);
-      if (!rest.startsWith(value) || '"\'|>'.includes(rest[0]!)) return;
-      const comment = /^[ \t]+(#\S.*)$/.exec(rest.slice(value.length));
+      if ('"\'|>'.includes(rest[0] ?? '"')) return;
+      // The value's last line, from where the value is on it: the first line, or a later one of a
+      // plain value written over several lines (folded with one space between lines).
+      let last = { line: at.line, column: at.column, text: rest, piece: value };
+      if (!rest.startsWith(value)) {
+        const head = rest.trimEnd();
+        if (value.includes('\n') || !value.startsWith(head)) return;
+        let left = value.slice(head.length);
+        for (let n = at.line + 1; ; n++) {
+          const next = lineText(n);
+          if (next === undefined || !left.startsWith(' ')) return;
+          const content = next.trimStart();
+          const piece = left.slice(1);
+          if (content.startsWith(piece)) {
+            last = { line: n, column: next.length - content.length + 1, text: content, piece };
+            break;
+          }
+          const whole = content.trimEnd();
+          if (whole === '' || !piece.startsWith(`${whole} `)) return;
+          left = piece.slice(whole.length);
+        }
+      }
+      const tail = last.text.slice(last.piece.length);
+      const comment = /^[ \t]+(#\S.*)$/.exec(tail);
       if (!comment) return;
-      const hash = at.column + rest.length - comment[1]!.length;
-      const whole = `${value}${rest.slice(value.length)}`.trimEnd();
+      const hash = last.column + last.text.length - comment[1]!.length;
+      const whole = `${value}${tail}`.trimEnd();
       const before = line.slice(0, at.column - 1).trim();
-      const dropped = rest.slice(value.length).trimEnd();
+      const dropped = tail.trimEnd();
       problems.push({
         code: 'parse/comment-in-value',
         file: parsed.file,
-        line: at.line,
+        line: last.line,
         column: hash,
         field: fieldName(path),
         message: `has ${JSON.stringify(dropped)} after ${JSON.stringify(value)}, which YAML reads as a comment: only ${JSON.stringify(value)} would be published`,
