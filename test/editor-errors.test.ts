@@ -349,6 +349,28 @@ describe('messages that say the fix', () => {
   });
 
   it.each([
+    [
+      'volume-x.pdf',
+      "write pdf: volumes/pdfs/YYYY/volume-x.pdf (a volume's PDF is in content/media/volumes/pdfs/, in the folder of its year)",
+    ],
+    [
+      'content/media/volumes/pdfs/2021/Volume X.PDF',
+      'write pdf: volumes/pdfs/2021/Volume-X.pdf, and rename the file so (the path inside content/media/; the name ends in .pdf, in small letters; a file name without spaces: letters, digits, ".", "_" and "-")',
+    ],
+  ])("a volume's pdf: %s says exactly what to write", async (written, expected) => {
+    const volume =
+      'id: 10\ncitation_journal_title: Volume X\nudc: "57"\nfirst_page: "1"\nlast_page: "9"\nfull_date: 2021-12-01\npdf: volumes/pdfs/2021/volume-i.pdf\n';
+    const problem = await one(
+      'pdf: volumes/pdfs/2021/volume-i.pdf',
+      `pdf: ${written}`,
+      'volumes/volume-x.yaml',
+      volume,
+    );
+    expect(where(problem)).toBe('schema/format content/volumes/volume-x.yaml:7:6 pdf');
+    expect(problem.expected).toBe(expected);
+  });
+
+  it.each([
     ['28.02.2023', '"28.02.2023" is not written YYYY-MM-DD', 'write 2023-02-28'],
     ['30.02.2023', '"30.02.2023" is not a date: February 2023 has 28 days', 'a real date as YYYY-MM-DD'],
     ['2023-02-30', '"2023-02-30" is not a date: February 2023 has 28 days', 'a real date as YYYY-MM-DD'],

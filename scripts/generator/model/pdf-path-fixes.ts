@@ -16,11 +16,17 @@ export function pdfPathFix(
     path = path.slice(inside[0].length);
     why.push('the path inside content/media/');
   }
-  const folder = field === 'document' ? 'pdfs/' : undefined;
+  // A volume's PDF is in a folder of its year, which the path alone does not tell: the line to
+  // write says where the year goes (YYYY), and is not checked against the shape.
+  let year = false;
   if (!path.includes('/')) {
-    if (!folder) return undefined; // a volume's PDF needs its year: volumes/pdfs/<year>/
-    path = folder + path;
-    why.push("a manuscript's PDF is in content/media/pdfs/");
+    path = (field === 'document' ? 'pdfs/' : 'volumes/pdfs/YYYY/') + path;
+    year = field === 'pdf';
+    why.push(
+      field === 'document'
+        ? "a manuscript's PDF is in content/media/pdfs/"
+        : "a volume's PDF is in content/media/volumes/pdfs/, in the folder of its year",
+    );
   }
   const slash = path.lastIndexOf('/');
   let name = path.slice(slash + 1);
@@ -45,6 +51,6 @@ export function pdfPathFix(
     );
   }
   const fixed = path.slice(0, slash + 1) + name;
-  if (why.length === 0 || !shape.test(fixed)) return undefined;
+  if (why.length === 0 || !shape.test(year ? fixed.replace('YYYY', '2000') : fixed)) return undefined;
   return { write: `${field}: ${fixed}${rename ? ', and rename the file so' : ''}`, why: why.join('; ') };
 }
