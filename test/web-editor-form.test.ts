@@ -43,6 +43,20 @@ const HEADER = `# yaml-language-server: $schema=../schemas/manuscript.schema.jso
 # Sections: Zoology, Botany, Ecology, Microbiology, Short Communications
 `;
 
+/** A manuscript written before `volume`: it names its volume by id (4 is Volume III's). */
+const OLDER = 'manuscripts/older-by-volume-id.yaml';
+const OLDER_TEXT = `id: 900
+citation_volume: 4
+citation_title: Lichens of Vodno
+citation_date: 2021-03-16
+authors:
+  - sofija-blazhevska
+section: Botany
+keywords: lichens, Vodno.
+document: pdfs/blazhevska-2021-lichens-skopje.pdf
+abstract: <p>Lichens of Vodno.</p>
+`;
+
 describe.skipIf(skip)('the web editor form, in a browser', () => {
   let workspace: Workspace;
   let editor: LocalEditor;
@@ -87,6 +101,7 @@ describe.skipIf(skip)('the web editor form, in a browser', () => {
     await workspace.write('volumes/volume-vi.yaml', VOLUME_VI);
     await workspace.write('media/volumes/pdfs/2024/volume-vi.pdf', PDF);
     await workspace.write(COMMENTED, HEADER + (await readFile(file(COMMENTED), 'utf8')));
+    await workspace.write(OLDER, OLDER_TEXT);
     await inRepo('init', '-q', '-b', 'main');
     await inRepo('add', '-A');
     await inRepo('-c', 'user.name=Test', '-c', 'user.email=test@example.org', 'commit', '-q', '-m', 'The journal');
@@ -221,6 +236,21 @@ describe.skipIf(skip)('the web editor form, in a browser', () => {
     const { stdout } = await inRepo('diff', '--numstat', '--', `content/${COMMENTED}`);
     expect(stdout.trim().split('\t').slice(0, 2)).toEqual(['1', '1']);
     expect((await readFile(file(COMMENTED), 'utf8')).startsWith(HEADER)).toBe(true);
+  });
+
+  it('names the volume of an older record by the one chosen, in place of its volume id', async () => {
+    await openEditor('#/collections/manuscripts/entries/older-by-volume-id');
+    const volume = page.locator('[id^="volume-field-"]').last();
+    await volume.click();
+    await volume.fill('III');
+    await page.getByText('Volume III (2021-12-20)').first().waitFor();
+    await volume.press('Enter');
+    await publish();
+    await expect.poll(() => readFile(file(OLDER), 'utf8'), { timeout: 20_000 }).toContain('volume: volume-iii');
+    expect(await readFile(file(OLDER), 'utf8')).toBe(
+      OLDER_TEXT.replace('citation_volume: 4\n', 'volume: volume-iii\n'),
+    );
+    expect((await workspace.build('check')).problems).toEqual([]);
   });
 
   it('asks for a manuscript in the order and words of docs/editors.md, with no legacy volume id', async () => {
