@@ -298,6 +298,26 @@ describe('hostile values, through each format', () => {
     expect(depth).toBe(0);
   });
 
+  it('BibTeX: no field but a link holds a character TeX reads specially, or one OT1 prints as another', () => {
+    const bib = fileOf('bib', {
+      citation_title: title,
+      abstract: '<p>p < 0.05 &amp; a > b | 100% of $5 #1 x_1 ~2^3</p>',
+      keywords: 'a_b, 50%, <c>.',
+      authors: ['ana', 'comma'],
+    });
+    const fields = [...bib.matchAll(/^ {2}(\w+) = (.*?),?$/gm)].filter(
+      ([, name]) => !['doi', 'url', 'pdf'].includes(name!),
+    );
+    expect(fields.map(([, name]) => name)).toEqual(
+      expect.arrayContaining(['title', 'journal', 'abstract', 'keywords']),
+    );
+    for (const [, name, value] of fields) {
+      // Each escape is a backslash and a command (or a special after it); nothing else is left raw.
+      const left = value!.replace(/\\[a-z]+\{\}|\\[#$%&_]/g, '');
+      expect(left, name).not.toMatch(/[#$%&_~^<>|\\]/);
+    }
+  });
+
   it('RIS: a title with the end tag inside does not end the record', () => {
     const ris = fileOf('ris', { citation_title: 'Stop ER  - here', authors: ['ana', 'comma'] });
     const items = readBack('ris', ris);
