@@ -298,11 +298,10 @@ function homePage(site: Site, frame: PageFrame): PagePart[] {
       // For developers, below what readers come for, in the metadata's smaller type.
       '<section class="data meta">',
       '<h3>Data</h3>',
-      "<p>The journal's records are also published as read-only JSON, each list one GET request that returns the whole list as an array: " +
-        '<a href="/api/authors/"><code>/api/authors/</code></a> (name, surname, institution), ' +
-        '<a href="/api/volumes/"><code>/api/volumes/</code></a> and ' +
-        '<a href="/api/manuscripts/"><code>/api/manuscripts/</code></a> (with their authors, volume and PDF). ' +
-        'Responses are <code>application/json</code>, may be fetched from any origin, and accept <code>?format=api</code> (the same JSON).</p>',
+      "<p>The journal's records as read-only JSON, each list one GET from any origin: " +
+        '<a href="/api/authors/"><code>/api/authors/</code></a>, ' +
+        '<a href="/api/volumes/"><code>/api/volumes/</code></a>, ' +
+        '<a href="/api/manuscripts/"><code>/api/manuscripts/</code></a>.</p>',
       '</section>',
     ]),
   });
