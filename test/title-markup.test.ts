@@ -14,6 +14,7 @@ import '@citation-js/plugin-ris';
 import '@citation-js/plugin-csl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { titleRuns, titleToPlain } from '../scripts/generator/render/title-text.ts';
 
 const TITLE = 'Occurrence of <i>Salamandra salamandra</i> near H<sub>2</sub>S springs &amp; caves';
 const PLAIN = 'Occurrence of Salamandra salamandra near H2S springs & caves';
@@ -120,5 +121,26 @@ describe('a title with other markup', () => {
     } finally {
       await workspace.dispose();
     }
+  });
+});
+
+describe("a title's runs and plain text (render/title-text.ts)", () => {
+  it('gives a title without markup as it is, its white space folded only where it has to be', () => {
+    expect(titleToPlain('Plain  double & <5 mm')).toBe('Plain  double & <5 mm');
+    expect(titleToPlain(' A\tB ')).toBe('A B');
+    expect(titleRuns(' A\tB ')).toEqual([{ text: 'A B', styles: [] }]);
+  });
+
+  it('reads nested styles, joins references and folds white space across runs', () => {
+    expect(titleRuns('Of <i>Salamandra <b>x</b></i>  y<sub>2</sub>')).toEqual([
+      { text: 'Of ', styles: [] },
+      { text: 'Salamandra ', styles: ['italic'] },
+      { text: 'x', styles: ['italic', 'bold'] },
+      { text: ' y', styles: [] },
+      { text: '2', styles: ['sub'] },
+    ]);
+    // An element inside another of the same style is one style.
+    expect(titleRuns('<i><em>A</em></i>')).toEqual([{ text: 'A', styles: ['italic'] }]);
+    expect(titleToPlain('<i>A</i> &amp; <em>B</em> ')).toBe('A & B');
   });
 });

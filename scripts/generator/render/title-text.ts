@@ -28,12 +28,12 @@ const STYLE_OF: Record<string, TitleStyle> = {
 };
 
 /**
- * The title's runs: one plain run for a title without markup (its text as it is); otherwise the
+ * The title's runs: one plain run for a title without markup (titleToPlain's text); otherwise the
  * text between tags, references decoded and white space folded as the plain text folds it (one
  * space, none at either end), empty runs left out and neighbours of the same styles joined.
  */
 export function titleRuns(title: string): TitleRun[] {
-  if (!titleHasMarkup(title)) return [{ text: title, styles: [] }];
+  if (!titleHasMarkup(title)) return [{ text: folded(title), styles: [] }];
   const runs: TitleRun[] = [];
   // The styles open at this point, one per open element (an element inside another of the same style counts too).
   const open: TitleStyle[] = [];
@@ -66,9 +66,13 @@ export function titleRuns(title: string): TitleRun[] {
  * byte; otherwise its runs' text.
  */
 export function titleToPlain(title: string): string {
-  if (titleHasMarkup(title))
-    return titleRuns(title)
-      .map((run) => run.text)
-      .join('');
+  if (!titleHasMarkup(title)) return folded(title);
+  return titleRuns(title)
+    .map((run) => run.text)
+    .join('');
+}
+
+/** A title without markup, its white space folded: itself, unless it has a line break, a tab or a space at either end. */
+function folded(title: string): string {
   return /[^\S ]|^ | $/.test(title) ? title.replace(/\s+/g, ' ').trim() : title;
 }
