@@ -13,7 +13,10 @@ import { mediaUrl } from './api.ts';
 import { scriptSafeJson } from './script-safe-json.ts';
 import { titleToPlain } from './title-text.ts';
 import type { AbstractTextKind } from './abstract-text.ts';
-import type { PagePart } from './page-metadata.ts';
+import type { DeferredText } from '../../shared/output-file.ts';
+
+/** A part of a page (page-metadata.ts, PagePart), named here too: that module imports this one. */
+type PagePart = string | DeferredText;
 import { volumeNumber } from './page-paths.ts';
 import {
   doiUrl,
