@@ -15,8 +15,6 @@ import { titleToPlain } from './title-text.ts';
 import type { AbstractTextKind } from './abstract-text.ts';
 import type { DeferredText } from '../../shared/output-file.ts';
 
-/** A part of a page (page-metadata.ts, PagePart), named here too: that module imports this one. */
-type PagePart = string | DeferredText;
 import { volumeNumber } from './page-paths.ts';
 import {
   doiUrl,
@@ -27,6 +25,9 @@ import {
   standardIssn,
   type PageAuthor,
 } from './citation-values.ts';
+
+/** A part of a page (page-metadata.ts, PagePart), named here too: that module imports this one. */
+type PagePart = string | DeferredText;
 
 /**
  * Stand for the abstract's two texts while the JSON is written: JSON writes the control character
