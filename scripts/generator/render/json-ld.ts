@@ -14,7 +14,6 @@ import { scriptSafeJson } from './script-safe-json.ts';
 import { titleToPlain } from './title-text.ts';
 import type { AbstractTextKind } from './abstract-text.ts';
 import type { DeferredText } from '../../shared/output-file.ts';
-
 import { volumeNumber } from './page-paths.ts';
 import {
   doiUrl,
