@@ -5,6 +5,7 @@
  * repair markup (sanitize-html.ts), so a page and the JSON would differ.
  */
 import type { Problem, ProblemCode } from './problems.ts';
+import { plainTextOddity } from './plain-text.ts';
 import type { JournalInput, ManuscriptInput } from './schema.ts';
 
 export interface ContentWarning {
@@ -42,6 +43,38 @@ export function manuscriptWarnings(manuscript: ManuscriptInput): ContentWarning[
   }
   const markup = unbalancedMarkup(manuscript.abstract);
   if (markup) warnings.push({ code: 'warn/markup-repair', path: ['abstract'], ...markup });
+  warnings.push(...plainTextWarnings(manuscript, PLAIN_TEXT_FIELDS.manuscripts));
+  const title = plainTextOddity(manuscript.citation_title, { markup: false });
+  if (title) warnings.push({ ...title, path: ['citation_title'] });
+  manuscript.authors.forEach((author, i) => {
+    const odd = typeof author === 'object' ? plainTextOddity(author.as_published) : undefined;
+    if (odd) warnings.push({ ...odd, path: ['authors', i, 'as_published'] });
+  });
+  return warnings;
+}
+
+/** The plain-text fields of each kind of record (plain-text.ts): names, titles, languages, sections. */
+export const PLAIN_TEXT_FIELDS = {
+  journal: ['title', 'citation_language', 'publisher', 'abbreviation', 'sections'],
+  authors: ['name', 'surname', 'institution'],
+  volumes: ['citation_language'],
+  manuscripts: ['citation_language', 'udc', 'section', 'keywords'],
+} as const;
+
+/**
+ * A line break, a tab, surrounding spaces or markup in a plain-text field: published as it is
+ * (an imported journal published it so), and pointed out, since an editor rarely means it.
+ */
+export function plainTextWarnings(record: object, fields: readonly string[]): ContentWarning[] {
+  const warnings: ContentWarning[] = [];
+  for (const field of fields) {
+    const value = (record as Record<string, unknown>)[field];
+    const items = Array.isArray(value) ? value : [value];
+    items.forEach((item, i) => {
+      const odd = typeof item === 'string' ? plainTextOddity(item) : undefined;
+      if (odd) warnings.push({ ...odd, path: Array.isArray(value) ? [field, i] : [field] });
+    });
+  }
   return warnings;
 }
 

@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import type { ProblemCode } from './problems.ts';
 import { dateMistake } from './date-mistakes.ts';
-import { ISO_DATE, ISSN, PAGE, isPlainLine, looksLikeMarkup } from './formats.ts';
+import { ISO_DATE, ISSN, PAGE } from './formats.ts';
+import { refusedInPlainText } from './plain-text.ts';
 import type * as scholarly from './scholarly-fields.ts';
 
 export type Parsed<T> =
@@ -75,19 +76,16 @@ export function asString(value: unknown, expected: string): Parsed<string> {
   return typeof value === 'string' ? ok(value) : bad(`is ${describe(value)}, not text`, expected, 'schema/type');
 }
 
-/** Single-line plain text; `allowEmpty` for the fields SPEC 2.3 says may be empty. */
+/** Plain text (plain-text.ts); `allowEmpty` for the fields SPEC 2.3 says may be empty. */
 export function plainText(description: string, options: { allowEmpty?: boolean } = {}) {
   return field({ type: 'string', description, ...(options.allowEmpty ? {} : { minLength: 1 }) }, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
-    if (text.value === '' && !options.allowEmpty) return bad('is empty', description);
-    if (!isPlainLine(text.value)) {
-      return bad(
-        'has a line break, a control character or surrounding spaces',
-        'one line of text without leading or trailing spaces',
-      );
-    }
-    if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text without HTML tags', 'schema/markup');
+    if (text.value.trim() === '' && !options.allowEmpty) return bad('is empty', description);
+    // A line break, a tab, surrounding spaces or harmless markup is published as it is, with a
+    // warning (plain-text.ts, validate.ts); what no journal should publish is refused.
+    const refused = refusedInPlainText(text.value);
+    if (refused) return bad(refused.message, refused.expected, refused.code, undefined, refused.offset);
     return ok(text.value);
   });
 }

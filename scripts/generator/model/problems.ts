@@ -43,6 +43,7 @@ export type ProblemCode =
   // Warnings: printed, never fatal (Problem.severity)
   | 'warn/keywords-separator'
   | 'warn/markup-repair'
+  | 'warn/plain-text'
   | 'warn/example-domain'
   | 'warn/volume-id'
   | 'warn/volume-date'

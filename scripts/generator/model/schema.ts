@@ -17,10 +17,10 @@ import {
   absoluteMediaPath,
   isCanonicalRoman,
   isPlainLine,
-  looksLikeMarkup,
 } from './formats.ts';
 import { findUnsafeMarkup } from './rich-text.ts';
 import { richTitle } from './rich-title.ts';
+import { refusedInPlainText } from './plain-text.ts';
 import type { ProblemCode } from './problems.ts';
 import { VOLUME_KEY_DESCRIPTION } from './volume-keys.ts';
 import { pdfPathFix } from './pdf-path-fixes.ts';
@@ -117,7 +117,7 @@ export const journalSchema = z.strictObject({
     { type: 'array', items: { type: 'string' }, description: "the names of the journal's sections" },
     (value) => {
       if (!Array.isArray(value)) return bad(`is ${describe(value)}`, 'a list of section names', 'schema/type');
-      const index = value.findIndex((s) => typeof s !== 'string' || s === '' || !isPlainLine(s));
+      const index = value.findIndex((s) => typeof s !== 'string' || s.trim() === '' || refusedInPlainText(s));
       if (index >= 0)
         return bad(`${describe(value[index])} is not a section name`, 'one line of text', 'schema/format', index);
       return ok(value as string[]);
@@ -248,21 +248,21 @@ const keywords = field(
             i,
           );
         }
-        if (looksLikeMarkup(item)) return bad('contains markup', 'plain text', 'schema/markup', i);
+        const refused = refusedInPlainText(item);
+        if (refused) return bad(refused.message, refused.expected, refused.code, i);
       }
       const joined = value.join(', ');
       return ok(joined.endsWith('.') ? joined : `${joined}.`);
     }
     const text = asString(value, keywordsDescription);
     if (!text.ok) return text;
-    if (
-      !isPlainLine(text.value) ||
-      !text.value.endsWith('.') ||
-      text.value.split(', ').some((k) => k.trim() === '' || k !== k.trim())
-    ) {
+    // Line breaks, tabs, surrounding spaces and harmless markup are warned about (plain-text.ts).
+    const refused = refusedInPlainText(text.value);
+    if (refused) return bad(refused.message, refused.expected, refused.code, undefined, refused.offset);
+    const trimmed = text.value.trim();
+    if (!trimmed.endsWith('.') || trimmed.split(', ').some((k) => k.trim() === '' || k !== k.trim())) {
       return bad(`${JSON.stringify(text.value)} is not a keyword string`, keywordsDescription);
     }
-    if (looksLikeMarkup(text.value)) return bad('contains markup', 'plain text', 'schema/markup');
     return ok(text.value);
   },
 );
@@ -312,8 +312,8 @@ function isAsPublished(value: unknown): value is { as_published: string } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);
   const text = (value as { as_published?: unknown }).as_published;
-  // Any one-line text is kept as it was published: the import reproduces it byte for byte.
-  return keys.length === 1 && typeof text === 'string' && text !== '' && !/[\u0000-\u001f\u007f]/.test(text);
+  // Any text is kept as it was published: the import reproduces it byte for byte.
+  return keys.length === 1 && typeof text === 'string' && text.trim() !== '';
 }
 
 /**
@@ -376,14 +376,9 @@ const manuscriptFields = z.strictObject({
       if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
       for (const [i, key] of value.entries()) {
         if (isAsPublished(key)) {
-          // Published verbatim in the authors list, like any plain field: no markup.
-          if (looksLikeMarkup(key.as_published))
-            return bad(
-              'as_published contains markup',
-              'the author as plain text without HTML tags',
-              'schema/markup',
-              i,
-            );
+          // Published verbatim in the authors list, like any plain field (plain-text.ts).
+          const refused = refusedInPlainText(key.as_published);
+          if (refused) return bad(`as_published ${refused.message}`, refused.expected, refused.code, i);
           continue;
         }
         const mistake = asPublishedMistake(key);

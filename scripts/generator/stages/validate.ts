@@ -5,12 +5,27 @@
 import type { z } from 'zod';
 import { positionIn, type ParsedFile, type Position } from './parse.ts';
 import { nearest, type Problem, type ProblemCode } from '../model/problems.ts';
-import { manuscriptSchema, type IssueParams, type ManuscriptInput } from '../model/schema.ts';
-import { manuscriptWarnings, type ContentWarning } from '../model/content-warnings.ts';
+import {
+  authorSchema,
+  journalSchema,
+  manuscriptSchema,
+  volumeSchema,
+  type IssueParams,
+  type ManuscriptInput,
+} from '../model/schema.ts';
+import {
+  PLAIN_TEXT_FIELDS,
+  manuscriptWarnings,
+  plainTextWarnings,
+  type ContentWarning,
+} from '../model/content-warnings.ts';
 
 /** What a valid record of a schema is checked for once it is valid: warnings, never fatal. */
 const WARNINGS = new Map<z.ZodType, (value: unknown) => ContentWarning[]>([
   [manuscriptSchema, (value) => manuscriptWarnings(value as ManuscriptInput)],
+  [authorSchema, (value) => plainTextWarnings(value as object, PLAIN_TEXT_FIELDS.authors)],
+  [volumeSchema, (value) => plainTextWarnings(value as object, PLAIN_TEXT_FIELDS.volumes)],
+  [journalSchema, (value) => plainTextWarnings(value as object, PLAIN_TEXT_FIELDS.journal)],
 ]);
 
 function warningProblems(parsed: ParsedFile, warnings: readonly ContentWarning[]): Problem[] {
