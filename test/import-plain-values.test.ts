@@ -2,7 +2,8 @@
  * Plain-text values an original deployment published (a pasted line break, a tab, a space before a
  * name, text with angle brackets) are data: the import keeps them exactly, the build publishes them
  * byte for byte in the JSON API and warns about each at its file and line. What no journal should
- * publish (a script, an event handler, a javascript: address) is still refused.
+ * publish (a script, an event handler, a javascript: address) is written all the same, named at its
+ * file and line with the fix, and refused by the build until it is fixed.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,8 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../scripts/generator/build.ts';
 import { toJson } from '../scripts/generator/render/json-text.ts';
 import { importJournal } from '../scripts/import/import.ts';
+import { formatImportSummary } from '../scripts/import/summary.ts';
 import { projectPaths } from '../scripts/project.ts';
 import { generateDump } from './fixtures/import/generate-dump.ts';
+import { runCli } from './helpers/workspace.ts';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -64,16 +67,37 @@ describe('plain-text values as the original published them', () => {
     }
   }, 120_000);
 
-  it('a script, an event handler or a javascript: address is still named, with its list, index and field', async () => {
+  it('a script, an event handler or a javascript: address: the record is written, named at file:line with the fix, and the command exits 1', async () => {
     const dump = generateDump({ seed: 32, authors: 4, manuscripts: 4 });
     dump.authors[1]!.institution = 'Institute <script>alert(1)</script>';
     dump.manuscripts[2]!.keywords = 'frogs <img src=x onerror=alert(1)>, toads.';
     dump.authors[3]!.name = 'javascript:alert(1)';
-    const { result } = await importDump(dump);
-    expect(!result.ok && result.problems.map((p) => [p.code, p.field])).toEqual([
-      ['import/not-representable', 'authors[1].institution'],
-      ['import/not-representable', 'authors[3].name'],
-      ['import/not-representable', 'manuscripts[2].keywords'],
+    dump.authors[0]!.surname = `${dump.authors[0]!.surname}\n`;
+    const { paths, result } = await importDump(dump);
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const refused = result.report.refused;
+    expect(refused.map((p) => [p.code, p.field])).toEqual([
+      ['schema/markup', 'institution'],
+      ['schema/markup', 'name'],
+      ['schema/markup', 'keywords'],
     ]);
+    for (const p of refused) {
+      expect(p.file).toMatch(/^content\/(authors|manuscripts)\/[^/]+\.yaml$/);
+      expect(p.line).toBeGreaterThan(0);
+      expect(p.expected).toBeTruthy();
+      // The value is in the file exactly as the source had it, for the editor to fix.
+      expect(await readFile(path.join(paths.root, p.file), 'utf8')).toMatch(/<script>|onerror|javascript:/);
+    }
+    expect(result.report.warnings.map((w) => [w.code, w.field])).toContainEqual(['warn/plain-text', 'surname']);
+    const summary = formatImportSummary(result.report);
+    expect(summary).toContain('3 values the build refuses until fixed');
+    expect(summary).toContain(`${refused[0]!.file}:${refused[0]!.line}:${refused[0]!.column} institution`);
+    expect((await build(paths, 'build')).ok).toBe(false);
+
+    // The command line: the same tree written, the list printed, exit code 1.
+    const cli = await runCli(paths.root, ['import', '--force', 'dump.json']);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain('3 values the build refuses until fixed');
+    expect(cli.stdout + cli.stderr).not.toContain('Nothing was written');
   }, 120_000);
 });

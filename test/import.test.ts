@@ -332,7 +332,7 @@ describe('volume ids', () => {
 });
 
 describe('records that cannot be represented', () => {
-  it('are each reported with list, index and field, and nothing is written', async () => {
+  it('a wrong shape is reported with list, index and field, and nothing is written; a refused value is written and named at file:line', async () => {
     const dump = generateDump({ seed: 12, authors: 4, manuscripts: 6 }) as unknown as {
       authors: Record<string, unknown>[];
       volumes: Record<string, unknown>[];
@@ -357,17 +357,20 @@ describe('records that cannot be represented', () => {
     expect(result.problems.every((p) => p.file === 'dump.json')).toBe(true);
     expect(await readdir(paths.root)).toEqual(['dump.json']);
 
-    // With the shape fixed, the values the build refuses are named, field by field.
+    // With the shape fixed, the values the build refuses no longer stop the import: every record
+    // is written, and each refused value is named at its file and line. A surname with a trailing
+    // space is as the source published it: a warning.
     dump.manuscripts[1]!['document'] = 'https://media.example.org/media/pdfs/x.pdf';
     delete dump.manuscripts[4]!['pk'];
     dump.volumes[0]!['udc'] = '57';
     dump.authors[3]!['name'] = 'Whole 🦎 surrogate';
     const again = await importDump(dump);
-    expect(!again.result.ok && again.result.problems.map((p) => [p.code, p.field])).toEqual([
-      ['import/not-representable', 'authors[2].surname'],
-      ['import/not-representable', 'manuscripts[2].keywords'],
-      ['import/not-representable', 'manuscripts[3].abstract'],
+    if (!again.result.ok) throw new Error(JSON.stringify(again.result.problems));
+    expect(again.result.report.refused.map((p) => [p.field, p.file.split('/')[1], p.line > 0])).toEqual([
+      ['keywords', 'manuscripts', true],
+      ['abstract', 'manuscripts', true],
     ]);
+    expect(again.result.report.warnings.map((w) => [w.code, w.field])).toContainEqual(['warn/plain-text', 'surname']);
   });
 
   it('a dump that is not the three arrays is refused with what was expected', async () => {
@@ -413,12 +416,12 @@ describe('other sources and settings', () => {
     expect((await builtLists(paths)).authors).toBe(toJson(dump.authors));
   });
 
-  it('a --title the build would refuse is named as such', async () => {
+  it('a --title the build would refuse is named as such, in content/journal.yaml', async () => {
     const { result } = await importDump(generateDump({ seed: 18, authors: 2, manuscripts: 2 }), {
-      title: ' Two\nlines ',
+      title: 'Bulletin <script>x()</script>',
     });
-    expect(!result.ok && result.problems.map((p) => [p.code, p.file, p.field])).toEqual([
-      ['import/not-representable', 'content/journal.yaml', 'title'],
+    expect(result.ok && result.report.refused.map((p) => [p.code, p.file, p.field])).toEqual([
+      ['schema/markup', 'content/journal.yaml', 'title'],
     ]);
   });
 });

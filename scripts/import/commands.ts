@@ -54,7 +54,8 @@ export async function runImport(
     return 1;
   }
   console.log(formatImportSummary(result.report));
-  return 0;
+  // The tree is written, but it does not build until the values listed are fixed.
+  return result.report.refused.length > 0 ? 1 : 0;
 }
 
 export async function runExport(

@@ -43,6 +43,13 @@ export interface ImportReport {
   /** Files written as JSON because YAML could not carry a value exactly (expected: none). */
   jsonFiles: string[];
   inferences: Inferences;
+  /**
+   * Values the build refuses, each at its file and line in content/ with what to write instead: the
+   * records were written as they are, and the build refuses them until they are fixed.
+   */
+  refused: Problem[];
+  /** The build's warnings about the imported tree (a title with a line break), at file and line. */
+  warnings: Problem[];
   /** Whether the source's bytes are exactly what the build writes (DRF's compact UTF-8 JSON). */
   sourceBytesIdentical: boolean;
   reordered: { list: ApiList; count: number }[];
@@ -73,7 +80,9 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prepared = await readAndPlan(paths, options, timeoutMs);
   if (!prepared.ok) return prepared;
-  const { files, expected, media, labels, report } = prepared;
+  const { files, expected, media, labels, report, refusalsExpected } = prepared;
+  let refused: Problem[] = [];
+  let warnings: Problem[] = [];
 
   let pdfBytes = 0;
   const jsonFiles: string[] = [];
@@ -103,12 +112,26 @@ export async function importJournal(paths: ProjectPaths, options: ImportOptions)
       if (fetched.problems.length > 0) return fetched.problems;
       pdfBytes = fetched.bytes;
     }
-    return verifyRoundTrip(paths.root, staging, expected, labels);
+    const verified = await verifyRoundTrip(paths.root, staging, expected, labels, {
+      content,
+      expected: refusalsExpected,
+    });
+    refused = verified.refused;
+    warnings = verified.warnings;
+    return verified.problems;
   });
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    report: { ...report, content, counts: { ...report.counts, pdfBytes }, jsonFiles, replaced: existing },
+    report: {
+      ...report,
+      content,
+      counts: { ...report.counts, pdfBytes },
+      jsonFiles,
+      replaced: existing,
+      refused,
+      warnings,
+    },
   };
 }
 
@@ -128,7 +151,8 @@ async function readAndPlan(
       expected: Record<ApiList, Buffer>;
       media: PlannedMedia[];
       labels: Record<ApiList, string>;
-      report: Omit<ImportReport, 'content' | 'replaced' | 'jsonFiles'>;
+      refusalsExpected: boolean;
+      report: Omit<ImportReport, 'content' | 'replaced' | 'jsonFiles' | 'refused' | 'warnings'>;
     }
   | { ok: false; problems: Problem[] }
 > {
@@ -157,6 +181,7 @@ async function readAndPlan(
     expected,
     media: plan.media,
     labels: source.labels,
+    refusalsExpected: plan.refused.length > 0,
     report: {
       source: source.label,
       sourceKind: source.kind,

@@ -19,9 +19,14 @@ export type Report = (
 /** Checks a planned record with one of the build's own schemas (scripts/generator/model/schema.ts). */
 export type Check = (list: ApiList | 'journal', at: string, schema: z.ZodType, data: unknown) => void;
 
+/**
+ * `refused` collects the values the build refuses: they do not stop the import (the record is
+ * written as it is, and the build names it at its file and line for an editor to fix).
+ */
 export function problemReporter(
   problems: Problem[],
   labels: Record<ApiList, string>,
+  refused: Problem[] = problems,
 ): { report: Report; check: Check } {
   const report: Report = (list, field, code, message, expected) => {
     problems.push({
@@ -39,13 +44,15 @@ export function problemReporter(
     if (result.success) return;
     for (const issue of result.error.issues) {
       const params = (issue as { params?: Partial<IssueParams> }).params;
-      report(
-        list,
-        fieldName([at, ...issue.path]).replace(/^journal\./, ''),
-        'import/not-representable',
-        `${issue.message}: the build would refuse it`,
-        params?.expected,
-      );
+      refused.push({
+        code: 'import/not-representable',
+        file: list === 'journal' ? 'content/journal.yaml' : labels[list],
+        line: 0,
+        column: 0,
+        field: fieldName([at, ...issue.path]).replace(/^journal\./, ''),
+        message: `${issue.message}: the build refuses it`,
+        ...(params?.expected ? { expected: params.expected } : {}),
+      });
     }
   };
   return { report, check };

@@ -3,6 +3,7 @@
  * command and the summary read. A module of their own, so the steps and the plan import them
  * without importing each other.
  */
+import type { Problem } from '../generator/model/problems.ts';
 import type { OrderInference } from './order.ts';
 import type { VolumeIdRule } from './volume-ids.ts';
 
@@ -56,5 +57,7 @@ export interface Plan {
   journal: PlannedFile;
   files: Record<Collection, PlannedFile[]>;
   media: PlannedMedia[];
+  /** Values the build refuses, by list, index and field: written all the same, for an editor to fix. */
+  refused: Problem[];
   inferences: Inferences;
 }

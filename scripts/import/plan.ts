@@ -34,7 +34,10 @@ export function planImport(
   options: PlanOptions,
 ): { plan?: Plan; problems: Problem[] } {
   const problems: Problem[] = [];
-  const { report, check } = problemReporter(problems, labels);
+  // A value the build refuses does not stop the import: the record is written as it is, and the
+  // build names it at its file and line (docs/importing.md, "Values that cannot be imported").
+  const refused: Problem[] = [];
+  const { report, check } = problemReporter(problems, labels, refused);
 
   // Each step needs what an earlier one found (the journal's language, ISSN and media origin, the
   // volume ids, the authors' keys), and the problems come in the order the steps run.
@@ -65,6 +68,7 @@ export function planImport(
       journal: { path: 'journal.yaml', data: journal.data },
       files: { authors: authors.files, volumes: volumes.files, manuscripts: manuscripts.files },
       media: media.planned,
+      refused,
       inferences: {
         volumeIds: volumeIds.inference,
         authorStrings: authorStrings.inference,

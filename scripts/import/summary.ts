@@ -2,6 +2,7 @@
  * The import's summary: what it wrote and every inference it made (docs/importing.md).
  * Pure: the report in, lines of text out.
  */
+import { formatProblem } from '../generator/model/problems.ts';
 import type { ImportReport } from './import.ts';
 import type { AuthorMatch } from './plan.ts';
 import { numeral } from './volume-ids.ts';
@@ -67,6 +68,27 @@ export function formatImportSummary(report: ImportReport): string {
   for (const r of report.reordered)
     lines.push(`Note: ${r.count} ${r.list} had their keys in another order; the build writes the contract's order.`);
 
+  if (report.warnings.length) {
+    lines.push(
+      '',
+      `Warnings (${report.warnings.length}): values published as the source has them, for an editor to look at:`,
+    );
+    lines.push(...report.warnings.slice(0, LIST_LIMIT).map((w) => `  ${formatProblem(w)}`));
+    if (report.warnings.length > LIST_LIMIT)
+      lines.push(`  ... and ${report.warnings.length - LIST_LIMIT} more (npm run check lists them all)`);
+  }
+  if (report.refused.length) {
+    // Every one is listed: each is a record the build refuses until it is fixed.
+    lines.push(
+      '',
+      `${report.refused.length} value${report.refused.length === 1 ? '' : 's'} the build refuses until fixed (each record was written as the source has it):`,
+      ...report.refused.map((p) => `  ${formatProblem(p)}`),
+      '',
+      `Not checked byte for byte: the build does not run until these are fixed. Each file was read back and holds the source's values exactly.`,
+      `Next: fix the values above in ${content}/, then run npm run build.`,
+    );
+    return lines.join('\n');
+  }
   lines.push(
     '',
     report.sourceBytesIdentical

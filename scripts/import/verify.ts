@@ -12,13 +12,19 @@ import { toJson } from '../generator/render/json-text.ts';
 import { API_LISTS, listFile, type ApiList } from '../shared/contract.ts';
 import { projectPaths } from '../project.ts';
 
-/** `expected` holds each list's bytes as the build must write them (DRF's serialization, contract key order). */
+/**
+ * `expected` holds each list's bytes as the build must write them (DRF's serialization, contract key
+ * order). When the plan found values the build refuses (`refusals.expected`), a build that refuses
+ * only values (`schema/*` problems) is what was expected: its problems come back as `refused`, each
+ * at its file and line in the content folder (`refusals.content`), as are the build's warnings, and the lists cannot be compared.
+ */
 export async function verifyRoundTrip(
   projectRoot: string,
   staged: string,
   expected: Record<ApiList, Buffer>,
   labels: Record<ApiList, string>,
-): Promise<Problem[]> {
+  refusals: { content: string; expected: boolean },
+): Promise<{ problems: Problem[]; refused: Problem[]; warnings: Problem[] }> {
   const out = `${staged}-verify`;
   // No public/ files and a build cache of its own: only the three lists matter here,
   // and nothing of the user's may interfere or be disturbed.
@@ -27,8 +33,14 @@ export async function verifyRoundTrip(
   const paths = projectPaths(projectRoot, overrides);
   try {
     const result = await build(paths, 'build');
+    const stagedName = path.relative(projectRoot, staged).split(path.sep).join('/');
+    const inContent = (p: Problem): Problem =>
+      p.file.startsWith(`${stagedName}/`) ? { ...p, file: `${refusals.content}${p.file.slice(stagedName.length)}` } : p;
+    const warnings = (result.contentWarnings ?? []).map(inContent);
+    if (!result.ok && refusals.expected && result.problems.every((p) => p.code.startsWith('schema/')))
+      return { problems: [], refused: result.problems.map(inContent), warnings };
     if (!result.ok) {
-      return [
+      const problems: Problem[] = [
         {
           code: 'import/round-trip',
           file: path.relative(projectRoot, staged) || staged,
@@ -40,6 +52,7 @@ export async function verifyRoundTrip(
         },
         ...result.problems,
       ];
+      return { problems, refused: [], warnings };
     }
     const problems: Problem[] = [];
     for (const list of API_LISTS) {
@@ -48,7 +61,7 @@ export async function verifyRoundTrip(
       if (!built.equals(expected[list]))
         problems.push(describeDifference(list, built.toString('utf8'), expected[list].toString('utf8'), labels[list]));
     }
-    return problems;
+    return { problems, refused: [], warnings };
   } finally {
     // A whole output (200,000 files at 100,000 manuscripts): removed a few at a time (remove-tree.ts).
     await removeTree(out);
