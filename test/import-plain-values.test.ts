@@ -61,6 +61,10 @@ describe('plain-text values as the original published them', () => {
         'surname',
       ].sort(),
     );
+    // Every other output escapes and folds them: no meta tag of a page holds a line break or a tab.
+    const page = await readFile(path.join(paths.out, 'manuscripts', `${dump.manuscripts[0]!.id}.html`), 'utf8');
+    for (const tag of page.match(/<meta [^>]*>/g) ?? []) expect(tag).not.toMatch(/[\n\r\t\u2028]|content=" | ">/);
+    expect(page).toContain('content="A title pasted over two lines"');
     for (const warning of warned) {
       expect(warning.line, warning.file).toBeGreaterThan(0);
       expect(warning.file).toMatch(/^content\/(journal|authors\/|manuscripts\/)/);

@@ -122,3 +122,16 @@ export function plainTextOddity(value: string, options: { markup?: boolean } = {
   }
   return undefined;
 }
+
+/**
+ * A plain text as the outputs that show one line give it (meta tags): a run of white space with a
+ * line break or a tab in it as one space, none at either end. Most values need nothing: a test is cheaper than a replace.
+ */
+export function foldWhitespace(value: string): string {
+  // Only line breaks, tabs and the ends: a no-break space or two spaces a value was written with stay.
+  return /[\t\n\v\f\r\u0085\u2028\u2029]|^\s|\s$/.test(value)
+    ? value
+        .replace(/[ \t\n\v\f\r\u0085\u2028\u2029]*[\t\n\v\f\r\u0085\u2028\u2029][ \t\n\v\f\r\u0085\u2028\u2029]*/g, ' ')
+        .trim()
+    : value;
+}

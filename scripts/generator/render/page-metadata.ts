@@ -10,6 +10,7 @@ import type { JournalInput } from '../model/schema.ts';
 import { mediaUrl } from './api.ts';
 import type { DeferredText } from '../../shared/output-file.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
+import { foldWhitespace } from '../model/plain-text.ts';
 import type { AbstractTextKind } from './abstract-text.ts';
 import { scholarlyArticleScript } from './json-ld.ts';
 import { titleToPlain } from './title-text.ts';
@@ -98,7 +99,8 @@ export function manuscriptHead(
   // pages' time at 10,000 manuscripts (the writer handles every part on its own).
   let text = '';
   const meta = (attribute: 'name' | 'property', name: string, content: string | undefined) => {
-    if (content !== undefined) text += `<meta ${attribute}="${name}" content="${e(content)}">\n`;
+    // A plain text may hold a line break, a tab or surrounding spaces as published (plain-text.ts): folded here.
+    if (content !== undefined) text += `<meta ${attribute}="${name}" content="${e(foldWhitespace(content))}">\n`;
   };
   const license = m.license ?? journal.license;
   if (license) text += `<link rel="license" href="${e(license)}">\n`;
