@@ -65,6 +65,18 @@ describe('plain-text values as the original published them', () => {
     const page = await readFile(path.join(paths.out, 'manuscripts', `${dump.manuscripts[0]!.id}.html`), 'utf8');
     for (const tag of page.match(/<meta [^>]*>/g) ?? []) expect(tag).not.toMatch(/[\n\r\t\u2028]|content=" | ">/);
     expect(page).toContain('content="A title pasted over two lines"');
+    // BibTeX and RIS: the title and the authors on one line each, white space folded.
+    const id = dump.manuscripts[0]!.id;
+    const ris = await readFile(path.join(paths.out, 'citations', `${id}.ris`), 'utf8');
+    expect(ris).toContain('TI  - A title pasted over two lines\r\n');
+    for (const line of ris.split('\r\n').filter((l) => l !== ''))
+      expect(line, 'RIS').toMatch(/^[A-Z][A-Z0-9] {2}- |^ER {2}-/);
+    const bib = await readFile(path.join(paths.out, 'citations', `${id}.bib`), 'utf8');
+    expect(bib).not.toMatch(/[\t\u2028]/);
+    expect(bib).toMatch(/title = \{\{?A\}? title pasted over two lines\}/);
+    // The feed escapes the angle brackets of a keyword or a section.
+    const feed = await readFile(path.join(paths.out, 'feed.xml'), 'utf8');
+    expect(feed).not.toContain('<Ecology>');
     for (const warning of warned) {
       expect(warning.line, warning.file).toBeGreaterThan(0);
       expect(warning.file).toMatch(/^content\/(journal|authors\/|manuscripts\/)/);
