@@ -10,5 +10,5 @@ import type { ProjectPaths } from './project.ts';
 
 /** Completes or undoes interrupted swaps of content/ and dist/, removes dead processes' leftovers; returns what it did, for the user. */
 export async function recoverInterrupted(paths: ProjectPaths): Promise<string[]> {
-  return [...(await recoverContent(paths.content)), ...(await recoverOutput(paths.out))];
+  return [...(await recoverContent(paths.content)), ...(await recoverOutput(paths.out, paths.cache))];
 }

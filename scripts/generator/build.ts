@@ -24,7 +24,7 @@ export async function build(given: ProjectPaths, mode: BuildMode, options: Build
   const { folder } = await outputFolder(given.out, path.relative(given.root, given.out) || given.out);
   const paths: ProjectPaths = folder === given.out ? given : Object.freeze({ ...given, out: folder });
   // What a killed build left beside the output is settled first: never a missing site.
-  const recovered = await recoverOutput(paths.out);
+  const recovered = await recoverOutput(paths.out, paths.cache);
   const result = await stages(paths, mode, options);
   return recovered.length ? { ...result, warnings: [...recovered, ...(result.warnings ?? [])] } : result;
 }

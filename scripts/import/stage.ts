@@ -7,7 +7,8 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../generator/model/problems.ts';
-import { processRuns, recoverSwap, swapIn, swapNames, type SwapSteps } from '../shared/folder-swap.ts';
+import { recoverSwap, swapIn, swapNames, type SwapSteps } from '../shared/folder-swap.ts';
+import { processRuns } from '../shared/processes.ts';
 import { removeTree } from '../shared/remove-tree.ts';
 
 /** Entries that do not make a content tree "non-empty": an empty repository keeps its folder with these. */

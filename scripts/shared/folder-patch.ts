@@ -16,10 +16,22 @@
  * A swap (folder-swap.ts) moves the whole new tree in with two renames instead, which needs every
  * file of it in the staging folder: kept for a tree made with nothing taken from the old one.
  */
-import { mkdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { processRuns, type SwapSteps } from './folder-swap.ts';
+import type { SwapSteps } from './folder-swap.ts';
+import { ownStart, processRuns } from './processes.ts';
+import { removeTree } from './remove-tree.ts';
 
 /** What a commit changes, as relative paths with forward slashes. */
 export interface Patch {
@@ -27,6 +39,11 @@ export interface Patch {
   removed: readonly string[];
   /** Files of the staging folder that take their place in the folder, new or replacing one. */
   placed: readonly string[];
+}
+
+/** A journal as written: the patch, and the start time of the process that wrote it (processes.ts). */
+interface Journal extends Patch {
+  started?: number;
 }
 
 /** The journal's name beside `folder` for a process. */
@@ -44,8 +61,11 @@ export async function patchIn(folder: string, staging: string, patch: Patch, ste
   await steps?.('ready');
   const journal = journalOf(folder, process.pid);
   const writing = path.join(path.dirname(journal), `.${path.basename(folder)}-journaling-${process.pid}`);
-  writeFileSync(writing, JSON.stringify(patch));
+  const started = ownStart();
+  writeDurably(writing, JSON.stringify({ ...patch, ...(started === undefined ? {} : { started }) }));
+  // On the disk before it counts: a journal that exists is whole, even after a power cut.
   renameSync(writing, journal);
+  syncFolder(path.dirname(journal));
   await carryOut(folder, staging, patch, () => steps?.('set-aside'));
   unlinkSync(journal);
   await steps?.('published');
@@ -85,6 +105,43 @@ async function carryOut(
   if (patch.placed.length === 0) await halfWay?.();
 }
 
+/** Writes `text` to `file` and waits until the disk has it. */
+function writeDurably(file: string, text: string): void {
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Waits until the disk has a folder's entries (a rename into it); some systems cannot sync a folder. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Not supported here (some file systems, Windows): the rename is as durable as the system makes it.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A journal's patch, or undefined when the file is not a whole journal (cut short or empty: damaged). */
+function readJournal(file: string): Journal | undefined {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<Journal> | null;
+    const paths = (list: unknown) => Array.isArray(list) && list.every((item) => typeof item === 'string');
+    if (!value || !paths(value.removed) || !paths(value.placed)) return undefined;
+    return value as Journal;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
 function removeIfThere(file: string): void {
   try {
     unlinkSync(file);
@@ -115,18 +172,33 @@ function removeEmptyFolders(folder: string, removed: readonly string[]): void {
  * Finishes the commits that processes which no longer run began in `folder`, each with its staging
  * folder. Returns what it did, in words for the user. Their staging folders and unfinished
  * journals are then leftovers (folder-swap.ts, recoverSwap).
+ *
+ * A journal that is not whole (written before journals were synced to the disk, or damaged since)
+ * cannot be carried out: which of its files moved in is unknown. It is removed with its staging
+ * folder, and `distrust` is called so that the next build writes the whole folder anew.
  */
-export async function recoverPatches(folder: string, who: string): Promise<string[]> {
+export async function recoverPatches(folder: string, who: string, distrust: () => Promise<void>): Promise<string[]> {
   const parent = path.dirname(folder);
   const base = path.basename(folder);
   const done: string[] = [];
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     const found = /^\.(.+)-journal-(\d+)$/.exec(name);
     const pid = Number(found?.[2]);
-    if (!found || found[1] !== base || processRuns(pid)) continue;
+    if (!found || found[1] !== base) continue;
     const journal = path.join(parent, name);
-    const patch = JSON.parse(readFileSync(journal, 'utf8')) as Patch;
-    await carryOut(folder, path.join(parent, `.${base}-staging-${pid}`), patch);
+    const patch = readJournal(journal);
+    if (processRuns(pid, patch?.started)) continue;
+    const staging = path.join(parent, `.${base}-staging-${pid}`);
+    if (patch === undefined) {
+      await removeTree(staging);
+      removeIfThere(journal);
+      await distrust();
+      done.push(
+        `${who} (process ${pid}) left the journal of its update of ${base}/ damaged (empty or cut short, as after a power cut): it was removed, and the next build writes ${base}/ anew`,
+      );
+      continue;
+    }
+    await carryOut(folder, staging, patch);
     unlinkSync(journal);
     done.push(`${who} (process ${pid}) was interrupted while it updated ${base}/: its update is complete now`);
   }

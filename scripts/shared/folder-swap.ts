@@ -13,6 +13,7 @@
  */
 import { lstat, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { processRuns } from './processes.ts';
 import { removeTree } from './remove-tree.ts';
 
 /** The points of a swap a process can be stopped at: `ready` before it, `set-aside` between its renames, `published` after. */
@@ -58,17 +59,6 @@ export async function swapIn(folder: string, staging: string, previous: string, 
   await steps?.('published');
   if (hadPrevious) await removeTree(previous);
   return hadPrevious;
-}
-
-/** Whether a process of that id runs (signal 0 only asks; EPERM: it runs, as another user). */
-export function processRuns(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export interface Leftovers {

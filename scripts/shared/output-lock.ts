@@ -4,11 +4,13 @@
  * lock file beside the output, `.dist.lock`, holding its process id. The file is created with
  * O_EXCL (`wx`): of two processes, exactly one creates it. A lock whose process no longer runs (a
  * build killed, or a power cut) is taken over; one whose process runs stops the command with one
- * line that names that process. The lock goes when the process exits.
+ * line that names that process. The file holds the id and, where the system shows it, the start time
+ * of the process (shared/processes.ts): a zombie, or another process given a dead build's id later,
+ * holds no lock. The lock goes when the process exits.
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, linkSync } from 'node:fs';
 import path from 'node:path';
-import { processRuns } from './folder-swap.ts';
+import { ownStart, processRuns } from './processes.ts';
 
 /** Another process holds the output's lock: a user's situation, printed as one line, never a stack. */
 export class OutputLocked extends Error {
@@ -40,13 +42,15 @@ export function holdOutputLock(outDir: string, shown: { folder: string; lockFile
   for (let attempt = 0; ; attempt++) {
     if (create(file)) {
       process.once('exit', () => {
-        if (holderOf(file) === process.pid) rmSync(file, { force: true });
+        const holder = holderOf(file);
+        if (typeof holder === 'object' && holder.pid === process.pid) rmSync(file, { force: true });
       });
       return;
     }
     const holder = holderOf(file);
     if (holder === undefined) continue; // gone meanwhile: try again
-    if (holder !== 'empty' && processRuns(holder)) throw new OutputLocked(holder, shown.lockFile, shown.folder);
+    if (holder !== 'empty' && processRuns(holder.pid, holder.started))
+      throw new OutputLocked(holder.pid, shown.lockFile, shown.folder);
     if (holder === 'empty' && !(ageOf(file) > EMPTY_LOCK_STALE_MS)) {
       if (attempt > 100) throw new OutputLocked(0, shown.lockFile, shown.folder);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
@@ -66,7 +70,8 @@ function create(file: string): boolean {
     throw error;
   }
   try {
-    writeSync(fd, `${process.pid}\n`);
+    const started = ownStart();
+    writeSync(fd, started === undefined ? `${process.pid}\n` : `${process.pid} ${started}\n`);
   } catch (error) {
     // A full disk: no lock is left behind, empty, for the next build to wait on.
     closeSync(fd);
@@ -77,17 +82,27 @@ function create(file: string): boolean {
   return true;
 }
 
-/** The id the lock file holds; 'empty' while its maker has not written it yet; undefined when there is none. */
-function holderOf(file: string): number | 'empty' | undefined {
+interface Holder {
+  pid: number;
+  /** Its start time, where the lock's maker could read it. */
+  started?: number;
+}
+
+/** The process the lock file names; 'empty' while its maker has not written it yet; undefined when there is none. */
+function holderOf(file: string): Holder | 'empty' | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  const pid = Number.parseInt(text, 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : 'empty';
+  const [pid, started] = text.trim().split(' ').map(Number);
+  if (!Number.isInteger(pid) || pid! <= 0) return 'empty';
+  return Number.isInteger(started) ? { pid: pid!, started: started! } : { pid: pid! };
 }
+
+const sameHolder = (a: Holder | 'empty' | undefined, b: Holder | 'empty' | undefined) =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && a.pid === b.pid && a.started === b.started);
 
 function ageOf(file: string): number {
   try {
@@ -103,7 +118,7 @@ function ageOf(file: string): number {
  * Should the file renamed turn out to be a running process's (one that took the stale lock over
  * between this one's reading and renaming it), it is put back where no newer lock was made.
  */
-function takeOver(file: string, dead: number | 'empty', shown: { folder: string; lockFile: string }): void {
+function takeOver(file: string, dead: Holder | 'empty', shown: { folder: string; lockFile: string }): void {
   const moved = `${file}.${process.pid}`;
   try {
     renameSync(file, moved);
@@ -112,14 +127,14 @@ function takeOver(file: string, dead: number | 'empty', shown: { folder: string;
     throw error;
   }
   const holder = holderOf(moved);
-  if (holder !== dead && typeof holder === 'number' && processRuns(holder)) {
+  if (!sameHolder(holder, dead) && typeof holder === 'object' && processRuns(holder.pid, holder.started)) {
     try {
       linkSync(moved, file);
     } catch {
       // A newer lock was made meanwhile: that one holds.
     }
     rmSync(moved, { force: true });
-    throw new OutputLocked(holder, shown.lockFile, shown.folder);
+    throw new OutputLocked(holder.pid, shown.lockFile, shown.folder);
   }
   rmSync(moved, { force: true });
 }

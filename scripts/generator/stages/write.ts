@@ -48,8 +48,9 @@ export async function stageOutput(outDir: string, steps?: SwapSteps): Promise<St
  * the rest removed (`replaced` is what builds that moved files out of the previous output kept
  * aside). Returns what it did, for the user.
  */
-export async function recoverOutput(outDir: string): Promise<string[]> {
-  const patched = await recoverPatches(outDir, 'a build');
+export async function recoverOutput(outDir: string, cacheDir: string): Promise<string[]> {
+  // A damaged journal leaves the output unknown: the cache's record of it goes, so nothing is reused.
+  const patched = await recoverPatches(outDir, 'a build', () => removeTree(cacheDir));
   const swapped = await recoverSwap(outDir, {
     newRole: 'staging',
     scratch: ['replaced', 'journal', 'journaling'],
