@@ -61,7 +61,8 @@ export function editorScriptSync(): string {
 }
 
 export async function editorScript(): Promise<{ text: string; inputs: string[] }> {
-  const { build } = await import('esbuild');
+  // Required, not imported: the compiled command line runs this module where a dynamic import fails.
+  const { build } = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
   const result = await build(OPTIONS);
   return { text: result.outputFiles![0]!.text, inputs: Object.keys(result.metafile!.inputs) };
 }
