@@ -3,22 +3,7 @@
  * many European forms write it (`28.02.2023`) is answered with the same date as YYYY-MM-DD, and a
  * day the month does not have is answered with how many days it has that year.
  */
-import { ISO_DATE } from './formats.ts';
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+import { ISO_DATE, MONTHS } from './formats.ts';
 
 /** `28.02.2023` (day first, as written in much of Europe), or with slashes, `28/02/2023` or `2/28/2023`. */
 const NUMBERS_FIRST = /^(\d{1,2})([./])(\d{1,2})\2(\d{4})$/;

@@ -63,6 +63,22 @@ export function numberToRoman(n: number): string {
   return out;
 }
 
+/** The months' names in English, January first: dates in pages and messages read the same everywhere. */
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
 export function isCalendarDate(value: string): boolean {
   if (!ISO_DATE.test(value)) return false;
   const [y, m, d] = value.split('-').map(Number) as [number, number, number];

@@ -17,6 +17,7 @@ import type { ManuscriptRecord, VolumeRecord } from '../model/records.ts';
 import { RecordFile, type OutputFile } from '../../shared/output-file.ts';
 import { mediaUrl } from './api.ts';
 import type { Site } from '../model/site.ts';
+import { MONTHS } from '../model/formats.ts';
 import { publishedJsonOf, type FoundAuthors } from '../model/records.ts';
 import { escapeHtml as e } from '../model/html-references.ts';
 import { AbstractText, abstractText, type AbstractTextKind } from './abstract-text.ts';
@@ -91,21 +92,6 @@ export { citationTags, keywordList, languageCode, standardIssn } from './page-me
 function volumesNewestFirst(volumes: readonly VolumeRecord[]): VolumeRecord[] {
   return [...volumes].sort((a, b) => volumeNumber(b) - volumeNumber(a) || a.id - b.id);
 }
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** `2021-03-04` → `4 March 2021`, without Intl, so the text is the same on every machine. */
 function readableDate(iso: string): string {
