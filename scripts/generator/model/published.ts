@@ -43,12 +43,12 @@ const VOLUME_TITLE = new RegExp(`^Volume (?=[IVXLCDM])${inner(ROMAN)}$`);
  */
 const KEYWORDS = new RegExp(
   [
-    '^(?!\\s)', // the first keyword starts with a character,
-    '(?!, )', // and is not empty;
-    '(?!.*, (?:\\s|, ))', // nor is any other: nothing blank after a separator,
-    '(?!.*\\s, )', // nor before one;
-    '(?!.*[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029])', // one line, no control characters,
-    '.*\\.$', // and a full stop at the end.
+    '^(?!, )', // the first keyword is not empty;
+    '(?![\\s\\S]*, (?:\\s|, ))', // nor is any other: nothing blank after a separator,
+    '(?![\\s\\S]*\\s, )', // nor before one;
+    // no control characters but the tabs and line breaks an imported value may keep (plain-text.ts),
+    '(?![\\s\\S]*[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f])',
+    '[\\s\\S]*\\.\\s*$', // and a full stop at the end (white space around the whole is kept as published).
   ].join(''),
 );
 
