@@ -90,14 +90,18 @@ export function plainText(description: string, options: { allowEmpty?: boolean }
   });
 }
 
+/** The JSON Schema pattern of a field: `pattern`, or the empty string too where it may be empty. */
+function patternSource(pattern: RegExp, options: { allowEmpty?: boolean }): string {
+  return options.allowEmpty ? `^(?:${pattern.source.replace(/^\^|\$$/g, '')})?$` : pattern.source;
+}
+
 export function matching(
   description: string,
   pattern: RegExp,
   check: (value: string) => boolean = () => true,
   options: { allowEmpty?: boolean } = {},
 ) {
-  const source = options.allowEmpty ? `^(?:${pattern.source.replace(/^\^|\$$/g, '')})?$` : pattern.source;
-  return field({ type: 'string', description, pattern: source }, (value) => {
+  return field({ type: 'string', description, pattern: patternSource(pattern, options) }, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
     if (options.allowEmpty && text.value === '') return ok('');
@@ -112,8 +116,7 @@ export function matching(
  * way (no spaces, a lower-case x) is answered with the exact form to write.
  */
 export function issn(description: string, options: { allowEmpty?: boolean } = {}) {
-  const source = options.allowEmpty ? `^(?:${ISSN.source.replace(/^\^|\$$/g, '')})?$` : ISSN.source;
-  return field({ type: 'string', description, pattern: source }, (value) => {
+  return field({ type: 'string', description, pattern: patternSource(ISSN, options) }, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
     if ((options.allowEmpty && text.value === '') || ISSN.test(text.value)) return ok(text.value);
