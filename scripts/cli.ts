@@ -13,7 +13,6 @@ import type { BuildMode, BuildOptions } from './generator/build.ts';
 import { startContentScan } from './generator/start-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatProblem, formatReport, nearest } from './generator/model/problems.ts';
-import { removeTree } from './shared/remove-tree.ts';
 import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
 import { isNoSpace, NoSpace } from './shared/no-space.ts';
 import { outputFolder } from './shared/output-folder.ts';
@@ -129,7 +128,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // link that points nowhere stops a build, and is left to the commands that only read.
   const output = await outputFolder(given.out, shown(given.out)).catch((error: unknown) => {
     if (command === 'build' || !(error instanceof Stopped)) throw error;
-    return { folder: given.out, linkedTo: undefined };
+    return { folder: given.out };
   });
   const paths: ProjectPaths = Object.freeze({ ...given, out: output.folder });
   // One build at a time writes an output folder (shared/output-lock.ts); clean waits for none either.
@@ -197,21 +196,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     }
     case 'schema':
       return writeSchemas(paths.content, path.resolve(values.out ?? path.join(paths.content, 'schemas')));
-    case 'clean': {
-      // Node's recursive rm starts an operation per entry at once: at 100,000 manuscripts, dist/
-      // is 200,000 files, and it peaked at 448 MiB. removeTree keeps a few in flight.
-      await removeTree(paths.cache);
-      if (output.linkedTo !== undefined) {
-        // The link's target is the served site: emptying it would take the site down.
-        console.log(
-          `${shown(given.out)} is a link to ${output.linkedTo}: it and that folder are left as they are; removed the build cache (${shown(paths.cache)}).`,
-        );
-        return 0;
-      }
-      await removeTree(paths.out);
-      console.log(`Removed ${shown(paths.out)} and the build cache (${shown(paths.cache)}).`);
+    case 'clean':
+      console.log(await (await import('./clean.ts')).clean(paths, output, shown));
       return 0;
-    }
     case 'import':
       return (await import('./import/commands.ts')).runImport(paths, positionals, {
         force: values.force,

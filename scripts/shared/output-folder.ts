@@ -14,6 +14,8 @@ export interface OutputFolder {
   folder: string;
   /** The link's target as it reads, when the output path is a link. */
   linkedTo?: string;
+  /** The output path as given, when it is a link. */
+  link?: string;
 }
 
 /** Where the output at `out` is written; `shown` is how messages name it (relative to the project). */
@@ -30,5 +32,5 @@ export async function outputFolder(out: string, shown: string): Promise<OutputFo
     throw new Stopped(
       `${shown} is a link to ${written}, which is not a folder: point the link at the folder the site is served from, or remove it.`,
     );
-  return { folder: target, linkedTo: written };
+  return { folder: target, linkedTo: written, link: out };
 }
