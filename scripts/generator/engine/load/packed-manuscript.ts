@@ -133,8 +133,8 @@ export function createUnpacker(
     }
     return slot.values[field] as PackedValues[F];
   };
-  // The slim fields are the record's own properties, in its order; the long ones are getters.
-  return (slim, packed) => Object.assign(new PackedManuscript(packed, unpack), slim);
+  // The slim fields are the record's own properties, in its order; the long ones follow them.
+  return (slim, packed) => PackedManuscript.record(packed, unpack, slim);
 }
 
 /**
@@ -149,7 +149,34 @@ export function readLongFieldsIn(record: object, reread: (backed: FileBacked) =>
 
 type Unpack = <F extends PackedField>(packed: PackedSource, field: F) => PackedValues[F];
 
-class PackedManuscript implements PackedValues {
+/**
+ * The long fields are the record's own enumerable properties, each read (and unpacked) when it is
+ * first asked for: a renderer that spreads, copies, lists or serializes a record sees every field, as
+ * it would of a plain one. The getters are shared by every record, so the records share one shape.
+ * A field is set as on a plain record: the value then replaces the getter.
+ */
+class PackedManuscript {
+  static readonly #longFields: PropertyDescriptorMap = Object.fromEntries(
+    PACKED_FIELDS.map((field) => [
+      field,
+      {
+        enumerable: true,
+        configurable: true,
+        get(this: PackedManuscript) {
+          return this.#unpack(this.#packed, field);
+        },
+        set(this: PackedManuscript, value: unknown) {
+          Object.defineProperty(this, field, { value, writable: true, enumerable: true, configurable: true });
+        },
+      },
+    ]),
+  );
+
+  static record(packed: PackedSource, unpack: Unpack, slim: SlimManuscript): ManuscriptRecord {
+    const record = Object.assign(new PackedManuscript(packed, unpack), slim);
+    return Object.defineProperties(record, PackedManuscript.#longFields) as unknown as ManuscriptRecord;
+  }
+
   static readIn(record: PackedManuscript, reread: (backed: FileBacked) => PackedValues): void {
     const packed = record.#packed;
     if (isFileBacked(packed)) record.#packed = packManuscript(reread(packed) as ManuscriptRecord).packed;
@@ -164,39 +191,9 @@ class PackedManuscript implements PackedValues {
     this.#unpack = unpack;
   }
 
-  get abstract() {
-    return this.#unpack(this.#packed, 'abstract');
-  }
-
-  get keywords() {
-    return this.#unpack(this.#packed, 'keywords');
-  }
-
-  get citation_language() {
-    return this.#unpack(this.#packed, 'citation_language');
-  }
-
-  get udc() {
-    return this.#unpack(this.#packed, 'udc');
-  }
-
-  get citation_issn() {
-    return this.#unpack(this.#packed, 'citation_issn');
-  }
-
   /** The long fields as the JSON the lists publish, when they are in memory (not for a record read from its file again). */
   [LONG_FIELD_JSON]() {
     const packed = packedBytes(this.#packed);
     return packed ? (field: LongField) => packedValueJson(packed, field) : undefined;
-  }
-
-  /** The record as plain data (JSON.stringify and spreads do not see getters on the prototype). */
-  toJSON() {
-    const values: Partial<PackedValues> = {};
-    for (const field of PACKED_FIELDS) {
-      const value = this.#unpack(this.#packed, field);
-      if (value !== undefined) (values as Record<string, unknown>)[field] = value;
-    }
-    return { ...this, ...values };
   }
 }
