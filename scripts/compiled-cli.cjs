@@ -88,14 +88,13 @@ const KEPT_CODE_CACHES = 16;
  * required as it is, and Node reads its map): reading it took about 13 ms of every command's start.
  */
 async function runCompiledCli(argv = process.argv, root = ROOT) {
-  const url = await compiledCli(root);
-  if (!url) return false;
-  const file = fileURLToPath(url);
+  const compiled = await wholeCompiledCli(root);
+  if (!compiled) return false;
+  const { file, source } = compiled;
   if (process.sourceMapsEnabled) {
     createRequire(file)(file);
     return true;
   }
-  const source = readSource(file);
   const caches = path.join(path.dirname(file), CODE_CACHES);
   const cache = path.join(caches, `${codeCacheName(argv, statSync(file))}.bin`);
   let cachedData;
@@ -113,6 +112,25 @@ async function runCompiledCli(argv = process.argv, root = ROOT) {
   const module = { exports: {} };
   script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   return true;
+}
+
+/**
+ * The compiled command line's file and text, compiled again first when the file was cut short (a
+ * copy of node_modules interrupted, a disk that filled while it was restored): it then failed
+ * with a SyntaxError, or ran part of the code. esbuild ends every file it writes with its source
+ * map's comment, which a file cut short has lost. One line says so; the command then runs as usual.
+ */
+async function wholeCompiledCli(root) {
+  for (let again = false; ; again = true) {
+    const url = await compiledCli(root);
+    if (!url) return undefined;
+    const file = fileURLToPath(url);
+    const source = readSource(file);
+    // Compiled again, it is taken as it is: a file esbuild has just written is whole.
+    if (again || source.endsWith(`\n//# sourceMappingURL=${path.basename(file)}.map\n`)) return { file, source };
+    console.error(`The compiled command line (${path.relative(root, file)}) was cut short: it is compiled again.`);
+    rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 /**

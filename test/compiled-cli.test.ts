@@ -306,6 +306,28 @@ describe('the compiled command line', () => {
     expect(isAscii(await readFile(fileURLToPath((await compiledCli(root))!)))).toBe(false);
   });
 
+  for (const sourceMaps of [false, true])
+    it(`compiles again a compiled command line cut short, says so in one line, and runs the command${sourceMaps ? ', with source maps' : ''}`, async () => {
+      root = await checkout('whole');
+      const options = sourceMaps ? ['--enable-source-maps'] : [];
+      expect((await runCommand(root, 'check', options)).value).toBe('whole');
+      const compiled = fileURLToPath((await compiledCli(root))!);
+      const bytes = await readFile(compiled);
+      await writeFile(compiled, bytes.subarray(0, bytes.length >> 1));
+
+      const compiledCliModule = pathToFileURL(path.join(REPO_ROOT, 'scripts', 'compiled-cli.cjs')).href;
+      const script = `const { runCompiledCli } = await import(${JSON.stringify(compiledCliModule)});
+await runCompiledCli(['node', 'cli.cjs', 'check'], ${JSON.stringify(root)});`;
+      const { stdout, stderr } = await run(process.execPath, [...options, '--input-type=module', '--eval', script]);
+      expect(JSON.parse(stdout)).toMatchObject({ value: 'whole' });
+      expect(stderr).toMatch(
+        /^The compiled command line \(node_modules\/\.cache\/journal-cli\/[\w-]+\/cli\.cjs\) was cut short: it is compiled again\.\n$/,
+      );
+      expect(await readFile(compiled)).toEqual(bytes);
+      // Whole again: the next command says nothing.
+      expect((await run(process.execPath, [...options, '--input-type=module', '--eval', script])).stderr).toBe('');
+    });
+
   it('compiles nothing without esbuild: the command line then runs the sources through the loader', async () => {
     root = await checkout('any', false);
     expect(await compiledCli(root)).toBeUndefined();
