@@ -8,6 +8,7 @@ import path from 'node:path';
 import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { Problem } from '../model/problems.ts';
+import { READABLE_FOLDER } from './media-folder-access.ts';
 import { compareText } from '../../shared/compare-text.ts';
 import { NameList, STAT_FIELDS, statsOf, type FolderListing, type Names, type Scan, type Stats } from './listing.ts';
 import { keyOf, NO_NAMES, SourceFiles, type CollectionFiles, type SourceFile } from './source-files.ts';
@@ -130,7 +131,7 @@ export async function discover(
         problems.push(
           folderStat.code === 'ENOENT'
             ? whole(folderFile, 'io/missing-folder', 'is missing', `the folder of the ${collection}, even if empty`)
-            : whole(folderFile, 'io/unreadable-folder', `cannot be read (${folderStat.code})`, 'a readable folder'),
+            : whole(folderFile, 'io/unreadable-folder', `cannot be read (${folderStat.code})`, READABLE_FOLDER),
         );
         return { ...nothing, problems };
       }
@@ -153,7 +154,7 @@ export async function discover(
           () => 'it changed while it was read',
           (error: NodeJS.ErrnoException) => error.code,
         );
-        problems.push(whole(folderFile, 'io/unreadable-folder', `cannot be read (${reason})`, 'a readable folder'));
+        problems.push(whole(folderFile, 'io/unreadable-folder', `cannot be read (${reason})`, READABLE_FOLDER));
         return { ...nothing, problems };
       }
       const column = listing.column;

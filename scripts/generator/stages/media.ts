@@ -13,6 +13,7 @@ import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { isJoined } from '../../shared/joined-text.ts';
 import type { Problem } from '../model/problems.ts';
+import { unreadableMediaFolder } from './media-folder-access.ts';
 import {
   STAT_FIELDS,
   statsOf,
@@ -173,10 +174,14 @@ export async function startMediaCheck(
     for (let k = 1; k <= steps.length && leadsOut[f] === undefined; k++)
       leadsOut[f] = (await linkProblem(contentDir, path.join(mediaDir, ...steps.slice(0, k))))?.message;
   }
-  // Every PDF is `lstat`ed, on both cores when there are many (100,000 at 100,000 manuscripts).
-  const { stats, slotOf, slots } = scan
-    ? await statListed(refPaths, folders, folderOf, scan, files, absoluteOf)
-    : { stats: await files.stat(refPaths.map((_, i) => absoluteOf(i))), slotOf: undefined, slots: 0 };
+  // Every PDF is `lstat`ed, on both cores when there are many (100,000 at 100,000 manuscripts), but
+  // those in a folder that cannot be read: that folder is one problem.
+  const { stats, slotOf, slots, unreadable } = await statListed(refPaths, folders, folderOf, scan, files, absoluteOf, [
+    contentDir,
+    mediaDir,
+  ]);
+  // One problem a folder, though several folders of PDFs are under it.
+  problems.push(...new Map([...unreadable.values()].map((problem) => [problem.file, problem])).values());
   const values = stats.values;
   const copies = new Map<string, PassedPdf>();
   // `check` counts the distinct PDFs that pass (two records may name one): by their places in their
@@ -215,6 +220,7 @@ export async function startMediaCheck(
   // First, on this thread, what the stamps decide: at 100,000 PDFs nearly all are known and unchanged.
   const unknown: number[] = [];
   refPaths.forEach((refPath, i) => {
+    if (unreadable.has(folderOf[i]!)) return;
     const kind = stats.kind(i);
     if (kind === 'missing')
       return fail(i, 'media/missing', `content/media/${refPath} does not exist`, 'the PDF saved at that path');
@@ -340,7 +346,8 @@ function foldersOf(refPaths: readonly string[], mediaDir: string): { folders: Me
 
 /**
  * What `lstat` said of each PDF when `scan` listed its folder; PDFs in folders it did not list (a
- * folder reached through a symbolic link, or missing) are `lstat`ed now. With each PDF's place
+ * folder reached through a symbolic link, or missing; every folder without a scan) are `lstat`ed
+ * now, but those in a folder that cannot be read (`unreadable`, by folder). With each PDF's place
  * among the entries of every folder listed (`slotOf`, -1 where its folder was not listed or has no
  * such file; `slots` places in all): two PDFs are one file exactly when they have one place.
  */
@@ -348,20 +355,24 @@ async function statListed(
   refPaths: readonly string[],
   folders: readonly MediaFolder[],
   folderOf: Int32Array,
-  scan: Scan,
+  scan: Scan | undefined,
   files: ManyFiles,
   absoluteOf: (i: number) => string,
-): Promise<{ stats: Stats; slotOf: Int32Array; slots: number }> {
+  [contentDir, mediaDir]: [string, string],
+): Promise<{ stats: Stats; slotOf: Int32Array; slots: number; unreadable: Map<number, Problem> }> {
   const values = new Float64Array(refPaths.length * STAT_FIELDS);
   const slotOf = new Int32Array(refPaths.length).fill(-1);
   const listings: (FolderListing | undefined)[] = [];
   const firstSlot: number[] = [];
+  const unreadable = new Map<number, Problem>();
   let slots = 0;
-  for (const folder of folders) {
-    const listing = await scan.folder(folder.path);
+  for (const [f, folder] of folders.entries()) {
+    const listing = await scan?.folder(folder.path);
     listings.push(listing);
     firstSlot.push(slots);
     slots += listing ? listing.column.length : 0;
+    const problem = listing ? undefined : await unreadableMediaFolder(contentDir, mediaDir, folder.prefix);
+    if (problem) unreadable.set(f, problem);
   }
   const rest: number[] = [];
   // Records name their PDFs mostly in the order of their names: the entry after the last one found
@@ -370,6 +381,7 @@ async function statListed(
   let next = 0;
   refPaths.forEach((refPath, i) => {
     const listing = listings[folderOf[i]!];
+    if (unreadable.has(folderOf[i]!)) return;
     if (!listing) return rest.push(i);
     const nameStart = folders[folderOf[i]!]!.prefix.length;
     const hint = listing === last ? next : 0;
@@ -385,7 +397,7 @@ async function statListed(
   });
   const taken = await files.stat(rest.map(absoluteOf));
   rest.forEach((i, k) => values.set(taken.values.subarray(k * STAT_FIELDS, (k + 1) * STAT_FIELDS), i * STAT_FIELDS));
-  return { stats: statsOf(values), slotOf, slots };
+  return { stats: statsOf(values), slotOf, slots, unreadable };
 }
 
 /**
