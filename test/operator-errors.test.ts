@@ -4,7 +4,7 @@
  * never a stack trace: exit 1 where the operator must act, a warning and a complete build where the
  * build can mend it itself.
  */
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../scripts/generator/model/problems.ts';
@@ -22,6 +22,11 @@ afterEach(async () => {
 const where = (p: Problem) => `${p.code} ${p.file}:${p.line}:${p.column} ${p.field}`;
 /** Whether a command's output holds a stack trace (a line of one of its frames). */
 const hasStack = (text: string) => /^\s+at /m.test(text);
+
+const editTitle = async (ws: Workspace, title: string) => {
+  const file = path.join(ws.paths.content, 'manuscripts/orchids.yaml');
+  await writeFile(file, (await readFile(file, 'utf8')).replace(/^citation_title: .*$/m, `citation_title: ${title}`));
+};
 
 describe('a folder of PDFs that cannot be read', () => {
   // chmod 000 denies nothing to root, who runs these tests on the CI machines: a folder replaced by
@@ -63,4 +68,58 @@ describe('a folder of PDFs that cannot be read', () => {
       expect(result.problems.map(where)).toEqual([`io/unreadable-folder content/${folder}/:0:0 `]);
     });
   }
+});
+
+describe('a damaged build cache is removed, said in one line, and the build is complete', () => {
+  const cache = (ws: Workspace) => ws.paths.cache;
+  const damages: [string, (ws: Workspace) => Promise<void>][] = [
+    [
+      'a file where its folder should be',
+      async (ws) => {
+        await rm(cache(ws), { recursive: true });
+        await writeFile(cache(ws), 'not a folder');
+      },
+    ],
+    ...['outputs.bin', 'reads.bin', 'lists.bin'].map((name): [string, (ws: Workspace) => Promise<void>] => [
+      `a folder where ${name} should be`,
+      async (ws) => {
+        await rm(path.join(cache(ws), name), { force: true });
+        await mkdir(path.join(cache(ws), name, 'garbage'), { recursive: true });
+      },
+    ]),
+  ];
+  for (const [damage, make] of damages) {
+    it(damage, async () => {
+      ws = await createWorkspace();
+      expect((await ws.cli('build')).code).toBe(0);
+      await editTitle(ws, 'Orchids of the whole of Galičica');
+      await make(ws);
+
+      const { code, stdout, stderr } = await ws.cli('build');
+      expect(stderr).toMatch(
+        /^Warning: the build cache \(\.cache\/journal-build\/\) was damaged \([^)]+\): it was removed, and is made anew\n$/,
+      );
+      expect(stdout).toMatch(/^Built /);
+      expect(code).toBe(0);
+      const mended = await snapshot(ws.paths.out);
+      // The next build finds a sound cache, and says nothing more.
+      const next = await ws.cli('build');
+      expect([next.code, next.stderr]).toEqual([0, '']);
+
+      await rm(cache(ws), { recursive: true, force: true });
+      await rm(ws.paths.out, { recursive: true });
+      expect((await ws.cli('build')).code).toBe(0);
+      expect(mended).toEqual(await snapshot(ws.paths.out));
+    });
+  }
+
+  it('check mends it too', async () => {
+    ws = await createWorkspace();
+    await mkdir(path.dirname(cache(ws)), { recursive: true });
+    await writeFile(cache(ws), 'not a folder');
+    const { code, stdout, stderr } = await ws.cli('check');
+    expect(stderr).toMatch(/^Warning: the build cache \(\.cache\/journal-build\/\) was damaged \(.*\n$/);
+    expect(stdout).toMatch(/^Checked /);
+    expect(code).toBe(0);
+  });
 });

@@ -12,6 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { patchIn, recoverPatches, type Patch } from '../../shared/folder-patch.ts';
 import { recoverSwap, swapIn, swapNames, type SwapSteps } from '../../shared/folder-swap.ts';
 import { removeTree } from '../../shared/remove-tree.ts';
+import { mendCacheFolder } from './cache-folder.ts';
 
 export interface StagedOutput {
   /** Where the new output is made. */
@@ -46,7 +47,7 @@ export async function stageOutput(outDir: string, steps?: SwapSteps): Promise<St
  * Settles what builds that no longer run left beside `outDir`: an interrupted update in place is
  * finished (shared/folder-patch.ts), an interrupted swap completed or undone (shared/folder-swap.ts),
  * the rest removed (`replaced` is what builds that moved files out of the previous output kept
- * aside). Returns what it did, for the user.
+ * aside), and a damaged build cache emptied. Returns what it did, for the user.
  */
 export async function recoverOutput(outDir: string, cacheDir: string): Promise<string[]> {
   // A damaged journal leaves the output unknown: the cache's record of it goes, so nothing is reused.
@@ -56,5 +57,6 @@ export async function recoverOutput(outDir: string, cacheDir: string): Promise<s
     scratch: ['replaced', 'journal', 'journaling'],
     who: 'a build',
   });
-  return [...patched, ...swapped];
+  // A damaged build cache made every command that writes it fail: it is disposable, and goes.
+  return [...patched, ...swapped, ...(await mendCacheFolder(cacheDir))];
 }
