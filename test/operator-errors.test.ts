@@ -4,17 +4,22 @@
  * never a stack trace: exit 1 where the operator must act, a warning and a complete build where the
  * build can mend it itself.
  */
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import type { Problem } from '../scripts/generator/model/problems.ts';
 import { snapshot } from './helpers/snapshot.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 
+const run = promisify(execFile);
 let ws: Workspace | undefined;
+const mounted: string[] = [];
 const restore: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const undo of restore.splice(0)) await undo();
+  for (const point of mounted.splice(0)) await run('umount', [point]).catch(() => {});
   await ws?.dispose();
   ws = undefined;
 });
@@ -66,6 +71,63 @@ describe('a folder of PDFs that cannot be read', () => {
       }
       const result = await ws.build('check');
       expect(result.problems.map(where)).toEqual([`io/unreadable-folder content/${folder}/:0:0 `]);
+    });
+  }
+});
+
+/** A tmpfs of at most `inodes` files and folders at `point`, or the test skipped when this machine cannot mount one. */
+async function smallDisk(context: TestContext, point: string, inodes: number): Promise<void> {
+  await mkdir(point, { recursive: true });
+  try {
+    await run('mount', ['-t', 'tmpfs', '-o', `size=64m,nr_inodes=${inodes}`, 'tmpfs', point]);
+  } catch (error) {
+    context.skip(`a small tmpfs cannot be mounted here (root is needed): ${(error as Error).message.split('\n')[0]}`);
+  }
+  mounted.push(point);
+}
+
+/** Creates empty files in `folder` until its disk has no free inode, then removes `leave` of them. */
+async function useInodes(folder: string, leave: number): Promise<void> {
+  await mkdir(folder);
+  const made: string[] = [];
+  for (;;) {
+    const file = path.join(folder, `f${made.length}`);
+    try {
+      await writeFile(file, '');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
+      throw error;
+    }
+    made.push(file);
+  }
+  for (const file of made.slice(made.length - leave)) await unlink(file);
+}
+
+describe('a disk with no free inodes', () => {
+  // Node's recursive mkdir says ENOENT, not ENOSPC, when a folder cannot be made for want of an
+  // inode; with a few inodes left, the build fails at different folders: each way is tried.
+  for (const [leave, options] of [
+    [1, []],
+    [2, ['--no-cache']],
+    [3, ['--no-cache']],
+  ] as const) {
+    it(`with ${leave} left${options.length ? `, ${options.join(' ')}` : ''}: one line, exit 1, the output unchanged`, async (context) => {
+      ws = await createWorkspace();
+      const disk = path.join(ws.root, 'disk');
+      await smallDisk(context, disk, 200);
+      expect((await ws.cli('build', '--out', 'disk/dist')).code).toBe(0);
+      const before = await snapshot(path.join(disk, 'dist'));
+      await editTitle(ws, 'Orchids of the whole of Galičica');
+      await useInodes(path.join(disk, 'filler'), leave);
+
+      const { code, stdout, stderr } = await ws.cli('build', '--out', 'disk/dist', ...options);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(
+        'No free inodes left on disk/ (it holds as many files and folders as it can, whatever space is free): build stopped; the output is unchanged.\n',
+      );
+      expect(code).toBe(1);
+      expect(await snapshot(path.join(disk, 'dist'))).toEqual(before);
+      expect((await readdir(disk)).sort()).toEqual(['dist', 'filler']);
     });
   }
 });

@@ -39,7 +39,7 @@ import {
 export type { SiteWriter, WriteOptions, WriteStats };
 export { BROTLI_OPTIONS, GZIP_LEVEL };
 import { stageOutput } from '../../stages/write.ts';
-import { isNoSpace, NoSpace } from '../../../shared/no-space.ts';
+import { isNoSpace, noSpaceError } from '../../../shared/no-space.ts';
 import {
   type FilePlan,
   type PreviousOutput,
@@ -60,6 +60,9 @@ import { chunksOf, hasStamp, previousListFile } from './previous-lists.ts';
  */
 const SECOND_MEDIA_WRITER_FROM = 5_000;
 
+/** What a build stopped by a full disk did (shared/no-space.ts). */
+const NO_SPACE_OUTCOME = 'build stopped; the output is unchanged';
+
 /**
  * Begins writing the output with the lists (the precompressed outputs), whose compression is the
  * longest single task of a build after an edit: it runs while the build checks the PDFs
@@ -70,7 +73,9 @@ export async function startSite(
   streamed: readonly OutputFile[],
   options: WriteOptions = {},
 ): Promise<SiteWriter> {
-  const staged = await stageOutput(outDir, options.swapSteps);
+  const staged = await stageOutput(outDir, options.swapSteps).catch((error: unknown) => {
+    throw isNoSpace(error) ? noSpaceError(path.dirname(outDir), NO_SPACE_OUTCOME, error) : error;
+  });
   const staging = staged.folder;
   const bytes: Record<string, number> = {};
   /** Lists written: their keys and lengths, stamped once written. */
@@ -379,9 +384,11 @@ export async function startSite(
       }
       settled = true;
     } catch (error) {
-      await abandon();
       // A full disk is said in one line: the threads' errors name no file, only the system call.
-      throw isNoSpace(error) ? new NoSpace(path.dirname(outDir), { cause: error }) : error;
+      // Told before the staging folder goes, which frees the inodes it took.
+      const full = isNoSpace(error) ? noSpaceError(path.dirname(outDir), NO_SPACE_OUTCOME, error) : undefined;
+      await abandon();
+      throw full ?? error;
     }
     return {
       files: writtenCount + reused,
