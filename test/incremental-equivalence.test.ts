@@ -8,18 +8,23 @@
  * Invalid edits are made too: the build fails with exactly the problems a cold build reports,
  * dist/ stays as it was, and the next valid build is again equal to cold.
  *
+ * The development server's build (live-build.ts) stays open through each sequence and is handed
+ * the changed paths after each step, as its watcher would: what it serves is the cold build's
+ * bytes, and a mistake gives it the cold build's problems.
+ *
  * Two journals: a small one for many sequences, and one past the write stage's sizes for a few.
  *
  * Seeded and bounded, for CI. A failure prints fast-check's seed and path and the shrunk sequence
  * of edits; EQUIVALENCE_SEED and EQUIVALENCE_PATH replay it. More runs explore more:
  * EQUIVALENCE_RUNS=200 EQUIVALENCE_SEED=$RANDOM (minutes).
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type BuildResult } from '../scripts/generator/build.ts';
+import { openLiveBuild, type LiveBuild } from '../scripts/generator/live-build.ts';
 import { RENDERERS } from '../scripts/generator/render/renderers.ts';
 import { renderSitemap } from '../scripts/generator/render/sitemap.ts';
 import type { Site } from '../scripts/generator/model/site.ts';
@@ -553,6 +558,34 @@ async function expectSameAsColdBuild(
   );
 }
 
+/**
+ * What the development server serves after it is handed the changed paths, as its watcher would:
+ * every file of the cold build (the precompressed twins aside, which it does not serve), the same
+ * bytes; or, for a mistake, the problems the cold build reports.
+ */
+async function expectLiveSameAsCold(live: LiveBuild, root: string, changed: string[], cold: ColdBuild) {
+  await live.update(changed.map((file) => path.join(root, file)));
+  const site = live.site;
+  if (cold.problems.length > 0) {
+    expect(site.ok, 'dev with a mistake').toBe(false);
+    if (!site.ok) expect(site.problems.map(sameProblem), 'dev problems').toEqual(cold.problems.map(sameProblem));
+    return;
+  }
+  if (!site.ok) throw new Error(`dev has problems a cold build has not: ${JSON.stringify(site.problems)}`);
+  const differences: string[] = [];
+  for (const [file, built] of cold.tree) {
+    if (/\.(gz|br)$/.test(file)) continue;
+    const media = site.files.mediaSource(file);
+    const served = media ? await readFile(media) : site.files.bytes(file);
+    if (!served || !Buffer.from(served).equals(built)) differences.push(file);
+  }
+  expect(differences, 'files dev serves unlike a cold build').toEqual([]);
+}
+
+/** A problem as compared across builds: a duplicate id is worded by what the cache knows of which file is new. */
+const sameProblem = (p: BuildResult['problems'][number]) =>
+  p.code === 'ref/duplicate-id' ? { ...p, message: '', expected: '' } : p;
+
 function saveOptions(options: How) {
   clock++;
   return {
@@ -573,19 +606,24 @@ const FRESH: How = {
 async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
   const root = await mkdtemp(path.join(scratch, 'project-'));
   const paths = projectPaths(root);
+  let live: LiveBuild;
   try {
     let model = initial;
     let onDisk = journalFiles(model);
     await syncFiles(root, new Map(), onDisk, { mtime: new Date(Date.now() - 7200_000) });
     await expectSameAsColdBuild(paths, model, onDisk, FRESH, usage);
+    // The development server, open beside the builds through the whole sequence.
+    live = await openLiveBuild(paths, { renderers });
+    await expectLiveSameAsCold(live, root, [], await coldBuild(root, onDisk));
     let broken = false;
     for (const current of steps) {
       if ('defect' in current) {
         const before = await readTree(paths.out);
         const files = brokenFiles(model, current.defect, current.at);
-        await syncFiles(root, onDisk, files, saveOptions(current.how));
+        const changed = await syncFiles(root, onDisk, files, saveOptions(current.how));
         onDisk = files;
         broken = true;
+        await expectLiveSameAsCold(live, root, changed, await coldBuild(root, files));
         const result = await build(paths, 'build', {
           ...(current.how.threads === undefined ? {} : { threads: current.how.threads }),
           setAsideLongFields: current.how.setAside,
@@ -593,11 +631,8 @@ async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
         });
         expect(result.ok, `the build with ${current.defect} fails`).toBe(false);
         expect(result.problems.length).toBeGreaterThan(0);
-        // The same problems, at the same places, as the plain path reports (a duplicate id is
-        // worded by what the cache knows of which file is new).
-        const same = (p: BuildResult['problems'][number]) =>
-          p.code === 'ref/duplicate-id' ? { ...p, message: '', expected: '' } : p;
-        expect(result.problems.map(same)).toEqual((await coldBuild(root, files)).problems.map(same));
+        // The same problems, at the same places, as the plain path reports.
+        expect(result.problems.map(sameProblem)).toEqual((await coldBuild(root, files)).problems.map(sameProblem));
         expect(outputDifferences(await readTree(paths.out), before), 'dist/ after a failed build').toEqual([]);
         expect((await readdir(root)).filter((name) => name.startsWith('.dist-'))).toEqual([]);
         continue;
@@ -610,19 +645,23 @@ async function runSequence(initial: JournalModel, steps: Step[], usage: Usage) {
       }
       const files = journalFiles(model);
       const save = saveOptions(current.how);
-      await syncFiles(root, onDisk, files, save);
+      const changed = await syncFiles(root, onDisk, files, save);
       // Touched: the same bytes saved again, a new stamp (and with `replace`, a new inode).
-      for (const file of touched.filter((f) => files.has(f)))
+      for (const file of touched.filter((f) => files.has(f))) {
         await syncFiles(root, new Map([[file, Buffer.from('x')]]), new Map([[file, files.get(file)!]]), save);
+        changed.push(file);
+      }
       onDisk = files;
       broken = false;
       await expectSameAsColdBuild(paths, model, files, current.how, usage);
+      await expectLiveSameAsCold(live, root, changed, await coldBuild(root, files));
     }
     if (broken) {
       // The sequence ended on a mistake: fixed, the next build is again the cold one.
       const files = journalFiles(model);
-      await syncFiles(root, onDisk, files, saveOptions(FRESH));
+      const changed = await syncFiles(root, onDisk, files, saveOptions(FRESH));
       await expectSameAsColdBuild(paths, model, files, FRESH, usage);
+      await expectLiveSameAsCold(live, root, changed, await coldBuild(root, files));
     }
   } finally {
     await rm(root, { recursive: true, force: true });
