@@ -69,7 +69,7 @@ const STALE_ENTRIES_KEPT = 50;
  * memory (load/set-aside.ts): where a cold build's peak nears 1 GiB (about 10 MB per 1,000
  * manuscripts). At 100,000 the file took that peak down by the fields' 194 MB; at 10,000 it saved
  * 17 MB of a 330 MB peak for 0.2 to 0.35 s more CPU, more than it is worth there
- * (docs/performance.md, round 15).
+ * (docs/performance.md).
  */
 const SET_ASIDE_FROM = 50_000;
 

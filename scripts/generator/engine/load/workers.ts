@@ -22,7 +22,7 @@ export interface LoadPoolOptions {
  * Below this many files the workers' start-up (booting Node and loading the load job's modules,
  * about 40 ms of CPU each) and their parsing from cold code outweigh the parallel parsing. In-thread,
  * a file takes 50 to 75 µs (read, plain YAML, zod): at 1,000 manuscripts (2,505 files) a cold build
- * took 1.08 s loading in-thread against 1.19 s on two workers (docs/performance.md, round 19). They
+ * took 1.08 s loading in-thread against 1.19 s on two workers (docs/performance.md). They
  * pay off from about 6,000 files.
  */
 const MIN_FILES_FOR_WORKERS = 6_000;

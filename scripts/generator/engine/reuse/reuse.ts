@@ -114,7 +114,7 @@ export function keyOutputs(
     output.key = key;
     if (once) {
       // At 100,000 manuscripts, the bodies of 750,000 outputs written already were about 100 MB of
-      // what a cold build holds while it writes (docs/performance.md, round 14). A RecordFile's
+      // what a cold build holds while it writes (docs/performance.md). A RecordFile's
       // body is its record's, which the build holds anyway: it has nothing to let go of.
       if (Object.hasOwn(output, 'body')) output.body = calledAlready;
       before[place] = RENDERED;
