@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
+import { appendAll } from '../shared/append-all.ts';
 import { outputFolder } from '../shared/output-folder.ts';
 import { loadContentFiles } from './engine/content.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
@@ -42,7 +43,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
   const journalFile = content.journalFile ?? 'content/journal.yaml';
   // Warnings are printed with the result and never stop the build.
   const warned = takeWarnings(problems);
-  if (journal && options.warnExampleDomains !== false) warned.push(...journalWarnings(journal, journalFile));
+  if (journal && options.warnExampleDomains !== false) appendAll(warned, journalWarnings(journal, journalFile));
   const done = (result: BuildResult): BuildResult =>
     warned.length
       ? { ...result, warnings: [...warned.map(formatProblem), ...(result.warnings ?? [])], contentWarnings: warned }
@@ -69,7 +70,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     }));
   try {
     const checkedMedia = await media;
-    problems.push(...checkedMedia.problems);
+    appendAll(problems, checkedMedia.problems);
     counts.pdfs = checkedMedia.pdfs;
     if (problems.length === 0) output?.copyMedia(checkedMedia.copies);
     const references = site && records ? withAuthorsFound(checked, records, site) : checked;
@@ -78,9 +79,9 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       const found = await timed(progress, 'resolve', all, () => checkReferences(journal, references));
       // Its warnings (a volume named by an id that is not its numeral) never stop the build either.
       const referenceWarnings = takeWarnings(found);
-      problems.push(...found);
+      appendAll(problems, found);
       await content.locate(referenceWarnings);
-      warned.push(...referenceWarnings);
+      appendAll(warned, referenceWarnings);
     }
 
     const publicFiles =
@@ -88,8 +89,9 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     const editor =
       publish && output && problems.length === 0 ? await publish.readAdminBundle(journal, journalFile) : undefined;
     const extra = [...(publicFiles?.outputs ?? []), ...(editor?.outputs ?? [])];
-    problems.push(...(publicFiles?.problems ?? []), ...(editor?.problems ?? []));
-    problems.push(...(output?.problems ?? []));
+    appendAll(problems, publicFiles?.problems ?? []);
+    appendAll(problems, editor?.problems ?? []);
+    appendAll(problems, output?.problems ?? []);
     problems.push(
       ...(publish?.findOutputConflicts([
         ...(output?.groups ?? []),

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
+import { appendAll } from '../shared/append-all.ts';
 import { openLiveContent, type LiveContent, type RecordChange } from './engine/live/live-content.ts';
 import { liveOrder, patchOrder, type LiveOrder } from './engine/live/live-order.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './engine/live/live-output.ts';
@@ -160,9 +161,9 @@ async function assemble(
   if (!problems.some(isUnreadFolder)) {
     const found = checkReferences(journal, checked);
     const referenceWarnings = takeWarnings(found);
-    problems.push(...found);
+    appendAll(problems, found);
     await content.locate(referenceWarnings);
-    warnings.push(...referenceWarnings);
+    appendAll(warnings, referenceWarnings);
   }
   state.order = problems.length === 0 ? order : undefined;
   if (problems.length > 0 || !order) {

@@ -5,6 +5,7 @@
  * Problems are collected, never thrown one at a time, so an editor sees every mistake in one run.
  * Internal bugs are ordinary exceptions and keep their stack traces.
  */
+import { appendAll } from '../../shared/append-all.ts';
 
 /** Stable codes: tests assert on these, never on the wording. */
 export type ProblemCode =
@@ -89,7 +90,7 @@ export function takeWarnings(problems: Problem[]): Problem[] {
   if (warnings.length === 0) return warnings;
   const errors = problems.filter((p) => p.severity !== 'warning');
   problems.length = 0;
-  problems.push(...errors);
+  appendAll(problems, errors);
   return warnings.sort(compareProblems);
 }
 

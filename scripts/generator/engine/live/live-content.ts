@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectPaths } from '../../../project.ts';
+import { appendAll } from '../../../shared/append-all.ts';
 import type { Problem } from '../../model/problems.ts';
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
 import { COLLECTION_NAMES, type CollectionName, type JournalInput, type MediaRef } from '../../model/schema.ts';
@@ -105,8 +106,8 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
       const problems = [...state.other];
       for (const entry of state.entries) {
         // Most files have none: no array is made for them (250,000 at 100,000 manuscripts).
-        if (entry.problems.length > 0) problems.push(...entry.problems);
-        if (entry.mediaProblems.length > 0) problems.push(...entry.mediaProblems);
+        if (entry.problems.length > 0) appendAll(problems, entry.problems);
+        if (entry.mediaProblems.length > 0) appendAll(problems, entry.mediaProblems);
       }
       return problems;
     },

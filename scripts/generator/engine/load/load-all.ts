@@ -4,6 +4,7 @@
  * not change. Records and problems come out in discovery (sorted path) order, whatever order the
  * workers finished in, and the cache entries for the next build come out alongside.
  */
+import { appendAll } from '../../../shared/append-all.ts';
 import type { RecordEntry } from '../cache/cache.ts';
 import type { Discovery, SourceFiles } from '../../stages/discover.ts';
 import { isTrusted, sameOptionalStamp, type LoadJob, type LoadResult } from './load-job.ts';
@@ -258,7 +259,7 @@ function recordsOf(
     const packed = entry?.packed ?? cached.packed(index);
     // Records from the index share their repeated texts already (check-index.ts, SharedColumn).
     if (entry && loaded.record) shareTexts(loaded.record, intern);
-    if (loaded.problems.length > 0) problems.push(...loaded.problems);
+    if (loaded.problems.length > 0) appendAll(problems, loaded.problems);
     if (loaded.invalid) records.invalid.push(loaded.invalid);
     if (loaded.record && packed) {
       const manuscript = unpacker(loaded.record as SlimManuscript, packed);
@@ -305,7 +306,7 @@ function checkedOf(
         } else positions.push(index);
         continue;
       }
-      if (loaded.problems.length > 0) problems.push(...loaded.problems);
+      if (loaded.problems.length > 0) appendAll(problems, loaded.problems);
       if (loaded.invalid) {
         invalid.push(loaded.invalid);
         if (collection === 'authors') {
