@@ -8,6 +8,7 @@ import type { ProblemCode } from './problems.ts';
 import { dateMistake } from './date-mistakes.ts';
 import { ISO_DATE, ISSN, PAGE } from './formats.ts';
 import { refusedInPlainText } from './plain-text.ts';
+import { FIELD_LIMITS, overLimit } from './field-limits.ts';
 import type * as scholarly from './scholarly-fields.ts';
 
 export type Parsed<T> =
@@ -78,9 +79,18 @@ export function asString(value: unknown, expected: string): Parsed<string> {
 
 /** Plain text (plain-text.ts); `allowEmpty` for the fields SPEC 2.3 says may be empty. */
 export function plainText(description: string, options: { allowEmpty?: boolean } = {}) {
-  return field({ type: 'string', description, ...(options.allowEmpty ? {} : { minLength: 1 }) }, (value) => {
+  const jsonSchema = {
+    type: 'string',
+    description,
+    ...(options.allowEmpty ? {} : { minLength: 1 }),
+    maxLength: FIELD_LIMITS.plainText,
+  };
+  return field(jsonSchema, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
+    const tooLong = overLimit(text.value, FIELD_LIMITS.plainText);
+    if (tooLong)
+      return bad(`is ${tooLong.message}`, `${description}, in at most ${tooLong.limit} characters`, 'schema/too-long');
     if (text.value.trim() === '' && !options.allowEmpty) return bad('is empty', description);
     // A line break, a tab, surrounding spaces or harmless markup is published as it is, with a
     // warning (plain-text.ts, validate.ts); what no journal should publish is refused.

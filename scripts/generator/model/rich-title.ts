@@ -7,12 +7,16 @@
  * (docs/content-model.md, "Markup in titles").
  */
 import { asString, bad, field, ok } from './field-parsers.ts';
+import { FIELD_LIMITS, overLimit } from './field-limits.ts';
 import { findUnsafeMarkup, TITLE_MARKUP } from './rich-text.ts';
 
 export function richTitle(description: string) {
-  return field({ type: 'string', minLength: 1, description }, (value) => {
+  return field({ type: 'string', minLength: 1, maxLength: FIELD_LIMITS.title, description }, (value) => {
     const text = asString(value, description);
     if (!text.ok) return text;
+    const tooLong = overLimit(text.value, FIELD_LIMITS.title);
+    if (tooLong)
+      return bad(`is ${tooLong.message}`, `a title of at most ${tooLong.limit} characters`, 'schema/too-long');
     if (text.value.trim() === '') return bad('is empty', description);
     // The feeds' XML cannot hold a control character (tab, line feed and carriage return are white space).
     if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value))

@@ -18,7 +18,8 @@ import {
   isCanonicalRoman,
   isPlainLine,
 } from './formats.ts';
-import { findUnsafeMarkup } from './rich-text.ts';
+import { abstract, keywords } from './text-fields.ts';
+import { FIELD_LIMITS, over, overLimit } from './field-limits.ts';
 import { richTitle } from './rich-title.ts';
 import { refusedInPlainText } from './plain-text.ts';
 import type { ProblemCode } from './problems.ts';
@@ -221,71 +222,6 @@ export const volumeSchema = z.strictObject({
   order,
 });
 
-const keywordsDescription = 'a list of keywords, or one string of keywords separated by ", " and ending with "."';
-
-/** SPEC 2.3: `keywords` is one string, `, `-separated, ending with a full stop. */
-const keywords = field(
-  {
-    anyOf: [{ type: 'array', items: { type: 'string' }, minItems: 1 }, { type: 'string' }],
-    description: keywordsDescription,
-  },
-  (value): Parsed<string> => {
-    if (Array.isArray(value)) {
-      if (value.length === 0) return bad('is an empty list', keywordsDescription);
-      for (const [i, item] of value.entries()) {
-        if (
-          typeof item !== 'string' ||
-          item === '' ||
-          !isPlainLine(item) ||
-          item.includes(', ') ||
-          item.includes(';') ||
-          item.endsWith(',')
-        ) {
-          return bad(
-            `${describe(item)} is not a keyword`,
-            'each keyword non-empty, on one line, without ", " or ";": each keyword its own item',
-            'schema/format',
-            i,
-          );
-        }
-        const refused = refusedInPlainText(item);
-        if (refused) return bad(refused.message, refused.expected, refused.code, i);
-      }
-      const joined = value.join(', ');
-      return ok(joined.endsWith('.') ? joined : `${joined}.`);
-    }
-    const text = asString(value, keywordsDescription);
-    if (!text.ok) return text;
-    // Line breaks, tabs, surrounding spaces and harmless markup are warned about (plain-text.ts).
-    const refused = refusedInPlainText(text.value);
-    if (refused) return bad(refused.message, refused.expected, refused.code, undefined, refused.offset);
-    const trimmed = text.value.trim();
-    if (!trimmed.endsWith('.') || trimmed.split(', ').some((k) => k.trim() === '' || k !== k.trim())) {
-      return bad(`${JSON.stringify(text.value)} is not a keyword string`, keywordsDescription);
-    }
-    return ok(text.value);
-  },
-);
-
-const abstract = field(
-  {
-    type: 'string',
-    minLength: 1,
-    description: 'the abstract; simple HTML (p, em, i, strong, b, sup, sub, br, and a with an http(s) href) is allowed',
-  },
-  (value) => {
-    const text = asString(value, 'the abstract as text');
-    if (!text.ok) return text;
-    if (text.value.trim() === '') return bad('is empty', 'the abstract as text');
-    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text.value))
-      return bad('contains a control character', 'printable text');
-    // validate.ts points at the tag's own line and column in the file.
-    const unsafe = findUnsafeMarkup(text.value);
-    if (unsafe) return bad(unsafe.message, unsafe.expected, 'schema/markup', undefined, unsafe.offset);
-    return ok(text.value);
-  },
-);
-
 const authorsDescription = 'a list of author keys (file names in content/authors/ without extension), in author order';
 
 /**
@@ -301,6 +237,7 @@ const AS_PUBLISHED_JSON_SCHEMA = {
     as_published: {
       type: 'string',
       minLength: 1,
+      maxLength: FIELD_LIMITS.plainText,
       description: 'the author exactly as published, without HTML markup, e.g. "Ana Petrovska"',
     },
   },
@@ -370,12 +307,25 @@ const manuscriptFields = z.strictObject({
     {
       type: 'array',
       items: { anyOf: [{ type: 'string', pattern: RECORD_KEY.source }, AS_PUBLISHED_JSON_SCHEMA] },
+      maxItems: FIELD_LIMITS.authors,
       description: authorsDescription,
     },
     (value) => {
       if (!Array.isArray(value)) return bad(`is ${describe(value)}`, authorsDescription, 'schema/type');
+      if (value.length > FIELD_LIMITS.authors) {
+        const { message, limit } = over(value.length, FIELD_LIMITS.authors, 'authors');
+        return bad(`are ${message}`, `at most ${limit} authors, in author order`, 'schema/too-long');
+      }
       for (const [i, key] of value.entries()) {
         if (isAsPublished(key)) {
+          const tooLong = overLimit(key.as_published, FIELD_LIMITS.plainText);
+          if (tooLong)
+            return bad(
+              `as_published is ${tooLong.message}`,
+              `the author exactly as published, in at most ${tooLong.limit} characters`,
+              'schema/too-long',
+              i,
+            );
           // Published verbatim in the authors list, like any plain field (plain-text.ts).
           const refused = refusedInPlainText(key.as_published);
           if (refused) return bad(`as_published ${refused.message}`, refused.expected, refused.code, i);

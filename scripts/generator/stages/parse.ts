@@ -13,6 +13,7 @@ import type { Problem } from '../model/problems.ts';
 import { strictJsonMistake } from './strict-json.ts';
 import { plainYamlMistakes } from './yaml-errors.ts';
 import { yamlPackage } from '../../shared/yaml-package.ts';
+import { tooLargeBytes } from './oversized-file.ts';
 
 export type { Position };
 
@@ -42,6 +43,8 @@ export function parseFile(file: string, bytes: Uint8Array): { parsed?: ParsedFil
   const parser = PARSERS[extension];
   if (!parser) throw new Error(`no parser for ${file}`); // discover() only lets known extensions through
 
+  const tooLarge = tooLargeBytes(file, bytes);
+  if (tooLarge) return { problems: [tooLarge] };
   const text = decodeUtf8(bytes);
   if (typeof text !== 'string') {
     return {

@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
 import type { SourceFile } from '../../stages/discover.ts';
 import { loadRecordFrom, unreadable, type Loaded } from '../../stages/load.ts';
+import { tooLargeFile } from '../../stages/oversized-file.ts';
+import type { Problem } from '../../model/problems.ts';
 import { type ManuscriptRecord } from '../../model/records.ts';
 import { packManuscript } from './packed-manuscript.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
@@ -56,11 +58,14 @@ let readBuffer = Buffer.allocUnsafe(64 * 1024);
 /**
  * A file's bytes, in a buffer this module reuses: valid until the next call, so the caller decodes
  * and hashes them and keeps nothing of them. `readFileSync` also stats the file and allocates a
- * buffer for each, a quarter of its time a file (docs/performance.md).
+ * buffer for each, a quarter of its time a file (docs/performance.md). A file larger than any
+ * record is not read into it (the buffer would keep its size to the end): its problem instead.
  */
-function readWhole(absolutePath: string): Uint8Array {
+function readWhole(file: string, absolutePath: string): Uint8Array | Problem {
   const fd = openSync(absolutePath, 'r');
   try {
+    const tooLarge = tooLargeFile(file, fd);
+    if (tooLarge) return tooLarge;
     let length = 0;
     for (;;) {
       if (length === readBuffer.length) {
@@ -92,12 +97,15 @@ export function runLoadJob(job: LoadJob, now: number): LoadResult {
   const stamp = job.scanned ? trustedStamp(job.scanned, now) : stampOf(source.absolutePath, now);
   if (stamp && cached?.stamp && sameStamp(stamp, cached.stamp)) return { index, kind: 'unchanged', stamp };
 
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | Problem;
   try {
-    bytes = readWhole(source.absolutePath);
+    bytes = readWhole(source.file, source.absolutePath);
   } catch (error) {
+    bytes = unreadable(source.file, error);
+  }
+  if (!(bytes instanceof Uint8Array)) {
     const loaded: Loaded = {
-      problems: [unreadable(source.file, error)],
+      problems: [bytes],
       invalid: { collection: source.collection, origin: { file: source.file, key: source.key, at: {} } },
     };
     return { index, kind: 'loaded', hash: '', loaded };
