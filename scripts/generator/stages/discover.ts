@@ -9,6 +9,7 @@ import { COLLECTION_NAMES, type CollectionName } from '../model/schema.ts';
 import { RECORD_KEY } from '../model/formats.ts';
 import type { Problem } from '../model/problems.ts';
 import { READABLE_FOLDER } from './media-folder-access.ts';
+import { caseTwins, caseTwinsMessage, mayFold } from './case-fold.ts';
 import { compareText } from '../../shared/compare-text.ts';
 import { NameList, STAT_FIELDS, statsOf, type FolderListing, type Names, type Scan, type Stats } from './listing.ts';
 import { keyOf, NO_NAMES, SourceFiles, type CollectionFiles, type SourceFile } from './source-files.ts';
@@ -162,13 +163,16 @@ export async function discover(
       // below then, and passes them now (250,000 names not looked at again after every edit).
       if (column.length > 0 && column.joined === known(collection) && allFiles(listing)) {
         const extension = sharedExtension(column);
-        if (extension !== undefined)
+        if (extension !== undefined) {
+          // Twins were reported last time too, and are again: an unchanged listing is no excuse.
+          if (mayFold(column.joined)) reportCaseTwins(place.filePrefix, column.all(), problems);
           return {
             folder: { ...place, names: column, extension },
             stamps: listing.values,
             problems,
             listed: column.joined,
           };
+        }
       }
       // The names and stamps of the files kept, in their order: the listing's own when every entry is
       // a content file (nearly always); a copy without the others when not.
@@ -251,6 +255,7 @@ export async function discover(
       };
       if (mixed) {
         const unique = dropDuplicateKeys(place.filePrefix, kept.names, kept.stamps, problems);
+        reportCaseTwins(place.filePrefix, unique.names, problems);
         return {
           folder: { ...place, names: new NameList(unique.names), extension: undefined },
           stamps: unique.stamps,
@@ -258,6 +263,8 @@ export async function discover(
           listed: undefined,
         };
       }
+      if (mayFold(names ? names.join('\0') : column.joined))
+        reportCaseTwins(place.filePrefix, names ?? column.all(), problems);
       return {
         folder: { ...place, names: names ? new NameList(names) : column, extension: firstExtension },
         stamps: kept.stamps,
@@ -329,6 +336,34 @@ function dropDuplicateKeys(
     kept.push(name);
   });
   return { names: kept, stamps: keptStamps.subarray(0, kept.length * STAT_FIELDS) };
+}
+
+/**
+ * Reports the files of a folder whose keys differ only in upper/lower case, at each of them: on a
+ * disk that ignores case the two are one file (a checkout there holds one of them), and an author
+ * is published at its key, so two authors would be one page on such a host. Both stay records, so
+ * that nothing else is reported about them (a reference to either still resolves).
+ */
+function reportCaseTwins(filePrefix: string, names: readonly string[], problems: Problem[]): void {
+  for (const group of caseTwins(names.length, (i) => keyOf(names[i]!))) {
+    for (const i of group) {
+      const others = group.filter((j) => j !== i);
+      const key = keyOf(names[i]!);
+      problems.push(
+        whole(
+          filePrefix + names[i]!,
+          'ref/duplicate-key',
+          caseTwinsMessage(
+            `its name "${key}"`,
+            `the name of ${others.map((j) => filePrefix + names[j]!).join(' and ')}`,
+            key,
+            keyOf(names[others[0]!]!),
+          ),
+          'names that differ in more than upper/lower case: rename one of them, and the references to it',
+        ),
+      );
+    }
+  }
 }
 
 function whole(file: string, code: Problem['code'], message: string, expected: string): Problem {

@@ -14,6 +14,7 @@ import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { isJoined } from '../../shared/joined-text.ts';
 import type { Problem } from '../model/problems.ts';
 import { unreadableMediaFolder } from './media-folder-access.ts';
+import { caseTwins, caseTwinsMessage } from './case-fold.ts';
 import {
   STAT_FIELDS,
   statsOf,
@@ -203,7 +204,9 @@ export async function startMediaCheck(
   // What passes now, in the records' order (lined up with the next run's paths, as `known` is with these).
   const passed = new Float64Array(refPaths.length * STAMP).fill(Number.NaN);
   let changed = verified === undefined || known === undefined;
+  const failed = new Uint8Array(refPaths.length);
   const fail = (i: number, code: Problem['code'], message: string, expected: string) => {
+    failed[i] = 1;
     const by = namedBy[i]!;
     const origin =
       by < 0
@@ -264,6 +267,15 @@ export async function startMediaCheck(
       if (trusted) passed.set([trusted.size, trusted.mtimeMs, trusted.ino], i * STAMP);
       changed = true;
     }
+    // Two PDFs whose paths differ only in case are one file where case is ignored (case-fold.ts):
+    // every record that names one is told, and neither is copied.
+    for (const group of caseTwins(refPaths.length, (i) => (failed[i] ? '' : refPaths[i]!)))
+      for (const i of group) {
+        const [name, other] = [refPaths[i]!, refPaths[group.find((j) => refPaths[j] !== refPaths[i])!]!];
+        const message = caseTwinsMessage(`content/media/${name}`, `content/media/${other}`, name, other);
+        fail(i, 'output/conflict', message, 'PDF names that differ in more than case: rename one, and its field');
+        copies.delete(name);
+      }
     // In the order of their paths in the output, which all start with the media folder.
     const sorted = [...copies.values()].sort((a, b) => (a.refPath < b.refPath ? -1 : a.refPath > b.refPath ? 1 : 0));
     const pdfs = options.copies === false ? passing + passingUnlisted.size : sorted.length;

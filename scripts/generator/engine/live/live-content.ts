@@ -219,12 +219,15 @@ async function loadEverything(paths: ProjectPaths, progress: Progress): Promise<
 /** One file loaded again, as the load stage loads it, and its PDFs checked as the media stage does. */
 async function reloadFile(paths: ProjectPaths, entry: FileEntry, bytes: Uint8Array, hash: string): Promise<FileEntry> {
   const loaded = loadRecordFrom(entry, bytes, hash);
+  // Its name as discovery found it, beside another that differs only in case (discover.ts), stands
+  // while the file does: only an added or removed file makes discovery look again.
+  const named = entry.problems.filter((problem) => problem.code === 'ref/duplicate-key');
   const reloaded = {
     ...entry,
     hash,
     record: loaded.record,
     invalid: loaded.invalid,
-    problems: loaded.problems,
+    problems: named.length > 0 ? [...named, ...loaded.problems] : loaded.problems,
     mediaProblems: [],
     copies: [],
   };
