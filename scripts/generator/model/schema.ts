@@ -35,6 +35,7 @@ import {
   type HostId,
 } from './host-ids.ts';
 import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
+import { crossrefSettings } from './crossref-settings.ts';
 import {
   asString,
   bad,
@@ -178,6 +179,8 @@ export const journalSchema = z.strictObject({
   ).optional(),
   // The web editor under /admin/, published only when enabled (docs/web-editor.md).
   admin: field(ADMIN_JSON_SCHEMA, parseAdminSettings).optional(),
+  // What the Crossref deposit needs, never published (docs/crossref.md).
+  crossref: crossrefSettings.optional(),
 });
 
 function parseOrigin(value: unknown): Parsed<string> {
