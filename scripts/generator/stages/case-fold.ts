@@ -72,3 +72,11 @@ export function caseTwinsMessage(name: string, other: string, written: string, o
     'the two are one file (or one page), and one would silently replace the other'
   );
 }
+
+/** What a record that names one of two PDFs whose paths differ only in case is told (media.ts). */
+export function pdfCaseTwins(path: string, other: string): { message: string; expected: string } {
+  return {
+    message: caseTwinsMessage(`content/media/${path}`, `content/media/${other}`, path, other),
+    expected: 'PDFs whose names differ in more than case: rename one of the two, and the field that names it',
+  };
+}

@@ -14,7 +14,7 @@ import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { isJoined } from '../../shared/joined-text.ts';
 import type { Problem } from '../model/problems.ts';
 import { unreadableMediaFolder } from './media-folder-access.ts';
-import { caseTwins, caseTwinsMessage } from './case-fold.ts';
+import { caseTwins, pdfCaseTwins } from './case-fold.ts';
 import {
   STAT_FIELDS,
   statsOf,
@@ -271,10 +271,9 @@ export async function startMediaCheck(
     // every record that names one is told, and neither is copied.
     for (const group of caseTwins(refPaths.length, (i) => (failed[i] ? '' : refPaths[i]!)))
       for (const i of group) {
-        const [name, other] = [refPaths[i]!, refPaths[group.find((j) => refPaths[j] !== refPaths[i])!]!];
-        const message = caseTwinsMessage(`content/media/${name}`, `content/media/${other}`, name, other);
-        fail(i, 'output/conflict', message, 'PDF names that differ in more than case: rename one, and its field');
-        copies.delete(name);
+        const said = pdfCaseTwins(refPaths[i]!, refPaths[group.find((j) => refPaths[j] !== refPaths[i])!]!);
+        fail(i, 'output/conflict', said.message, said.expected);
+        copies.delete(refPaths[i]!);
       }
     // In the order of their paths in the output, which all start with the media folder.
     const sorted = [...copies.values()].sort((a, b) => (a.refPath < b.refPath ? -1 : a.refPath > b.refPath ? 1 : 0));
