@@ -95,23 +95,19 @@ describe('outputs written at one path', () => {
     ]);
   });
 
-  it('in case alone are found among many paths, and cheaply when there are none', () => {
+  it('in case alone are found among many paths', () => {
     const many = Array.from({ length: 100_000 }, (_, i) => file(`api/manuscripts/${i}/index.json`, i % 2 === 0));
     const pages = Array.from({ length: 750_000 }, (_, i) => file(`manuscripts/${i}/index.html`));
-    const started = performance.now();
     expect(
       findOutputConflicts([
         { source: 'the records', outputs: many },
         { source: 'the pages', outputs: pages },
       ]),
     ).toEqual([]);
-    const took = performance.now() - started;
     const problems = findOutputConflicts([
       { source: 'the records', outputs: many },
       { source: 'public/api/manuscripts/77777/INDEX.json', outputs: [file('api/manuscripts/77777/INDEX.json')] },
     ]);
     expect(problems.map((problem) => problem.file)).toEqual(['public/api/manuscripts/77777/INDEX.json', 'the records']);
-    // About 0.3 s on a shared core; a map of 850,000 folded paths took over twice as long.
-    expect(took).toBeLessThan(3000);
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PRECOMPRESSED, type OutputFile } from '../../shared/output-file.ts';
 import { fnv1a } from '../../shared/text-hash.ts';
 import type { Problem } from '../model/problems.ts';
+import { findPagesBehindFolders } from './page-folders.ts';
 import { caseTwinsMessage, foldCase } from './case-fold.ts';
 
 export async function readPublicFiles(
@@ -71,8 +72,9 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
           hashes[at++] = joined(fnv1a(suffix, 0, suffix.length, first), mixHash(suffix, second));
     }
   hashes.sort();
-  for (let i = 1; i < count; i++) if (hashes[i] === hashes[i - 1]) return conflictsOf(groups);
-  return [];
+  for (let i = 1; i < count; i++)
+    if (hashes[i] === hashes[i - 1]) return [...conflictsOf(groups), ...findPagesBehindFolders(groups)];
+  return findPagesBehindFolders(groups);
 }
 
 const MIX_SEED = 0x9747b28c;
