@@ -48,6 +48,7 @@ async function usage(): Promise<string> {
   import    content/ from a deployment or a dump         <url|dump.json|folder> [--force] [--volume-ids V=1,I=2,...]
                                                          [--title T] [--base-url URL] [--download-media] [--media-from DIR] [--timeout S]
   export    write the built lists as one dump file       <out.json> [--content DIR]
+  crossref  write one volume's Crossref deposit file    <volume> [--timestamp YYYYMMDDhhmmss] [--out FILE] (docs/crossref.md)
   new       write a new record file in content/           manuscript --title T [--volume V] [--authors a,b] [--section S]
                                                          author --name N --surname S [--institution I]
                                                          volume`;
@@ -92,6 +93,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return (await import('./new/command.ts')).runNew(rest, localDate(new Date()), (content) =>
       projectPaths(process.cwd(), { content }),
     );
+  if (command === 'crossref')
+    return (await import('./crossref/command.ts')).runCrossref(rest, new Date(), process.cwd());
   const { values, positionals } = parseArguments(command, {
     args: rest,
     allowPositionals: true,

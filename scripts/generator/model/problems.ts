@@ -63,6 +63,11 @@ export type ProblemCode =
   | 'import/media'
   | 'import/round-trip'
   | 'usage'
+  // The Crossref deposit (docs/crossref.md)
+  | 'crossref/missing'
+  | 'crossref/doi-prefix'
+  | 'crossref/duplicate-doi'
+  | 'crossref/name'
   // Warnings: reported, never fatal (issn-warnings.ts)
   | 'warning/issn-check-digit';
 
