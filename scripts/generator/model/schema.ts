@@ -181,6 +181,11 @@ export const journalSchema = z.strictObject({
   admin: field(ADMIN_JSON_SCHEMA, parseAdminSettings).optional(),
   // What the Crossref deposit needs, never published (docs/crossref.md).
   crossref: crossrefSettings.optional(),
+  // The site search, on when omitted (docs/search.md).
+  search: field(
+    { type: 'boolean', description: 'false to publish no search box and no search index (on when omitted)' },
+    (value) => (typeof value === 'boolean' ? ok(value) : bad(`is ${describe(value)}`, 'true or false')),
+  ).optional(),
 });
 
 function parseOrigin(value: unknown): Parsed<string> {
