@@ -170,6 +170,20 @@ describe('the deposit of a volume', () => {
     expect(xml.match(/<journal_article /g)).toHaveLength(1);
   });
 
+  it('never writes into dist/, which is published: --out elsewhere is taken, --out into dist/ is one sentence', async () => {
+    const inside = await marked.cli('crossref', 'I', '--timestamp', TIMESTAMP, '--out', 'dist/deposit.xml');
+    expect(inside).toMatchObject({ code: 1, stdout: '' });
+    expect(inside.stderr.trim()).toBe(
+      'The deposit file may not be written into dist/, which is published: give --out a path outside it.',
+    );
+    expect(existsSync(path.join(marked.root, 'dist'))).toBe(false);
+    const elsewhere = await marked.cli('crossref', 'I', '--timestamp', TIMESTAMP, '--out', 'deposits/2024-01.xml');
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(await readFile(path.join(marked.root, 'deposits/2024-01.xml'))).toEqual(
+      await readFile(path.join(marked.root, 'crossref/volume-1.xml')),
+    );
+  }, 60_000);
+
   it('gives the same bytes for the same content and timestamp, from another checkout', async () => {
     const again = await createWorkspace({}, path.join(REPO_ROOT, 'content'));
     try {
