@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../scripts/generator/model/problems.ts';
 import { FIELD_LIMITS, RECORD_FILE_LIMIT } from '../scripts/generator/model/field-limits.ts';
 import { RENDERERS } from '../scripts/generator/render/renderers.ts';
+import { parseFile } from '../scripts/generator/stages/parse.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 import { manuscript, site, volume } from './helpers/synthetic-site.ts';
 
@@ -163,6 +164,24 @@ describe('a record file larger than any record', () => {
       'the file is 16.0 MB, more than a record file may be; line 5 alone is 16.0 MB',
     );
     expect(result.problems[2]!.expected).toContain('a record file of at most 16 MB');
+  });
+});
+
+describe('a file of many mistakes', () => {
+  // Each line's block was looked for through every line above it: 20,000 lines took over a minute.
+  it('20,000 lines indented with a tab: one problem each, in seconds', { timeout: 20_000 }, () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `\tk${i}: v`).join('\n') + '\n';
+    const { problems } = parseFile('content/manuscripts/tabs.yaml', Buffer.from(text));
+    expect(problems).toHaveLength(20_000);
+    expect(problems.at(-1)!.message).toBe('starts with a tab');
+  });
+
+  // The yaml package looked for each key through every key before it.
+  it('100,000 fields and one of them again: that one, in seconds', { timeout: 20_000 }, () => {
+    const text = Array.from({ length: 100_000 }, (_, i) => `k${i}: v\n`).join('') + 'k7: again\n';
+    const { problems } = parseFile('content/manuscripts/twice.yaml', Buffer.from(text));
+    expect(problems).toEqual([expect.objectContaining({ code: 'parse/syntax', line: 100_001, column: 1 })]);
+    expect(problems[0]!.message).toBe('has the field "k7" twice');
   });
 });
 

@@ -29,10 +29,12 @@ export function plainYamlMistakes(text: string, errors: readonly ParserError[]):
   const mistakes: SyntaxMistake[] = [];
   const seenLines = new Set<number>();
   const sorted = [...errors].sort((a, b) => a.pos[0] - b.pos[0]);
+  const anyButMissingValues = sorted.some((error) => !isMissingValue(error));
+  const blocks: BlocksAbove = new Map();
   for (const error of sorted) {
     if (CONSEQUENCES.has(error.code) && sorted.length > 1) continue;
-    if (isMissingValue(error) && sorted.some((other) => other !== error && !isMissingValue(other))) continue;
-    const mistake = explain(text, lines, error);
+    if (isMissingValue(error) && anyButMissingValues) continue;
+    const mistake = explain(text, lines, error, blocks);
     const line = lines.lineOf(mistake.offset);
     if (seenLines.has(line) || seenLines.has(lines.lineOf(error.pos[0]))) continue;
     seenLines.add(line);
@@ -46,13 +48,13 @@ function isMissingValue(error: ParserError): boolean {
   return error.code === 'MISSING_CHAR' && /map values/.test(error.message);
 }
 
-function explain(text: string, lines: Lines, error: ParserError): SyntaxMistake {
+function explain(text: string, lines: Lines, error: ParserError, blocks: BlocksAbove): SyntaxMistake {
   const at = error.pos[0];
   const line = lines.lineOf(at);
   const lineText = lines.text(line);
   // A tab where a line's indentation is (a pasted abstract): whatever the parser made of it.
   if (/^ *\t/.test(lineText)) {
-    const block = blockAbove(lines, line);
+    const block = blockAbove(lines, line, blocks);
     return {
       offset: lines.start(line),
       message: block ? `starts with a tab, inside the text of ${block.field}` : 'starts with a tab',
@@ -159,25 +161,39 @@ function explain(text: string, lines: Lines, error: ParserError): SyntaxMistake 
   };
 }
 
+type BlockAbove = { field: string; indent: number } | undefined;
+/** blockAbove's answers for the lines that start with a tab, by line. */
+type BlocksAbove = Map<number, BlockAbove>;
+
 /**
  * The block text (`field: |` or `field: >`, then indented lines) that line `line` would continue:
- * its field and the indentation of its first line.
+ * its field and the indentation of its first line. A line with a tab above, passed over, has the
+ * answer this line would get: it is taken from `known`, so that a file of tab-indented lines is
+ * read once, not once per line.
  */
-function blockAbove(lines: Lines, line: number): { field: string; indent: number } | undefined {
+function blockAbove(lines: Lines, line: number, known: BlocksAbove): BlockAbove {
   let indent: number | undefined;
   for (let l = line - 1; l >= 0; l--) {
     const text = lines.text(l);
     if (text.trim() === '') continue;
     const header = /^(\s*)(?:-\s+)?([^\s:#][^:#]*?):\s+[|>][-+0-9]*\s*(?:#.*)?$/.exec(text);
     if (header && (indent === undefined || indentOf(text) < indent)) {
-      return { field: header[2]!, indent: indent ?? indentOf(text) + 2 };
+      return remember(known, line, { field: header[2]!, indent: indent ?? indentOf(text) + 2 });
     }
-    if (/^\s*\t/.test(text)) continue;
+    if (/^\s*\t/.test(text)) {
+      if (indent === undefined && known.has(l)) return remember(known, line, known.get(l));
+      continue;
+    }
     // A line of the text, or one outside any block.
-    if (indentOf(text) === 0) return undefined;
+    if (indentOf(text) === 0) return remember(known, line, undefined);
     indent = indentOf(text);
   }
-  return undefined;
+  return remember(known, line, undefined);
+}
+
+function remember(known: BlocksAbove, line: number, block: BlockAbove): BlockAbove {
+  known.set(line, block);
+  return block;
 }
 
 /** The last `[` or `{` before `at` that nothing closes, outside quotes (a good guess, not a parse). */
