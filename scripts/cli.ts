@@ -15,7 +15,7 @@ import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatProblem, formatReport, nearest } from './generator/model/problems.ts';
 import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
 import { isNoSpace, NoSpace } from './shared/no-space.ts';
-import { outputFolder } from './shared/output-folder.ts';
+import { commandOutput } from './shared/output-folder.ts';
 import { Stopped } from './shared/stopped.ts';
 import { recoverInterrupted } from './recovery.ts';
 import { UsageError } from './shared/usage-error.ts';
@@ -33,7 +33,7 @@ async function usage(): Promise<string> {
   const { HOST_CONFIGS, PLATFORM_CONFIGS } = await import('./hosts/configs.ts');
   return `Usage: npm run <command> [-- options]
 
-  build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache]
+  build     validate content/ and write dist/           [--content DIR] [--out DIR] [--format text|github] [--progress] [--no-cache] [--atomic]
                                                          [--link-media] (PDFs hard-linked, not copied: CI from a fresh checkout)
                                                          [--allow-shrink] (publish a list that lost all or most of its records)
   check     validate content/ only, write no output      [--content DIR] [--format text|github] [--progress] [--no-cache]
@@ -118,6 +118,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       'no-cache': { type: 'boolean' },
       'link-media': { type: 'boolean' },
       'allow-shrink': { type: 'boolean' },
+      atomic: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -127,26 +128,23 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   }
   const given = projectPaths(process.cwd(), { content: values.content, out: values.out ?? values.dir });
   const shown = (file: string) => path.relative(given.root, file) || file;
-  // An output that is a link to the served folder is written through (shared/output-folder.ts); a
-  // link that points nowhere stops a build, and is left to the commands that only read.
-  const output = await outputFolder(given.out, shown(given.out)).catch((error: unknown) => {
-    if (command === 'build' || !(error instanceof Stopped)) throw error;
-    return { folder: given.out };
-  });
-  const paths: ProjectPaths = Object.freeze({ ...given, out: output.folder });
+  // A link to the served folder is written through (shared/output-folder.ts); one that points nowhere stops
+  // a build only. A link a build switches (--atomic) stays the output's name: build.ts writes beside it.
+  const output = await commandOutput(given.out, shown(given.out), command === 'build', values.atomic === true);
+  const paths: ProjectPaths = Object.freeze({ ...given, out: output.generations ? given.out : output.folder });
   // One build at a time writes an output folder (shared/output-lock.ts); clean waits for none either.
   if (command === 'build' || command === 'clean')
     holdOutputLock(paths.out, { folder: shown(paths.out), lockFile: shown(lockFileOf(paths.out)) });
   // An import or a build killed part way is settled before anything reads content/ or dist/.
   if (['build', 'check', 'preview', 'dev', 'admin', 'clean', 'import'].includes(command))
-    for (const done of await recoverInterrupted(paths)) console.warn(`Warning: ${done}`);
+    for (const done of [...output.relinked, ...(await recoverInterrupted(paths))]) console.warn(`Warning: ${done}`);
 
   switch (command) {
     case 'build':
     case 'check':
       if (values.format !== undefined && values.format !== 'text' && values.format !== 'github')
         throw new UsageError('--format is text or github');
-      return runBuild(paths, command, values.format ?? 'text', {
+      return runBuild(paths, output.folder, command, values.format ?? 'text', {
         // Progress on a terminal (or when asked, as final lines only), never in logs otherwise.
         ...(process.stderr.isTTY || values.progress
           ? { progress: terminalProgress(process.stderr, { live: process.stderr.isTTY }) }
@@ -154,6 +152,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         ...(values['no-cache'] ? { cache: false } : {}),
         ...(values['link-media'] && command === 'build' ? { linkMedia: true } : {}),
         ...(values['allow-shrink'] ? { allowShrink: true } : {}),
+        ...(output.generations ? { atomic: true } : {}),
       });
     case 'preview':
       return runPreview(paths, portChoice(values.port ?? env['PORT'], 8080), values.host ?? env['HOST'] ?? '127.0.0.1');
@@ -266,6 +265,7 @@ const COLLECT_IN_WRITING_FROM = 125_000;
 
 async function runBuild(
   paths: ProjectPaths,
+  written: string,
   mode: BuildMode,
   format: 'text' | 'github',
   options: BuildOptions = {},
@@ -274,7 +274,7 @@ async function runBuild(
   // The content folders are listed and stamped on worker threads while the build's modules
   // load (about a fifth of a second at startup in which the other core was idle).
   const scan = startContentScan(paths.content, {
-    ...(mode === 'build' ? { outDir: paths.out } : {}),
+    ...(mode === 'build' ? { outDir: written } : {}),
     ...(options.cache === false ? {} : { cacheDir: paths.cache }),
   });
   const { build } = await import('./generator/build.ts');

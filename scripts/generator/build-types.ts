@@ -6,6 +6,7 @@ import type { Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
 import type { Progress } from './progress.ts';
 import type { SwapSteps } from '../shared/folder-swap.ts';
+import type { SwitchStep } from '../shared/output-generations.ts';
 
 export type BuildMode = 'build' | 'check';
 
@@ -41,6 +42,13 @@ export interface BuildOptions {
   warnExampleDomains?: boolean;
   /** Awaited at each step of the output's swap: only for the tests that kill a build there (shared/folder-swap.ts). */
   swapSteps?: SwapSteps;
+  /**
+   * Make the output a link switched to each complete new output (shared/output-generations.ts);
+   * an output that is such a link already is switched without it.
+   */
+  atomic?: boolean;
+  /** Awaited at each step of the link's switch: only for the tests that kill a build there (shared/output-generations.ts). */
+  switchSteps?: (step: SwitchStep) => Promise<void> | void;
   /** Called once every content file is loaded, with how many there are and how many were parsed. */
   loaded?: (files: { total: number; parsed: number }) => void;
   /** A full garbage collection, called where what the build holds drops (engine/output.ts); none by default. */

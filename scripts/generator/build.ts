@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
 import { appendAll } from '../shared/append-all.ts';
 import { outputFolder } from '../shared/output-folder.ts';
+import { switchGeneration } from '../shared/output-generations.ts';
 import { loadContentFiles } from './engine/content.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 import { formatProblem, isUnreadFolder, takeWarnings } from './model/problems.ts';
@@ -21,12 +22,20 @@ import { recoverOutput } from './stages/write.ts';
 export type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 
 export async function build(given: ProjectPaths, mode: BuildMode, options: BuildOptions = {}): Promise<BuildResult> {
-  // An output that is a link is written through to its folder; the link itself is never touched.
-  const { folder } = await outputFolder(given.out, path.relative(given.root, given.out) || given.out);
+  // An output that is a link is written through to its folder; the link itself is never touched,
+  // unless a build made it (--atomic): the build then writes a folder of its own and switches it.
+  const { folder, generations, relinked } = await outputFolder(
+    given.out,
+    path.relative(given.root, given.out) || given.out,
+    {
+      atomic: mode === 'build' && options.atomic === true,
+    },
+  );
   const paths: ProjectPaths = folder === given.out ? given : Object.freeze({ ...given, out: folder });
   // What a killed build left beside the output is settled first: never a missing site.
-  const recovered = await recoverOutput(paths.out, paths.cache);
+  const recovered = [...relinked, ...(await recoverOutput(paths.out, paths.cache))];
   const result = await stages(paths, mode, options);
+  if (generations && result.ok && result.written) await switchGeneration(given.out, options.switchSteps);
   return recovered.length ? { ...result, warnings: [...recovered, ...(result.warnings ?? [])] } : result;
 }
 

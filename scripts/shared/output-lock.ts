@@ -60,6 +60,19 @@ export function holdOutputLock(outDir: string, shown: { folder: string; lockFile
   }
 }
 
+/**
+ * Whether a running process holds the lock of `outDir` (this one excepted, with `otherThanThis`):
+ * what a build may have left unfinished beside the output, only a dead one's is a leftover.
+ */
+export function lockHolderRuns(outDir: string, options: { otherThanThis?: boolean } = {}): boolean {
+  const holder = holderOf(lockFileOf(outDir));
+  if (holder === undefined) return false;
+  // Being written by a process that has just made it (a build starting), unless it was left so.
+  if (holder === 'empty') return !(ageOf(lockFileOf(outDir)) > EMPTY_LOCK_STALE_MS);
+  if (options.otherThanThis && holder.pid === process.pid) return false;
+  return processRuns(holder.pid, holder.started);
+}
+
 /** Creates the lock file with this process's id; false when it exists. */
 function create(file: string): boolean {
   let fd: number;
