@@ -14,7 +14,7 @@ import { startContentScan } from './generator/start-scan.ts';
 import { terminalProgress } from './generator/progress.ts';
 import { formatGithubAnnotations, formatProblem, formatReport, nearest } from './generator/model/problems.ts';
 import { holdOutputLock, lockFileOf, OutputLocked } from './shared/output-lock.ts';
-import { isNoSpace, NoSpace } from './shared/no-space.ts';
+import { isNoSpace, NoSpace, noSpaceLine } from './shared/no-space.ts';
 import { commandOutput } from './shared/output-folder.ts';
 import { Stopped } from './shared/stopped.ts';
 import { recoverInterrupted } from './recovery.ts';
@@ -394,17 +394,6 @@ function localDate(now: Date): string {
   return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
 }
 
-/**
- * One line for a full disk: where, and that nothing was replaced (a build's output and an import's
- * content are swapped in only once complete; what was staged is removed).
- */
-function noSpaceMessage(error: NoSpace | NodeJS.ErrnoException, command: string | undefined): string {
-  const folder = error instanceof NoSpace ? error.folder : error.path && path.dirname(error.path);
-  const where = folder ? `${path.relative(process.cwd(), folder) || '.'}/` : 'the disk';
-  const kept = command === 'build' ? ' the output is unchanged' : command === 'import' ? ' content/ is unchanged' : '';
-  return `No space left on ${where}: ${command ?? 'the command'} stopped;${kept || ' nothing was replaced'}.`;
-}
-
 /** The port asked for (`--port`, or `PORT` where the command reads it), or the default. */
 function portChoice(asked: string | undefined, byDefault: number): PortChoice {
   return asked === undefined ? { port: byDefault, asked: false } : { port: parsePort(asked), asked: true };
@@ -434,7 +423,7 @@ main(process.argv.slice(2), process.env).then(
       console.error(error.message);
       process.exitCode = 1;
     } else if (error instanceof NoSpace || isNoSpace(error)) {
-      console.error(noSpaceMessage(error as NoSpace | NodeJS.ErrnoException, process.argv[2]));
+      console.error(noSpaceLine(error as NoSpace | NodeJS.ErrnoException, process.argv[2]));
       process.exitCode = 1;
     } else {
       // An internal bug: the whole stack, always.

@@ -107,6 +107,7 @@ describe('a disk with no free inodes', () => {
   // Node's recursive mkdir says ENOENT, not ENOSPC, when a folder cannot be made for want of an
   // inode; with a few inodes left, the build fails at different folders: each way is tried.
   for (const [leave, options] of [
+    [0, []],
     [1, []],
     [2, ['--no-cache']],
     [3, ['--no-cache']],
