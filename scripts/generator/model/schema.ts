@@ -182,9 +182,17 @@ export const journalSchema = z.strictObject({
   // What the Crossref deposit needs, never published (docs/crossref.md).
   crossref: crossrefSettings.optional(),
   // The site search, on when omitted (docs/search.md).
+  // Read as text by the plain YAML reader, as admin.enabled is (admin-settings.ts).
   search: field(
-    { type: 'boolean', description: 'false to publish no search box and no search index (on when omitted)' },
-    (value) => (typeof value === 'boolean' ? ok(value) : bad(`is ${describe(value)}`, 'true or false')),
+    {
+      type: ['boolean', 'string'],
+      enum: [true, false, 'true', 'false'],
+      description: 'false to publish no search box and no search index (on when omitted)',
+    },
+    (value) =>
+      value === true || value === 'true' || value === false || value === 'false'
+        ? ok(value === true || value === 'true')
+        : bad(`is ${describe(value)}`, 'true or false'),
   ).optional(),
 });
 
