@@ -120,6 +120,7 @@ describe('build of a valid journal', () => {
       'index.html',
       'manuscripts',
       'media',
+      'pagefind',
       'robots.txt',
       'sitemap.xml',
       'volumes',

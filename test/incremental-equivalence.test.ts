@@ -560,7 +560,7 @@ async function expectSameAsColdBuild(
 
 /**
  * What the development server serves after it is handed the changed paths, as its watcher would:
- * every file of the cold build (the precompressed twins aside, which it does not serve), the same
+ * every file of the cold build (the precompressed twins and the search index aside, which it does not serve), the same
  * bytes; or, for a mistake, the problems the cold build reports.
  */
 async function expectLiveSameAsCold(live: LiveBuild, root: string, changed: string[], cold: ColdBuild) {
@@ -574,7 +574,8 @@ async function expectLiveSameAsCold(live: LiveBuild, root: string, changed: stri
   if (!site.ok) throw new Error(`dev has problems a cold build has not: ${JSON.stringify(site.problems)}`);
   const differences: string[] = [];
   for (const [file, built] of cold.tree) {
-    if (/\.(gz|br)$/.test(file)) continue;
+    // Nor does it make the search index (docs/search.md): only a build does.
+    if (/\.(gz|br)$/.test(file) || file.startsWith('pagefind/')) continue;
     const media = site.files.mediaSource(file);
     const served = media ? await readFile(media) : site.files.bytes(file);
     if (!served || !Buffer.from(served).equals(built)) differences.push(file);

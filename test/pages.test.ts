@@ -9,6 +9,7 @@ import { escapeHtml } from '../scripts/generator/model/html-references.ts';
 import type { ManuscriptRecord } from '../scripts/generator/model/records.ts';
 import { createUnpacker, packManuscript } from '../scripts/generator/engine/load/packed-manuscript.ts';
 import { sanitizeAbstractHtml } from '../scripts/generator/render/sanitize-html.ts';
+import { HEADER_SEARCH } from '../scripts/generator/render/search-box.ts';
 import type { DeferredText } from '../scripts/shared/output-file.ts';
 import { plainStart, richTextToPlain } from '../scripts/generator/model/rich-text.ts';
 import { seededRandom } from '../scripts/synthetic/seeded-random.ts';
@@ -260,16 +261,19 @@ describe('landing page of a manuscript', () => {
       [
         'a',
         'body',
+        'button',
         'dd',
         'div',
         'dl',
         'dt',
         'footer',
+        'form',
         'h1',
         'h2',
         'head',
         'header',
         'html',
+        'input',
         'li',
         'link',
         'main',
@@ -341,7 +345,8 @@ describe('volume and home pages', () => {
     expect(html).toContain(`<title>Page not found | ${escapeHtml(JOURNAL.title)}</title>`);
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).not.toContain('rel="canonical"');
-    expect(html).toContain(`<header><a href="/">${escapeHtml(JOURNAL.title)}</a></header>`);
+    // With the search box (search-box.ts), which asks the home page.
+    expect(html).toContain(`<header><a href="/">${escapeHtml(JOURNAL.title)}</a>${HEADER_SEARCH}</header>`);
     expect(html).toContain('<h1>Page not found</h1>');
     expect(html.slice(html.indexOf('<main>'))).toContain('<a href="/">');
     expect(html.slice(html.indexOf('<footer>'))).toBe(home.slice(home.indexOf('<footer>')));

@@ -29,6 +29,7 @@ import { rereadManuscript } from './load/reread.ts';
 import { trackReads } from './reuse/read-tracking.ts';
 import { emptyReads, keyedByBody, keyOutputs, type PreviousReads, type RecordedReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
+import { startSearchIndex } from './search/search-index.ts';
 import type { ListTable } from './write/list-items.ts';
 import { countListItems } from './write/previous-lists.ts';
 import { startSite, type WriteStats } from './write/site-writer.ts';
@@ -104,6 +105,17 @@ export async function startOutput(
   // still name them), and the previous outputs' reads; not what the records were worth then.
   const carried = previous?.values?.composites.map(([token]) => token);
   const previousOutputs = previous?.outputs;
+  // Pagefind works in a process of its own while the lists are written and the PDFs checked.
+  const search =
+    resolved.journal.search === false
+      ? undefined
+      : startSearchIndex(resolved, {
+          outDir: paths.out,
+          cacheDir: paths.cache,
+          fingerprint,
+          reuse: useCache,
+          progress: options.progress,
+        });
   const streamed = outputs.filter((output) => output.items);
   const writing = await startSite(paths.out, streamed, {
     progress: options.progress,
@@ -123,14 +135,16 @@ export async function startOutput(
       removeOutputManifest(paths.cache);
       options.collect?.('pages');
       const whole = outputs.filter((output) => !output.items);
-      // Each output's place among those keyed by their bodies (reuse.ts, KeyedRender): `more` has none.
-      const places = new Int32Array(whole.length + more.length).fill(-1);
+      const searchFiles = (await search?.files()) ?? [];
+      // Each output's place among those keyed by their bodies (reuse.ts, KeyedRender): `more` and
+      // the search index have none.
+      const places = new Int32Array(whole.length + more.length + searchFiles.length).fill(-1);
       let place = 0;
       whole.forEach((output, index) => {
         if (keyedByBody(output)) places[index] = place++;
       });
       const written = await writing.finish(
-        [...whole, ...more],
+        [...whole, ...more, ...searchFiles],
         (rows) =>
           accept({
             count: rows.count,
@@ -151,6 +165,7 @@ export async function startOutput(
           packReadsNow(() => keyedPaths(outputs), reads.byPlace!, previousOutputs),
           tracker.values(carried),
         ),
+        search?.remember(),
       ].filter((warning) => warning !== undefined);
       return { ...written, warnings: [...new Set(warnings)] };
     },

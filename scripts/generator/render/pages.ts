@@ -28,6 +28,7 @@ import { keywordList, manuscriptHead, pageAuthors, standardIssn, type PagePart }
 import type { JournalInput } from '../model/schema.ts';
 import { pageFile } from '../../shared/contract.ts';
 import { CITATION_FORMATS, citationPath, FEED_PATH, FEED_TYPE } from './linked-files.ts';
+import { HEADER_SEARCH, HOME_SEARCH, SEARCH_STYLE, searchIsOn } from './search-box.ts';
 
 export { homePagePath, MANUSCRIPT_PAGES, manuscriptPagePath, volumeNumber, volumePagePath } from './page-paths.ts';
 
@@ -124,11 +125,12 @@ interface PageFrame {
 }
 
 function pageFrame(journal: JournalInput): PageFrame {
+  const search = searchIsOn(journal);
   return {
     start:
       '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${STYLE}</style>\n</head>\n<body>\n`,
-    header: `<header><a href="/">${e(journal.title)}</a></header>\n`,
+    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${STYLE}${search ? SEARCH_STYLE : ''}</style>\n</head>\n<body>\n`,
+    header: `<header><a href="/">${e(journal.title)}</a>${search ? HEADER_SEARCH : ''}</header>\n`,
     end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
   };
 }
@@ -279,6 +281,7 @@ function homePage(site: Site, frame: PageFrame): PagePart[] {
     body: lines([
       `<h1>${e(journal.title)}</h1>`,
       `<p class="meta">ISSN ${e(standardIssn(journal.citation_issn))}</p>`,
+      ...(searchIsOn(journal) ? HOME_SEARCH : []),
       '<h2>Volumes</h2>',
       items.length ? `<ul>${items.join('')}</ul>` : '<p>No volumes yet.</p>',
       // For developers, below what readers come for, in the metadata's smaller type.

@@ -1,0 +1,241 @@
+/**
+ * The site search's index (docs/search.md): Pagefind's files under `dist/pagefind/`, made from the
+ * manuscripts themselves, one record each (its title, authors, keywords and abstract as plain text,
+ * in its own language), rather than by crawling the written pages: the records are in memory
+ * already, and a page's frame (header, footer, citation links) is not what a reader searches.
+ *
+ * Pagefind has no incremental index: a record added to an index cannot be changed or taken out, and
+ * `getFiles` writes the whole index again. So the index is made whole, or the previous output's is
+ * taken as it is. Two keys decide, kept in the build cache: one over the records' content hashes
+ * (unchanged: nothing at all changed, and no abstract is read), one over the text that is indexed
+ * (unchanged: an edit touched no searched field, as a manuscript's date or PDF). The previous files
+ * are taken only when each still has the bytes it was written with.
+ *
+ * Pagefind's output is the same for the same records in the same order (its files are named by
+ * their content's hash), so a cold build and a reused index give the same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { OutputFile } from '../../../shared/output-file.ts';
+import { Stopped } from '../../../shared/stopped.ts';
+import type { ManuscriptRecord } from '../../model/records.ts';
+import { richTextToPlain } from '../../model/rich-text.ts';
+import { keywordList, languageCode, pageAuthors } from '../../render/page-metadata.ts';
+import { manuscriptPagePath } from '../../render/page-paths.ts';
+import { titleToPlain } from '../../render/title-text.ts';
+import type { Progress } from '../../progress.ts';
+import type { ResolvedJournal } from '../../stages/resolve.ts';
+import { readFrames, writeFrames, type CacheWarning } from '../cache/cache.ts';
+
+/** Where the index is, relative to the output folder; the pages' script loads it from `/pagefind/`. */
+export const SEARCH_FOLDER = 'pagefind/';
+
+const KEYS_FILE = 'search-index.bin';
+
+/** What is indexed of a manuscript: what a reader searches by, and what a result shows. */
+interface SearchRecord {
+  url: string;
+  content: string;
+  language: string;
+  meta: { title: string; authors: string; volume: string };
+}
+
+/** The keys of the index last written, and its files' digests (kept in the build cache). */
+interface IndexKeys {
+  records: string | undefined;
+  input: string;
+  files: [path: string, sha256: string][];
+}
+
+export interface SearchIndexOptions {
+  outDir: string;
+  cacheDir: string;
+  fingerprint: string;
+  /** `false`: the previous output's index is not taken (as the rest of the output is not). */
+  reuse: boolean;
+  /** Shows Pagefind's work as the `search` stage, when it runs. */
+  progress: Progress;
+}
+
+export interface SearchIndex {
+  /** The index's files, to write with the rest of the output. */
+  files(): Promise<OutputFile[]>;
+  /** Keeps the keys of these files for the next build, once the output is in place. */
+  remember(): CacheWarning;
+}
+
+/**
+ * Begins the index: what it is made of is read now, on this thread; Pagefind works on a thread and
+ * in a process of its own meanwhile, while the rest of the output is checked and written.
+ */
+export function startSearchIndex(resolved: ResolvedJournal, options: SearchIndexOptions): SearchIndex {
+  const previous = options.reuse
+    ? readFrames<IndexKeys>(path.join(options.cacheDir, KEYS_FILE), options.fingerprint)?.[0]
+    : undefined;
+  const recordsKey = recordsKeyOf(resolved);
+  let made: Promise<{ files: OutputFile[]; keys: IndexKeys }>;
+  const taken =
+    previous && recordsKey !== undefined && previous.records === recordsKey && takePrevious(previous, options);
+  if (taken) made = Promise.resolve({ files: taken, keys: previous });
+  else {
+    const records = searchRecords(resolved);
+    const input = digest(JSON.stringify([PAGEFIND_VERSION, records]));
+    const again = previous?.input === input ? takePrevious(previous, options) : undefined;
+    made = again
+      ? Promise.resolve({ files: again, keys: { ...previous!, records: recordsKey } })
+      : indexWithPagefind(records, options.progress).then((files) => ({
+          files,
+          keys: { records: recordsKey, input, files: files.map((file) => [file.path, digestOf(file)]) },
+        }));
+  }
+  // Awaited by files(); a build that stops before it asks must not leave an unhandled rejection.
+  made.catch(() => {});
+  let keys: IndexKeys | undefined;
+  return {
+    async files() {
+      const result = await made;
+      keys = result.keys;
+      return result.files;
+    },
+    remember: () => (keys ? writeFrames(options.cacheDir, KEYS_FILE, options.fingerprint, [keys]) : undefined),
+  };
+}
+
+/** Every manuscript as Pagefind takes it, in published order (the order makes the index's bytes). */
+export function searchRecords(resolved: ResolvedJournal): SearchRecord[] {
+  const volumes = new Map(resolved.volumes.map((volume) => [volume.id, volume]));
+  return resolved.manuscripts.map((m, i) => {
+    const authors = pageAuthors(m, resolved.manuscriptAuthors[i]!)
+      .map((author) => author.display)
+      .join(', ');
+    const title = titleToPlain(m.citation_title);
+    const volume = volumes.get(m.citation_volume);
+    const volumeName = volume ? `${volume.citation_journal_title} (${volume.full_date.slice(0, 4)})` : '';
+    return {
+      url: manuscriptPagePath(m),
+      // Each searched field is a sentence of its own, so that a snippet does not run one into the next.
+      content: [title, authors, keywordList(m.keywords).join(', '), richTextToPlain(m.abstract)]
+        .filter((text) => text !== '')
+        .join('. '),
+      language: searchLanguage(m, resolved.journal.citation_language),
+      meta: { title, authors, volume: volumeName },
+    };
+  });
+}
+
+/**
+ * The language a manuscript is indexed in: its own, else the journal's, as an ISO 639-1 code.
+ * Pagefind keeps one index per language, with the stemming of that language where it has one
+ * (English does, Macedonian does not); the search box searches them all.
+ */
+function searchLanguage(m: ManuscriptRecord, journalLanguage: string): string {
+  const code = languageCode(m.citation_language || journalLanguage).toLowerCase();
+  return /^[a-z]{2,3}$/.test(code) ? code : 'unknown';
+}
+
+/**
+ * The records' content hashes, and the journal's settings are in the fingerprint: when none
+ * changed, neither did what is indexed. Undefined when a record has no hash (a build without the
+ * cache), and the text itself is compared.
+ */
+function recordsKeyOf(resolved: ResolvedJournal): string | undefined {
+  const hash = createHash('sha256');
+  for (const list of [resolved.authors, resolved.volumes, resolved.manuscripts] as const) {
+    for (const record of list as readonly { origin: { key: string; hash?: string } }[]) {
+      if (record.origin.hash === undefined) return undefined;
+      hash.update(`${record.origin.key}\n${record.origin.hash}\n`);
+    }
+    hash.update('\0');
+  }
+  return hash.update(PAGEFIND_VERSION).digest('hex');
+}
+
+/** The previous output's index files, when every one is there with the bytes it was written with. */
+function takePrevious(keys: IndexKeys, options: SearchIndexOptions): OutputFile[] | undefined {
+  const files: OutputFile[] = [];
+  for (const [file, sha256] of keys.files) {
+    let body: Uint8Array;
+    try {
+      body = readFileSync(path.join(options.outDir, file));
+    } catch {
+      return undefined;
+    }
+    const found: OutputFile = { path: file, body };
+    if (digestOf(found) !== sha256) return undefined;
+    files.push(found);
+  }
+  return files;
+}
+
+/**
+ * One bundle of Pagefind's for each language, at `pagefind/<language>/`, and the languages, most
+ * manuscripts first, in `pagefind/languages.json`. Pagefind opens one language's index of a bundle
+ * and can merge in other bundles, but not another language of its own bundle (merged, the second
+ * language's results were the first one's pages): so the search box opens the first bundle and
+ * merges the others. Pagefind runs on a thread of its own (pagefind-thread.mjs).
+ */
+async function indexWithPagefind(records: readonly SearchRecord[], progress: Progress): Promise<OutputFile[]> {
+  const byLanguage = new Map<string, SearchRecord[]>();
+  for (const record of records) {
+    const same = byLanguage.get(record.language);
+    if (same) same.push(record);
+    else byLanguage.set(record.language, [record]);
+  }
+  const languages = [...byLanguage.keys()].sort(
+    (a, b) => byLanguage.get(b)!.length - byLanguage.get(a)!.length || (a < b ? -1 : 1),
+  );
+  const stage = progress.stage('search', records.length);
+  // One string, not 100,000 objects, for the thread to be handed.
+  const groups = JSON.stringify(languages.map((language) => byLanguage.get(language)));
+  const answer = await new Promise<PagefindAnswer>((resolve, reject) => {
+    const worker = new Worker(PAGEFIND_THREAD, { workerData: { groups } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the search index's thread stopped (exit code ${code})`)));
+  });
+  if ('bug' in answer) throw new Error(`the search index's thread failed: ${answer.bug}`);
+  if ('errors' in answer) throw searchStopped(answer.errors);
+  stage.advance(records.length);
+  stage.done();
+  const files: OutputFile[] = [{ path: `${SEARCH_FOLDER}languages.json`, body: `${JSON.stringify(languages)}\n` }];
+  answer.bundles.forEach((bundle, i) => {
+    for (const file of bundle)
+      files.push({
+        path: `${SEARCH_FOLDER}${languages[i]}/${file.path.split(path.sep).join('/')}`,
+        body: file.content,
+      });
+  });
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const PAGEFIND_THREAD = new URL('./pagefind-thread.mjs', import.meta.url);
+
+/** What the thread answers: each language's bundle, or Pagefind's errors, or a bug's stack. */
+type PagefindAnswer = { bundles: { path: string; content: Uint8Array }[][] } | { errors: string } | { bug: string };
+
+/**
+ * Pagefind's own errors, for an operator: most often its binary for this platform is missing (an
+ * install without optional dependencies).
+ */
+function searchStopped(errors: string): Stopped {
+  return new Stopped(
+    `The search index could not be made (Pagefind: ${errors || 'no reason given'}): reinstall with \`npm ci\` so that its binary for this platform is present, or set \`search: false\` in content/journal.yaml.`,
+  );
+}
+
+/**
+ * The version the project pins (package.json; its own package file is not exported): the index's
+ * format and its search module go with it, so a reused index is one this version made.
+ */
+const PAGEFIND_VERSION = '1.6.0';
+
+function digestOf(file: OutputFile): string {
+  const body = file.body;
+  return digest(typeof body === 'function' ? '' : body);
+}
+
+function digest(value: string | Uint8Array): string {
+  return createHash('sha256').update(value).digest('hex');
+}

@@ -1,0 +1,276 @@
+/**
+ * The site search (docs/search.md): the build writes Pagefind's index under dist/pagefind/ from the
+ * manuscripts; a reader types into the home page's box in a real headless Chromium, served by the
+ * preview and by nginx with the configuration the project generates, and finds a manuscript by a
+ * Cyrillic word of its abstract, by a word of its title in another language's index, and by an
+ * author; each result shows the title, the authors, the volume and a snippet, and links to the
+ * landing page. `search: false` publishes neither the index nor a box. A build after an edit that
+ * touches no searched field takes the previous index instead of running Pagefind.
+ */
+import { chmod, readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
+import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
+import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { age, expectSameAsCold, readTree } from './helpers/incremental.ts';
+import { nginxServer } from './servers/nginx.ts';
+import { makeReadable } from './servers/site.ts';
+import type { RunningServer } from './servers/server.ts';
+import { build } from '../scripts/generator/build.ts';
+
+/** Builds with the cache, and says whether Pagefind ran (the `search` stage): not when the previous index is taken. */
+async function buildIndexing(ws: Workspace): Promise<boolean> {
+  const stages: string[] = [];
+  const result = await build(ws.paths, 'build', {
+    progress: { stage: (name) => (stages.push(name), { advance: () => {}, done: () => {} }) },
+  });
+  expect(result.problems).toEqual([]);
+  return stages.includes('search');
+}
+
+// Skipped with the reason where Chromium is missing; under CI, which installs it, that is a failure.
+const skipBrowser = !haveChromium && !process.env['CI'];
+if (skipBrowser) console.warn(`${CHROMIUM} is not installed (Debian chromium): the search browser tests are skipped`);
+
+interface ShownResult {
+  href: string | null;
+  title: string;
+  meta: string;
+  snippet: string;
+  marked: string[];
+}
+
+describe('the search index', () => {
+  let workspace: Workspace;
+
+  beforeAll(async () => {
+    workspace = await age(await createWorkspace());
+    const result = await workspace.build();
+    expect(result.problems).toEqual([]);
+  });
+
+  afterAll(() => workspace?.dispose());
+
+  it("is written under dist/pagefind/, a bundle of Pagefind's for each of the manuscripts' languages", async () => {
+    const folder = path.join(workspace.paths.out, 'pagefind');
+    // The salamanders and the beetles take the journal's language, English; the orchids are in Macedonian.
+    expect(JSON.parse(await readFile(path.join(folder, 'languages.json'), 'utf8'))).toEqual(['en', 'mk']);
+    for (const [language, count] of [
+      ['en', 2],
+      ['mk', 1],
+    ] as const) {
+      const entry = JSON.parse(await readFile(path.join(folder, language, 'pagefind-entry.json'), 'utf8'));
+      expect(entry.version).toBe('1.6.0');
+      expect(Object.keys(entry.languages)).toEqual([language]);
+      expect(entry.languages[language].page_count).toBe(count);
+      const files = await readdir(path.join(folder, language));
+      expect(files).toContain('pagefind.js');
+      expect(files).toContain('pagefind-worker.js');
+      expect(files).not.toContain('pagefind-ui.js');
+    }
+  });
+
+  it('puts the search box on the home page, and one that asks the home page in the header of the others', async () => {
+    const home = await readFile(path.join(workspace.paths.out, 'index.html'), 'utf8');
+    expect(home).toContain('<form class="search" id="search" role="search" action="/">');
+    const landing = await readFile(path.join(workspace.paths.out, 'manuscripts/7.html'), 'utf8');
+    expect(landing).toMatch(/<header>.*<form class="search" role="search" action="\/">/);
+  });
+
+  it('takes the previous index when nothing changed, or no searched field, and makes it again when one did', async () => {
+    const before = await readTree(path.join(workspace.paths.out, 'pagefind'));
+    expect(await buildIndexing(workspace)).toBe(false);
+    // A field the search does not read: the index is the previous one, and Pagefind does not run.
+    const orchids = path.join(workspace.paths.content, 'manuscripts/orchids.yaml');
+    await workspace.write(
+      'manuscripts/orchids.yaml',
+      (await readFile(orchids, 'utf8')).replace('udc: 582.594', 'udc: 582.595'),
+    );
+    expect(await buildIndexing(workspace)).toBe(false);
+    expect(await readTree(path.join(workspace.paths.out, 'pagefind'))).toEqual(before);
+    // A word of an abstract: indexed again, and the same as a cold build's.
+    await workspace.write(
+      'manuscripts/orchids.yaml',
+      (await readFile(orchids, 'utf8')).replace('A checklist of', 'A new checklist of'),
+    );
+    expect(await buildIndexing(workspace)).toBe(true);
+    expect(await readTree(path.join(workspace.paths.out, 'pagefind'))).not.toEqual(before);
+    await expectSameAsCold(workspace);
+  });
+
+  it('makes the index again when its files in dist/ were changed by hand', async () => {
+    const entry = path.join(workspace.paths.out, 'pagefind/mk/pagefind-entry.json');
+    const bytes = await readFile(entry);
+    await rm(entry);
+    expect(await buildIndexing(workspace)).toBe(true);
+    expect(await readFile(entry)).toEqual(bytes);
+  });
+});
+
+describe('search: false in journal.yaml', () => {
+  it('publishes no index and no search box', async () => {
+    const ws = await createWorkspace();
+    try {
+      const journal = await readFile(path.join(ws.paths.content, 'journal.yaml'), 'utf8');
+      await ws.write('journal.yaml', `${journal}search: false\n`);
+      expect((await ws.build()).problems).toEqual([]);
+      expect(existsSync(path.join(ws.paths.out, 'pagefind'))).toBe(false);
+      for (const page of ['index.html', 'manuscripts/7.html', 'volumes/1.html', '404.html'])
+        expect(await readFile(path.join(ws.paths.out, page), 'utf8'), page).not.toMatch(/role="search"|pagefind/);
+    } finally {
+      await ws.dispose();
+    }
+  });
+});
+
+describe.skipIf(skipBrowser)('searching in a browser', () => {
+  let workspace: Workspace;
+  let preview: PreviewServer;
+  let nginx: RunningServer | undefined;
+  let browser: Browser;
+  const origins: Record<string, string> = {};
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI installs Debian's chromium (.ci/run)`);
+    workspace = await createWorkspace();
+    expect((await workspace.build()).problems).toEqual([]);
+    preview = createPreviewServer({ root: workspace.paths.out });
+    origins['the preview'] = `http://127.0.0.1:${(await preview.listen(0, '127.0.0.1')).port}`;
+    const server = nginxServer(process.env);
+    if (!server.unavailable()) {
+      // nginx's workers run as another user: the built site must be readable to them.
+      await chmod(workspace.root, 0o755);
+      await makeReadable(workspace.paths.out);
+      nginx = await server.start({
+        dist: workspace.paths.out,
+        scratch: (name) => path.join(workspace.root, name),
+        dispose: async () => {},
+      });
+      origins['nginx'] = nginx.origin;
+    } else if (process.env['CI']) throw new Error(server.unavailable());
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await nginx?.stop();
+    await preview?.close();
+    await workspace?.dispose();
+  });
+
+  /** Types `words` into the home page's box and reads the results as shown. */
+  async function search(origin: string, words: string): Promise<{ results: ShownResult[]; warnings: string[] }> {
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    // Pagefind's warnings (a file served with the wrong type, a worker that failed) and any file
+    // the search could not load; the favicon, which the site has none of, aside.
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
+        warnings.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('pageerror', (error) => warnings.push(error.message));
+    try {
+      await page.goto(`${origin}/`, { waitUntil: 'load' });
+      await page.fill('#search input[name=q]', words);
+      await page.locator('#search-status').filter({ hasText: /found/ }).waitFor({ timeout: 15_000 });
+      const results = await page.locator('#search-results li').evaluateAll((items) =>
+        items.map((li) => ({
+          href: li.querySelector('a')?.getAttribute('href') ?? null,
+          title: li.querySelector('a')?.textContent ?? '',
+          meta: li.querySelector('.meta')?.textContent ?? '',
+          snippet: li.querySelector('p')?.textContent ?? '',
+          marked: [...li.querySelectorAll('mark')].map((mark) => mark.textContent ?? ''),
+        })),
+      );
+      return { results, warnings };
+    } finally {
+      await page.close();
+    }
+  }
+
+  describe.each(['the preview', 'nginx'])('served by %s', (server) => {
+    const origin = () => origins[server] ?? '';
+
+    it('finds a manuscript by a Cyrillic word of its abstract, with its title, authors, volume and a snippet', async ({
+      skip,
+    }) => {
+      if (!origins[server]) skip();
+      const { results, warnings } = await search(origin(), 'Пакошево');
+      expect(results).toEqual([
+        {
+          href: '/manuscripts/7',
+          title: 'Distribution of the fire salamander in the Jakupica mountains',
+          meta: 'Ана Петровска, Jane Doe · Volume I (2021)',
+          snippet: expect.stringContaining('from the village “Пакошево” – at 12 °C.'),
+          marked: ['“Пакошево”'],
+        },
+      ]);
+      expect(warnings).toEqual([]);
+    });
+
+    it("finds a manuscript in Macedonian by an English word of its keywords, from the other language's index", async ({
+      skip,
+    }) => {
+      if (!origins[server]) skip();
+      const { results, warnings } = await search(origin(), 'checklist');
+      // First: Pagefind also ranks, far below, other pages with a short word close to the one asked.
+      expect([results[0]!.href, results[0]!.title, results[0]!.meta]).toEqual([
+        '/manuscripts/3',
+        'Orchids of Galičica',
+        'Marko Nikolov · Volume II (2022)',
+      ]);
+      expect(results[0]!.marked).toContain('checklist');
+      expect(warnings).toEqual([]);
+    });
+
+    it('finds every manuscript of an author, and a result leads to its landing page', async ({ skip }) => {
+      if (!origins[server]) skip();
+      const { results } = await search(origin(), 'Nikolov');
+      expect(results.map((r) => r.href).sort()).toEqual(['/manuscripts/12', '/manuscripts/3']);
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${origin()}/?q=Nikolov`, { waitUntil: 'load' });
+        await page.locator('#search-results a[href="/manuscripts/3"]').click();
+        await page.waitForURL(`${origin()}/manuscripts/3`);
+        expect(await page.locator('h1').textContent()).toBe('Orchids of Galičica');
+        // The header's box asks the home page, which searches at once.
+        await page.fill('header input[name=q]', 'Пакошево');
+        await page.press('header input[name=q]', 'Enter');
+        await page.locator('#search-results a[href="/manuscripts/7"]').waitFor({ timeout: 15_000 });
+      } finally {
+        await page.close();
+      }
+    });
+  });
+
+  it("serves the index's files with their types from nginx", async ({ skip }) => {
+    if (!nginx) return skip();
+    const files = (await readdir(path.join(workspace.paths.out, 'pagefind'), { recursive: true })).filter((file) =>
+      /\.[a-z_]+$/.test(file),
+    );
+    // A browser runs the module and the worker only as JavaScript; the rest is read as bytes.
+    const expected = (file: string) =>
+      file.endsWith('.js')
+        ? 'text/javascript'
+        : file.endsWith('.json')
+          ? 'application/json'
+          : 'application/octet-stream';
+    for (const file of files) {
+      const response = await fetch(`${nginx.origin}/pagefind/${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type'), file).toBe(expected(file));
+      expect(
+        Buffer.from(await response.arrayBuffer()).equals(
+          await readFile(path.join(workspace.paths.out, 'pagefind', file)),
+        ),
+        file,
+      ).toBe(true);
+    }
+  });
+});
