@@ -21,12 +21,14 @@
  *   dev             `npm run dev` on the journal: its start, a save of the same bytes (no reload may
  *                   come), and saves of that manuscript timed to the reload event its open pages get
  *                   (scripts/bench/dev-reload.ts)
+ *   search          the site search's index alone: Pagefind indexing every manuscript, its time and
+ *                   the index's size (scripts/bench/search-index.ts)
  *
  * and prints one table, then each step against its target. Before the first step, the command
  * line is compiled and `build` and `check` run once on a journal of 10 manuscripts (DIR-warm-up),
  * as a journal's editor has run them before: a command's first run after a change of the code
  * compiles it and leaves the code cache its next runs start from.
- * `--steps floor,hugo,cold,linked,no-change,edit` (the default: all) runs some of them: `edit` is
+ * `--steps floor,hugo,cold,linked,no-change,edit,dev,search` (the default: all) runs some of them: `edit` is
  * node+find, check (edit) and build (edit), and needs a build before it (cold); `dev` starts from
  * the build cache a build left. `--repeat N` sets how many edits node+find and check (edit) are
  * measured after. The edited manuscript is restored afterwards, so the journal on disk can be
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new Error(`--repeat must be a positive integer, not ${values.repeat}`);
-  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev').split(','));
+  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev,search').split(','));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const root = path.resolve(values.dir ?? path.join(os.tmpdir(), `journal-bench-${size}`));
   const hasTime = existsSync(GNU_TIME);
@@ -162,6 +164,10 @@ async function main(): Promise<void> {
     dev.push(...measured.output.split('\n'));
     console.log(dev.map((line) => `      ${line}`).join('\n'));
   }
+  if (steps.has('search')) {
+    const measured = await run('search', ['--import', TSX, path.join(REPO, 'scripts/bench/search-index.ts'), root]);
+    console.log(`      ${measured.output.trim()}`);
+  }
   if (!steps.has('edit')) return report();
 
   const original = await readFile(edited, 'utf8');
@@ -235,11 +241,11 @@ async function main(): Promise<void> {
         r.rss === undefined ? '?' : mib(r.rss),
         r.step === 'floor'
           ? `${mb(floorBytes)} / - / -`
-          : r.step.startsWith('check') || ['node+find', 'hugo', 'dev'].includes(r.step)
+          : r.step.startsWith('check') || ['node+find', 'hugo', 'dev', 'search'].includes(r.step)
             ? '-'
             : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
         floor ? `${(r.wall / floor.wall).toFixed(2)}x` : '',
-        !cold || ['floor', 'hugo', 'node+find', 'dev'].includes(r.step) || r.step.startsWith('cold')
+        !cold || ['floor', 'hugo', 'node+find', 'dev', 'search'].includes(r.step) || r.step.startsWith('cold')
           ? ''
           : `${(r.wall / cold.wall).toFixed(2)}x`,
       ]),
