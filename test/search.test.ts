@@ -1,7 +1,7 @@
 /**
  * The site search (docs/search.md): the build writes Pagefind's index under dist/pagefind/ from the
  * manuscripts; a reader types into the home page's box in a real headless Chromium, served by the
- * preview and by nginx with the configuration the project generates, and finds a manuscript by a
+ * preview and by nginx, Caddy and Apache with the configurations the project generates, and finds a manuscript by a
  * Cyrillic word of its abstract, by a word of its title in another language's index, and by an
  * author; each result shows the title, the authors, the volume and a snippet, and links to the
  * landing page. `search: false` publishes neither the index nor a box. A build after an edit that
@@ -16,6 +16,8 @@ import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
 import { createWorkspace, type Workspace } from './helpers/workspace.ts';
 import { age, expectSameAsCold, readTree } from './helpers/incremental.ts';
+import { apacheServer } from './servers/apache.ts';
+import { caddyServer } from './servers/caddy.ts';
 import { nginxServer } from './servers/nginx.ts';
 import { makeReadable } from './servers/site.ts';
 import type { RunningServer } from './servers/server.ts';
@@ -129,7 +131,7 @@ describe('search: false in journal.yaml', () => {
 describe.skipIf(skipBrowser)('searching in a browser', () => {
   let workspace: Workspace;
   let preview: PreviewServer;
-  let nginx: RunningServer | undefined;
+  const running = new Map<string, RunningServer>();
   let browser: Browser;
   const origins: Record<string, string> = {};
 
@@ -139,24 +141,28 @@ describe.skipIf(skipBrowser)('searching in a browser', () => {
     expect((await workspace.build()).problems).toEqual([]);
     preview = createPreviewServer({ root: workspace.paths.out });
     origins['the preview'] = `http://127.0.0.1:${(await preview.listen(0, '127.0.0.1')).port}`;
-    const server = nginxServer(process.env);
-    if (!server.unavailable()) {
-      // nginx's workers run as another user: the built site must be readable to them.
-      await chmod(workspace.root, 0o755);
-      await makeReadable(workspace.paths.out);
-      nginx = await server.start({
-        dist: workspace.paths.out,
-        scratch: (name) => path.join(workspace.root, name),
-        dispose: async () => {},
-      });
-      origins['nginx'] = nginx.origin;
-    } else if (process.env['CI']) throw new Error(server.unavailable());
+    // The servers' workers run as another user: the built site must be readable to them.
+    await chmod(workspace.root, 0o755);
+    await makeReadable(workspace.paths.out);
+    const site = {
+      dist: workspace.paths.out,
+      scratch: (name: string) => path.join(workspace.root, name),
+      dispose: async () => {},
+    };
+    for (const server of [nginxServer(process.env), caddyServer(process.env), apacheServer(process.env, 'vhost')]) {
+      const unavailable = server.unavailable();
+      if (unavailable && process.env['CI']) throw new Error(unavailable);
+      if (unavailable) continue;
+      const started = await server.start(site);
+      running.set(server.host, started);
+      origins[server.host] = started.origin;
+    }
     browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await nginx?.stop();
+    for (const server of running.values()) await server.stop();
     await preview?.close();
     await workspace?.dispose();
   });
@@ -194,7 +200,7 @@ describe.skipIf(skipBrowser)('searching in a browser', () => {
     }
   }
 
-  describe.each(['the preview', 'nginx'])('served by %s', (server) => {
+  describe.each(['the preview', 'nginx', 'caddy', 'apache'])('served by %s', (server) => {
     const origin = () => origins[server] ?? '';
 
     it('finds a manuscript by a Cyrillic word of its abstract, with its title, authors, volume and a snippet', async ({
@@ -249,28 +255,27 @@ describe.skipIf(skipBrowser)('searching in a browser', () => {
     });
   });
 
-  it("serves the index's files with their types from nginx", async ({ skip }) => {
-    if (!nginx) return skip();
-    const files = (await readdir(path.join(workspace.paths.out, 'pagefind'), { recursive: true })).filter((file) =>
-      /\.[a-z_]+$/.test(file),
-    );
-    // A browser runs the module and the worker only as JavaScript; the rest is read as bytes.
-    const expected = (file: string) =>
-      file.endsWith('.js')
-        ? 'text/javascript'
-        : file.endsWith('.json')
-          ? 'application/json'
-          : 'application/octet-stream';
-    for (const file of files) {
-      const response = await fetch(`${nginx.origin}/pagefind/${file}`);
-      expect(response.status, file).toBe(200);
-      expect(response.headers.get('content-type'), file).toBe(expected(file));
-      expect(
-        Buffer.from(await response.arrayBuffer()).equals(
-          await readFile(path.join(workspace.paths.out, 'pagefind', file)),
-        ),
-        file,
-      ).toBe(true);
-    }
-  });
+  it.for(['nginx', 'caddy', 'apache'])(
+    "serves the index's files as they are from %s, the scripts as JavaScript",
+    async (host, { skip }) => {
+      const server = running.get(host);
+      if (!server) return skip();
+      const files = (await readdir(path.join(workspace.paths.out, 'pagefind'), { recursive: true })).filter((file) =>
+        /\.[a-z_]+$/.test(file),
+      );
+      for (const file of files) {
+        const response = await fetch(`${server.origin}/pagefind/${file}`);
+        expect(response.status, file).toBe(200);
+        // A browser runs the module and the worker only as JavaScript; Pagefind reads the rest as bytes.
+        if (file.endsWith('.js'))
+          expect(response.headers.get('content-type'), file).toMatch(/^(text|application)\/javascript\b/);
+        expect(
+          Buffer.from(await response.arrayBuffer()).equals(
+            await readFile(path.join(workspace.paths.out, 'pagefind', file)),
+          ),
+          file,
+        ).toBe(true);
+      }
+    },
+  );
 });
