@@ -56,7 +56,9 @@ describe('a reader of dist/ during a rebuild', () => {
     const manuscripts = path.join(paths.content, 'manuscripts');
     const names = (await readdir(manuscripts)).sort();
     for (let edit = 0; edit < 5; edit++) {
-      const shared = await entries(paths.out);
+      // The search index is the exception (docs/search.md): Pagefind names its files by their
+      // content, so an index made again after an edit is other files, the old ones removed.
+      const shared = [...(await entries(paths.out))].filter((entry) => !entry.startsWith('pagefind'));
       const file = path.join(manuscripts, names[edit * 7]!);
       const text = await readFile(file, 'utf8');
       await writeFile(file, text.replace(/^citation_title: (.*)$/m, `citation_title: $1, edition ${edit}`));
