@@ -133,6 +133,28 @@ describe('a disk with no free inodes', () => {
   }
 });
 
+describe('an output folder whose folder cannot be written', () => {
+  // A read-only disk: what a folder of another user is to anyone but root (who runs these tests).
+  it('stops the build in one line naming it, exit 1, the output unchanged', async (context) => {
+    ws = await createWorkspace();
+    const disk = path.join(ws.root, 'disk');
+    await smallDisk(context, disk, 2000);
+    expect((await ws.cli('build', '--out', 'disk/dist')).code).toBe(0);
+    const before = await snapshot(path.join(disk, 'dist'));
+    await editTitle(ws, 'Orchids of the whole of Galičica');
+    await run('mount', ['-o', 'remount,ro', disk]);
+
+    const { code, stdout, stderr } = await ws.cli('build', '--out', 'disk/dist');
+    expect(stdout).toBe('');
+    expect(hasStack(stderr)).toBe(false);
+    expect(stderr).toBe(
+      'disk/.dist.lock cannot be made (EROFS: a read-only disk): a build writes its lock and its new output beside disk/dist, in disk/; make that folder writable for this user, or build elsewhere with --out.\n',
+    );
+    expect(code).toBe(1);
+    expect(await snapshot(path.join(disk, 'dist'))).toEqual(before);
+  });
+});
+
 describe('a damaged build cache is removed, said in one line, and the build is complete', () => {
   const cache = (ws: Workspace) => ws.paths.cache;
   const damages: [string, (ws: Workspace) => Promise<void>][] = [

@@ -11,6 +11,7 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, linkSync } from 'node:fs';
 import path from 'node:path';
 import { ownStart, processRuns } from './processes.ts';
+import { Stopped } from './stopped.ts';
 
 /** Another process holds the output's lock: a user's situation, printed as one line, never a stack. */
 export class OutputLocked extends Error {
@@ -40,7 +41,7 @@ export function lockFileOf(outDir: string): string {
 export function holdOutputLock(outDir: string, shown: { folder: string; lockFile: string }): void {
   const file = lockFileOf(outDir);
   for (let attempt = 0; ; attempt++) {
-    if (create(file)) {
+    if (create(file, shown)) {
       process.once('exit', () => {
         const holder = holderOf(file);
         if (typeof holder === 'object' && holder.pid === process.pid) rmSync(file, { force: true });
@@ -74,12 +75,20 @@ export function lockHolderRuns(outDir: string, options: { otherThanThis?: boolea
 }
 
 /** Creates the lock file with this process's id; false when it exists. */
-function create(file: string): boolean {
+function create(file: string, shown: { folder: string; lockFile: string }): boolean {
   let fd: number;
   try {
     fd = openSync(file, 'wx');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // A folder of another user, or a read-only disk: nothing has been touched yet.
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new Stopped(
+        `${shown.lockFile} cannot be made (${code}${code === 'EROFS' ? ': a read-only disk' : ''}): a build writes ` +
+          `its lock and its new output beside ${shown.folder}, in ${path.dirname(shown.lockFile)}/; ` +
+          'make that folder writable for this user, or build elsewhere with --out.',
+      );
     throw error;
   }
   try {
