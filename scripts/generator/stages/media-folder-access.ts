@@ -20,6 +20,11 @@ export const READABLE_FOLDER = 'a folder the user running the build can read: ch
  * with a trailing slash, '' for the media folder itself) that cannot be read; undefined when each
  * can, or when one is missing (its PDFs are then each missing, as before).
  */
+/** How a problem names `folder`, a folder under `contentDir`: `content/media/pdfs/`. */
+export function shownFolder(contentDir: string, folder: string): string {
+  return `content/${path.relative(contentDir, folder).split(path.sep).join('/')}/`;
+}
+
 export async function unreadableMediaFolder(
   contentDir: string,
   mediaDir: string,
@@ -40,7 +45,7 @@ export async function unreadableMediaFolder(
               (error: NodeJS.ErrnoException) => error.code ?? 'error',
             );
     if (why === undefined) continue;
-    const file = `content/${path.relative(contentDir, folder).split(path.sep).join('/')}/`;
+    const file = shownFolder(contentDir, folder);
     return {
       code: 'io/unreadable-folder',
       file,

@@ -13,7 +13,7 @@ import type { CheckedRecords } from './resolve.ts';
 import { forEachLimited } from '../../shared/for-each-limited.ts';
 import { isJoined } from '../../shared/joined-text.ts';
 import type { Problem } from '../model/problems.ts';
-import { unreadableMediaFolder } from './media-folder-access.ts';
+import { shownFolder, unreadableMediaFolder } from './media-folder-access.ts';
 import { caseTwins, pdfCaseTwins } from './case-fold.ts';
 import {
   STAT_FIELDS,
@@ -429,7 +429,7 @@ async function linkProblem(contentDir: string, folder: string): Promise<Problem 
   const stat = await lstat(folder).catch(() => undefined);
   if (!stat?.isSymbolicLink()) return undefined;
   const target = await readlink(folder).catch(() => '?');
-  const file = `content/${path.relative(contentDir, folder).split(path.sep).join('/')}/`;
+  const file = shownFolder(contentDir, folder);
   return {
     code: 'io/symlink',
     file,
