@@ -10,6 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LiveBuild, LiveSite } from '../generator/live-build.ts';
+import { answerOaiRequest, isOaiRequest, OAI_INDEX } from '../oai/answer-request.ts';
 import { pathRules } from '../preview/server.ts';
 import { devPage, EVENTS_PATH, problemsPage } from './browser-page.ts';
 
@@ -61,6 +62,8 @@ export function createDevServer(live: Pick<LiveBuild, 'site'>): DevServer {
         { 'Content-Type': TYPES['.html']!, 'Cache-Control': NO_CACHE },
         problemsPage(site.problems, site.warnings),
       );
+    // The OAI-PMH repository, answered by its handler over the files as they are now (preview/server.ts).
+    if (isOaiRequest(req.url) && site.files.has(OAI_INDEX)) return void answerOaiRequest(req, res, readLive(site));
     const answer = rulesOf(site)(req.method, req.url ?? '/', (relative) => site.files.has(relative.replace(/^\//, '')));
     const ruleHeaders = Object.fromEntries([...answer.headers.values()]);
     if (answer.status !== undefined) return send(req, res, answer.status, { ...ruleHeaders, ...answer.set }, '');
@@ -102,6 +105,13 @@ export function createDevServer(live: Pick<LiveBuild, 'site'>): DevServer {
         server.close(() => resolvePromise());
         server.closeAllConnections();
       }),
+  };
+}
+
+function readLive(site: Extract<LiveSite, { ok: true }>): (relative: string) => Promise<string | null> {
+  return (relative) => {
+    const bytes = site.files.bytes(relative);
+    return Promise.resolve(bytes ? new TextDecoder().decode(bytes) : null);
   };
 }
 

@@ -4,12 +4,14 @@
  * A factory, not a process: tests create it, listen on a free port, and close it.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import httpServer from 'http-server';
 import { headersFor, parseHeaders, parseRedirects, redirectFor } from '../hosts/cloudflare.ts';
 import { hostRules } from '../hosts/rules.ts';
+import { answerOaiRequest, isOaiRequest, OAI_INDEX } from '../oai/answer-request.ts';
 
 export interface PreviewOptions {
   /** The built output folder. */
@@ -57,6 +59,14 @@ export function createPreviewServer(options: PreviewOptions): PreviewServer {
     before: [applyRules as (req: IncomingMessage, res: ServerResponse) => void],
   });
   const node = server.server;
+  // `/oai` is the OAI-PMH handler's, as on the hosts, and comes before http-server, which would
+  // neither read a POST's body nor let the handler set the type; other requests go on to it.
+  const served = node.listeners('request') as RequestListener[];
+  node.removeAllListeners('request');
+  node.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (isOaiRequest(req.url) && isFile(OAI_INDEX)) return void answerOaiRequest(req, res, readUnder(root));
+    for (const listener of served) listener.call(node, req, res);
+  });
 
   return {
     listen: (port, host) =>
@@ -114,6 +124,15 @@ export function pathRules(
  */
 export function htmlHandling(root: string, pathname: string): { path: string; status?: 308 } | undefined {
   return htmlHandlingOf(isFileUnder(root), pathname);
+}
+
+/** The text of a file under the output folder, or null. */
+function readUnder(root: string): (relative: string) => Promise<string | null> {
+  return (relative) => {
+    const file = path.join(root, relative);
+    if (!file.startsWith(root + path.sep)) return Promise.resolve(null);
+    return readFile(file, 'utf8').catch(() => null);
+  };
 }
 
 function isFileUnder(root: string): (relative: string) => boolean {
