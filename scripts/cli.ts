@@ -187,11 +187,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       }
       if (!host) throw new UsageError(`config needs a host: one of ${hosts.join(', ')}`);
       if (!values.root) throw new UsageError('config needs --root, the absolute path the built dist/ is deployed to');
+      const { journalPublishesOai } = await import('./hosts/journal-oai.ts');
       process.stdout.write(
         renderHostConfig(host, {
           root: path.resolve(values.root),
           port: parsePort(values.port ?? '80'),
           serverName: values['server-name'] ?? '_',
+          oai: await journalPublishesOai(paths.root, paths.content),
         }),
       );
       return 0;

@@ -10,7 +10,17 @@ export interface NginxOptions {
   root: string;
   port: number;
   serverName: string;
+  /**
+   * The journal publishes an OAI-PMH repository (`oai` in content/journal.yaml): `/oai` is answered
+   * by the build's handler in nginx's JavaScript module (docs/hosting/nginx.md, "OAI-PMH").
+   */
+  oai?: boolean;
 }
+
+/** The build's OAI-PMH handler (docs/oai-pmh.md), relative to the output folder, and the methods the protocol takes. */
+const OAI_PATH = '/oai';
+const OAI_HANDLER = 'oai/handler.js';
+const OAI_METHODS = ['GET', 'HEAD', 'POST'] as const;
 
 export function renderNginx(rules: HostRules, options: NginxOptions): string {
   const folders = rules.api.map((rule) => escapeRegex(rule.path));
@@ -62,6 +72,8 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
         '# SPEC-NOTES 6: the path without its slash moves to the canonical one, query kept.',
         ...rules.api.map((rule) => `location = ${rule.redirectFrom} { return 301 ${rule.path}$is_args$args; }`),
         '',
+        ...renderOaiLocation(options),
+        '',
         "# SPEC section 4: the lists, with exactly the contract's headers; GET and HEAD only.",
         // Unquoted on purpose: the pattern has no braces or spaces, and nginx keeps backslashes as they are.
         `location ~ ${listPattern} {`,
@@ -110,6 +122,30 @@ export function renderNginx(rules: HostRules, options: NginxOptions): string {
     '}',
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * docs/oai-pmh.md: the protocol's six verbs at `/oai`, answered by the handler the build copies into
+ * the output, run by nginx's JavaScript module (njs). The module itself is loaded in nginx.conf's main
+ * context, which a server block cannot reach: Debian's libnginx-mod-http-js does it in
+ * /etc/nginx/modules-enabled/. `js_import` in the location keeps the block whole, one include.
+ */
+function renderOaiLocation(options: NginxOptions): string[] {
+  if (!options.oai)
+    return ['# OAI-PMH: not published (no `oai` in content/journal.yaml), so /oai is not answered here.'];
+  const methods = OAI_METHODS.join('|');
+  return [
+    "# OAI-PMH (docs/oai-pmh.md): /oai answered by the build's handler in nginx's JavaScript module.",
+    '# Needs `load_module modules/ngx_http_js_module.so;` in the main context of nginx.conf (Debian:',
+    '# apt-get install libnginx-mod-http-js, which adds it in /etc/nginx/modules-enabled/). nginx reads',
+    '# the handler when it starts or reloads: reload after a build that changed oai/handler.js.',
+    `location = ${OAI_PATH} {`,
+    `    js_import oai from ${quote(`${options.root}/${OAI_HANDLER}`)};`,
+    `    add_header Allow ${quote(OAI_METHODS.join(', '))} always;`,
+    `    if ($request_method !~ ^(${methods})$) { return 405; }`,
+    '    js_content oai.nginx;',
+    '}',
+  ];
 }
 
 /**

@@ -40,6 +40,26 @@ describe('npm run config -- <server>', () => {
     expect(result.stdout).toMatch(/^journal\.example\.org \{$/m);
   });
 
+  it('nginx answers /oai through its JavaScript module when the journal publishes OAI-PMH, and only then', async () => {
+    const without = await workspace.cli('config', 'nginx', '--root', '/srv/journal/dist');
+    expect(without.stdout).not.toContain('location = /oai {');
+    expect(without.stdout).not.toContain('js_import');
+    const journal = await readFile(path.join(workspace.paths.content, 'journal.yaml'), 'utf8');
+    await workspace.write('journal.yaml', `${journal}oai:\n  admin_email: editor@journal.example.org\n`);
+    try {
+      const result = await workspace.cli('config', 'nginx', '--root', '/srv/journal/dist');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(
+        /^ {4}location = \/oai \{\n {8}js_import oai from "\/srv\/journal\/dist\/oai\/handler\.js";\n[\s\S]*?js_content oai\.nginx;\n {4}\}$/m,
+      );
+      // The module is loaded in nginx.conf's main context, which a server block cannot reach: the block says so.
+      expect(result.stdout).toContain('load_module modules/ngx_http_js_module.so;');
+      expect(result.stdout).toContain('if ($request_method !~ ^(GET|HEAD|POST)$) { return 405; }');
+    } finally {
+      await workspace.write('journal.yaml', journal);
+    }
+  });
+
   it.each([
     ['apache', '--root', '/srv/a"b'],
     ['nginx', '--root', '/srv/$journal'],
