@@ -40,6 +40,7 @@ describe("the editors' JSON Schemas", () => {
       'first_page',
       'last_page',
       'license',
+      'modified',
     ]);
     // A manuscript names its volume by `volume` or, in older files, `citation_volume`: one of them
     // is required (the validator says which is missing), neither alone.

@@ -20,7 +20,7 @@ export type CrossrefSettingName = keyof typeof CROSSREF_SETTINGS;
 
 const DOI_PREFIX = /^10\.\d{4,9}$/;
 // A plain shape, not RFC 5322: Crossref only sends mail to it; a typo that keeps this shape is the editor's to see in no reply.
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+export const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 function bounded(description: string, min: number, max: number, shape?: RegExp) {
   const jsonSchema = {

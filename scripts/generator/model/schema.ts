@@ -36,6 +36,7 @@ import {
 } from './host-ids.ts';
 import { ADMIN_JSON_SCHEMA, parseAdminSettings } from './admin-settings.ts';
 import { crossrefSettings } from './crossref-settings.ts';
+import { oaiSettings } from './oai-settings.ts';
 import {
   asString,
   bad,
@@ -87,6 +88,14 @@ function mediaFile(description: string, localShape: RegExp, remoteShape: RegExp)
 /** An optional position that overrides a list's default order (docs/content-model.md, "Order"). */
 const order = positiveInteger(
   'a position in the published list: records with an order come first, ascending',
+).optional();
+
+/**
+ * The day a record's published metadata last changed: an OAI-PMH harvester asking for what changed
+ * since a day gets the manuscripts it touches (docs/oai-pmh.md, "For editors").
+ */
+const modified = calendarDate(
+  "the day this record's published metadata last changed, as YYYY-MM-DD: harvesters of the OAI-PMH repository fetch its manuscripts again",
 ).optional();
 
 export const journalSchema = z.strictObject({
@@ -181,6 +190,8 @@ export const journalSchema = z.strictObject({
   admin: field(ADMIN_JSON_SCHEMA, parseAdminSettings).optional(),
   // What the Crossref deposit needs, never published (docs/crossref.md).
   crossref: crossrefSettings.optional(),
+  // The OAI-PMH repository, written only when set (docs/oai-pmh.md).
+  oai: oaiSettings.optional(),
   // The site search, on when omitted (docs/search.md).
   // Read as text by the plain YAML reader, as admin.enabled is (admin-settings.ts).
   search: field(
@@ -213,6 +224,7 @@ export const authorSchema = z.strictObject({
   institution: plainText('the institution, optionally with its postal address'),
   order,
   orcid: fieldOf(scholarly.ORCID_FIELD).optional(),
+  modified,
 });
 
 export const volumeSchema = z.strictObject({
@@ -236,6 +248,7 @@ export const volumeSchema = z.strictObject({
     /^volumes\/pdfs\/\d{4}\/[^/]+\.pdf$/,
   ),
   order,
+  modified,
 });
 
 const authorsDescription = 'a list of author keys (file names in content/authors/ without extension), in author order';
@@ -363,6 +376,7 @@ const manuscriptFields = z.strictObject({
   first_page: page('the first page as decimal digits').optional(),
   last_page: page('the last page as decimal digits, not before first_page').optional(),
   license: fieldOf(scholarly.MANUSCRIPT_LICENSE_FIELD).optional(),
+  modified,
 });
 
 /** A volume key as written: text, or in a JSON file a whole number (the volume's numeral). */

@@ -19,6 +19,7 @@ import {
 } from '../model/schema.ts';
 import { validate } from './validate.ts';
 import { issnWarningsOf } from '../model/issn-warnings.ts';
+import { oaiSettingsProblems } from '../model/oai-settings.ts';
 import { type AuthorRecord, type ManuscriptRecord, type Origin, type VolumeRecord } from '../model/records.ts';
 
 export interface Records {
@@ -67,7 +68,8 @@ export async function loadJournal(
   const document = parsed.parsed;
   // Its warnings (an ISSN's check digit) only: a journal with them is valid.
   const warnings = issnWarningsOf(file, result.value, (field) => document.locate([field]));
-  return { journal: Object.freeze(result.value), problems: [...result.problems, ...warnings], ...bytes };
+  const oai = oaiSettingsProblems(file, result.value, document.locate(['oai']));
+  return { journal: Object.freeze(result.value), problems: [...result.problems, ...warnings, ...oai], ...bytes };
 }
 
 export interface Loaded {

@@ -61,6 +61,7 @@ function indexFrame(
     column(isAuthors),
     column(isAuthors),
   ];
+  const modified = column(isManuscripts || isAuthors);
   const whole: IndexFrame['whole'] = [];
   const authorRows: number[] = [];
   const authorStarts = new Uint32Array(isManuscripts ? entries.length + 1 : 0);
@@ -103,6 +104,7 @@ function indexFrame(
       firstPages[i] = manuscript.first_page ?? '';
       lastPages[i] = manuscript.last_page ?? '';
       licenses[i] = manuscript.license ?? '';
+      modified[i] = manuscript.modified ?? '';
     } else {
       const author = record as AuthorRecord;
       if (author.order !== undefined) orders[i] = author.order;
@@ -110,6 +112,7 @@ function indexFrame(
       surnames[i] = author.surname;
       institutions[i] = author.institution;
       orcids[i] = author.orcid ?? '';
+      modified[i] = author.modified ?? '';
     }
     if (isManuscripts) authorStarts[i + 1] = authorRows.length;
   });
@@ -136,6 +139,7 @@ function indexFrame(
     licenses: sharedColumn(licenses),
     volumeKeys: sharedColumn(volumeKeys),
     orcids: joined(orcids),
+    modified: sharedColumn(modified),
     whole,
   };
 }

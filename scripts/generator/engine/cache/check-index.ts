@@ -99,6 +99,8 @@ export interface IndexFrame {
   lastPages: string;
   licenses: SharedColumn;
   orcids: string;
+  /** An author's or a manuscript's `modified` (shared), '' for none (docs/oai-pmh.md). */
+  modified: SharedColumn;
   /** Files kept whole, by position: their hash and what loading them gave. */
   whole: [number, string, Loaded][];
 }
@@ -226,6 +228,7 @@ function recordRow(
         firstPages: string[];
         lastPages: string[];
         license: (row: number) => string;
+        modified: (row: number) => string;
       })
     | undefined;
   let people:
@@ -234,6 +237,7 @@ function recordRow(
         surname: (row: number) => string;
         institution: (row: number) => string;
         orcids: string[];
+        modified: (row: number) => string;
       }
     | undefined;
   return (row) => {
@@ -247,6 +251,7 @@ function recordRow(
         firstPages: frame.firstPages.split('\n'),
         lastPages: frame.lastPages.split('\n'),
         license: sharedTexts(frame.licenses),
+        modified: sharedTexts(frame.modified),
       };
     if (frame.collection === 'authors')
       people ??= {
@@ -254,6 +259,7 @@ function recordRow(
         surname: sharedTexts(frame.surnames),
         institution: sharedTexts(frame.institutions),
         orcids: frame.orcids.split('\n'),
+        modified: sharedTexts(frame.modified),
       };
     const name = fileNames()[row]!;
     // The key from the name, not from the path: slicing the path would flatten it, a string more
@@ -275,6 +281,7 @@ function recordRow(
         institution: people.institution(row),
         ...(Number.isNaN(order) ? {} : { order }),
         ...present('orcid', people.orcids[row]),
+        ...present('modified', people.modified(row)),
         origin,
       };
       return author;
@@ -296,6 +303,7 @@ function recordRow(
       ...present('first_page', columns.firstPages[row]),
       ...present('last_page', columns.lastPages[row]),
       ...present('license', columns.license(row)),
+      ...present('modified', columns.modified(row)),
       origin,
     };
     return slim as ManuscriptRecord;
