@@ -62,7 +62,7 @@ export function apiRoot(baseUrl: string): Record<string, string> {
  * The journal's sections, in the order `sections` lists them in content/journal.yaml; when it lists
  * none, the manuscripts' sections in the order they first appear in the manuscripts list.
  */
-function sectionsOf(site: Site): string[] {
+export function sectionsOf(site: Site): string[] {
   const listed = site.journal.sections;
   if (listed) return [...listed];
   return [...new Set(site.manuscripts.map((manuscript) => manuscript.section))];

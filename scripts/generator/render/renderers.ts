@@ -9,6 +9,7 @@ import { renderApi } from './api.ts';
 import { renderApiDetails } from './api-detail.ts';
 import { renderCitations } from './citations/citations.ts';
 import { renderFeed } from './feed.ts';
+import { renderOai } from './oai/oai.ts';
 import { renderHostFiles } from './host-files.ts';
 import { renderOpenApi } from './openapi.ts';
 import { renderPages } from './pages.ts';
@@ -22,6 +23,7 @@ export const RENDERERS: readonly Renderer[] = [
   { name: 'the sitemap', render: renderSitemap },
   { name: 'the citation files', render: renderCitations },
   { name: 'the feed', render: renderFeed },
+  { name: 'the OAI-PMH repository', render: renderOai },
   { name: 'the host rules', render: renderHostFiles },
   { name: 'the web editor', render: renderAdmin },
 ];

@@ -1,0 +1,187 @@
+/**
+ * Renderer: the files an OAI-PMH repository of the manuscripts is answered from, when
+ * content/journal.yaml sets `oai` (docs/oai-pmh.md, "What the build writes"). The handler
+ * (scripts/oai/handler.js) answers the protocol's requests by putting these files together:
+ *
+ *   oai/records/<id>.xml         one `<record>` per manuscript (oai-record.ts)
+ *   oai/items.json               every identifier with its datestamp and sets, by datestamp then id
+ *   oai/identify.xml             the `<Identify>` answer's element
+ *   oai/sets.xml                 the `<ListSets>` answer's element: a set per volume and per section
+ *   oai/formats.xml              the `<ListMetadataFormats>` answer's element: oai_dc
+ *   oai/static-repository.xml    the whole repository as an OAI static repository, for hosts that
+ *                                run no handler; only up to STATIC_REPOSITORY_MAX_RECORDS records
+ *
+ * Fragments are UTF-8 without an XML declaration or a final line break: the handler places them
+ * inside its answer as they are. Each body reads what it needs through the site (model/site.ts).
+ */
+import { RecordFile, type OutputFile } from '../../../shared/output-file.ts';
+import type { ManuscriptRecord } from '../../model/records.ts';
+import type { Site } from '../../model/site.ts';
+import { sectionsOf } from '../api-detail.ts';
+import { xmlText } from '../feed.ts';
+import { oaiRecord } from './oai-record.ts';
+import {
+  OAI_DC_PREFIX,
+  OAI_FILES,
+  OAI_NAMESPACE,
+  STATIC_REPOSITORY_MAX_RECORDS,
+  datestampOf,
+  identifierPrefix,
+  recordPath,
+  repositoryIdentifier,
+  sectionSets,
+  setsOf,
+  volumeSetSpec,
+} from './oai-values.ts';
+
+/** The earliest datestamp of a repository with no record yet: Identify requires one, and no clock is read. */
+const NO_RECORD_DATESTAMP = '1970-01-01';
+
+export function renderOai(site: Site): OutputFile[] {
+  if (!site.journal.oai) return [];
+  const sections = sectionSetsOf(site);
+  const write = (m: ManuscriptRecord) => [oaiRecord(site, m, sections())];
+  const outputs: OutputFile[] = site.manuscripts.map((m) => new RecordFile(recordPath(m.id), m, write));
+  outputs.push(
+    { path: OAI_FILES.items, body: () => [items(site, sections())] },
+    {
+      path: OAI_FILES.identify,
+      body: () => [`<Identify>${identify(site, `${site.journal.base_url}/oai`)}</Identify>`],
+    },
+    { path: OAI_FILES.sets, body: () => [listSets(site, sections())] },
+    { path: OAI_FILES.formats, body: () => [`<ListMetadataFormats>${metadataFormats()}</ListMetadataFormats>`] },
+  );
+  // Which files there are is decided from how many manuscripts there are (as the sitemap's parts are).
+  if (site.manuscripts.length <= STATIC_REPOSITORY_MAX_RECORDS)
+    outputs.push({ path: OAI_FILES.staticRepository, body: () => staticRepository(site) });
+  return outputs;
+}
+
+/**
+ * The section sets, as a body asks for them. From the journal's `sections` (its settings) they are
+ * made once; from the manuscripts, when it lists none, every body that asks reads the manuscripts
+ * list, and they are made again only for another list (another build's).
+ */
+function sectionSetsOf(site: Site): () => ReadonlyMap<string, string> {
+  const listed = site.journal.sections;
+  if (listed) {
+    const sets = sectionSets(listed);
+    return () => sets;
+  }
+  let made: { list: readonly ManuscriptRecord[]; sets: ReadonlyMap<string, string> } | undefined;
+  return () => {
+    const list = site.manuscripts;
+    if (made?.list !== list) made = { list, sets: sectionSets(sectionsOf(site)) };
+    return made.sets;
+  };
+}
+
+interface Item {
+  id: number;
+  datestamp: string;
+  sets: string[];
+}
+
+/** Every manuscript's identifier, datestamp and sets, by datestamp, then id (both ascending). */
+function itemsOf(site: Site, sections: ReadonlyMap<string, string>): Item[] {
+  const items = site.manuscripts.map((m) => ({
+    id: m.id,
+    datestamp: datestampOf(site, m),
+    sets: setsOf(site, m, sections),
+  }));
+  return items.sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : a.id - b.id));
+}
+
+/** Every set: the volumes by id, then the sections in the journal's order. */
+function allSets(site: Site, sections: ReadonlyMap<string, string>): { spec: string; name: string }[] {
+  const volumes = [...site.volumes].sort((a, b) => a.id - b.id);
+  return [
+    ...volumes.map((v) => ({ spec: volumeSetSpec(v), name: v.citation_journal_title })),
+    ...[...sections].map(([name, spec]) => ({ spec, name })),
+  ];
+}
+
+/** The index the handler reads: one item a line, `[id, datestamp, [set positions in sets]]`. */
+function items(site: Site, sections: ReadonlyMap<string, string>): string {
+  const sets = allSets(site, sections).map((set) => set.spec);
+  const position = new Map(sets.map((spec, i) => [spec, i]));
+  const list = itemsOf(site, sections);
+  const lines = list.map(
+    (item) => `[${item.id},${JSON.stringify(item.datestamp)},[${item.sets.map((s) => position.get(s)!).join(',')}]]`,
+  );
+  const head = [
+    `{"version":1`,
+    `"identifierPrefix":${JSON.stringify(identifierPrefix(site.journal))}`,
+    `"earliestDatestamp":${JSON.stringify(earliest(list))}`,
+    `"sets":${JSON.stringify(sets)}`,
+    `"items":[`,
+  ].join(',');
+  return `${head}\n${lines.join(',\n')}${lines.length ? '\n' : ''}]}\n`;
+}
+
+function earliest(items: readonly Item[]): string {
+  return items[0]?.datestamp ?? NO_RECORD_DATESTAMP;
+}
+
+/** The Identify element's content, with `baseURL` (the handler's address, or a static repository's). */
+function identify(site: Site, baseUrl: string): string {
+  const { journal } = site;
+  let earliestDatestamp = NO_RECORD_DATESTAMP;
+  let firstId: number | undefined;
+  for (const m of site.manuscripts) {
+    const datestamp = datestampOf(site, m);
+    if (firstId === undefined || datestamp < earliestDatestamp) earliestDatestamp = datestamp;
+    if (firstId === undefined || m.id < firstId) firstId = m.id;
+  }
+  return [
+    `<repositoryName>${xmlText(journal.title)}</repositoryName>`,
+    `<baseURL>${xmlText(baseUrl)}</baseURL>`,
+    '<protocolVersion>2.0</protocolVersion>',
+    `<adminEmail>${xmlText(journal.oai!.admin_email)}</adminEmail>`,
+    `<earliestDatestamp>${earliestDatestamp}</earliestDatestamp>`,
+    '<deletedRecord>no</deletedRecord>',
+    '<granularity>YYYY-MM-DD</granularity>',
+    '<description><oai-identifier xmlns="http://www.openarchives.org/OAI/2.0/oai-identifier" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai-identifier http://www.openarchives.org/OAI/2.0/oai-identifier.xsd">',
+    '<scheme>oai</scheme>',
+    `<repositoryIdentifier>${xmlText(repositoryIdentifier(journal))}</repositoryIdentifier>`,
+    '<delimiter>:</delimiter>',
+    `<sampleIdentifier>${xmlText(identifierPrefix(journal) + (firstId ?? 1))}</sampleIdentifier>`,
+    '</oai-identifier></description>',
+  ].join('');
+}
+
+function listSets(site: Site, sections: ReadonlyMap<string, string>): string {
+  const sets = allSets(site, sections).map(
+    (set) => `<set><setSpec>${xmlText(set.spec)}</setSpec><setName>${xmlText(set.name)}</setName></set>`,
+  );
+  return `<ListSets>${sets.join('\n')}</ListSets>`;
+}
+
+function metadataFormats(): string {
+  return [
+    '<metadataFormat>',
+    `<metadataPrefix>${OAI_DC_PREFIX}</metadataPrefix>`,
+    '<schema>http://www.openarchives.org/OAI/2.0/oai_dc.xsd</schema>',
+    '<metadataNamespace>http://www.openarchives.org/OAI/2.0/oai_dc/</metadataNamespace>',
+    '</metadataFormat>',
+  ].join('');
+}
+
+/**
+ * The OAI static repository (static-repository.xsd): the OAI-PMH namespace is the default one, so
+ * that the Identify content and the records are written as in the handler's answers; a static
+ * repository's headers carry no sets. Its baseURL is its own address: the gateway a journal registers
+ * it with answers under an address of its own, which the journal cannot know here.
+ */
+function* staticRepository(site: Site): Generator<string> {
+  const sr = 'http://www.openarchives.org/OAI/2.0/static-repository';
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+  yield `<sr:Repository xmlns:sr="${sr}" xmlns="${OAI_NAMESPACE}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${sr} http://www.openarchives.org/OAI/2.0/static-repository.xsd">\n`;
+  yield `<sr:Identify>${identify(site, `${site.journal.base_url}/${OAI_FILES.staticRepository}`)}</sr:Identify>\n`;
+  yield `<sr:ListMetadataFormats>${metadataFormats()}</sr:ListMetadataFormats>\n`;
+  yield `<sr:ListRecords metadataPrefix="${OAI_DC_PREFIX}">\n`;
+  const ordered = itemsOf(site, new Map());
+  const byId = new Map(site.manuscripts.map((m) => [m.id, m]));
+  for (const item of ordered) yield `${oaiRecord(site, byId.get(item.id)!, undefined)}\n`;
+  yield '</sr:ListRecords>\n</sr:Repository>\n';
+}
