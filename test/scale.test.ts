@@ -2,6 +2,7 @@
  * At test size: the report for ten thousand broken files, and the synthetic journal that
  * the benchmark (and later load tests) build on. Timings are the benchmark's business, never asserted here.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,4 +91,77 @@ describe('the synthetic journal', () => {
     expect(all).toMatch(/[а-я]/); // Cyrillic
     expect(all).toMatch(/[µ°±–“”]/);
   });
+
+  it("keeps the plain shape's bytes for the same seed", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'synthetic-plain-'));
+    cleanup.push(() => rm(root, { recursive: true, force: true }));
+    await generateSyntheticJournal(root, { manuscripts: 40, shape: 'plain' });
+    // The digest of every file the plain shape wrote before the imported shape existed.
+    expect(await digest(path.join(root, 'content'))).toBe(PLAIN_40_DIGEST);
+  });
+
+  it('has an imported shape: the same bytes every time, valid, and shaped as an import writes', async () => {
+    const [a, b] = [
+      await mkdtemp(path.join(os.tmpdir(), 'synthetic-imported-a-')),
+      await mkdtemp(path.join(os.tmpdir(), 'synthetic-imported-b-')),
+    ];
+    cleanup.push(
+      () => rm(a, { recursive: true, force: true }),
+      () => rm(b, { recursive: true, force: true }),
+    );
+    const first = await generateSyntheticJournal(a, { manuscripts: 200, shape: 'imported' });
+    await generateSyntheticJournal(b, { manuscripts: 200, shape: 'imported' });
+    expect(first).toMatchObject({ manuscripts: 200, authors: 240, volumes: 8, pdfs: 208, generated: true });
+    expect(await digest(path.join(a, 'content'))).toBe(await digest(path.join(b, 'content')));
+    expect((await generateSyntheticJournal(a, { manuscripts: 200, shape: 'imported' })).generated).toBe(false);
+    // Another shape in the same folder is another journal.
+    expect((await generateSyntheticJournal(b, { manuscripts: 200 })).generated).toBe(true);
+
+    const result = await build(projectPaths(a), 'build');
+    expect(result.problems).toEqual([]);
+    expect(result.warnings ?? []).toEqual([]);
+    expect(result.counts).toEqual({ authors: 240, volumes: 8, manuscripts: 200, pdfs: 208 });
+
+    const sample = await readFile(path.join(a, 'content', first.sample.manuscript), 'utf8');
+    expect(sample).toMatch(/^volume: /m);
+    const files = await readdir(path.join(a, 'content/manuscripts'));
+    const texts = await Promise.all(files.map((f) => readFile(path.join(a, 'content/manuscripts', f), 'utf8')));
+    expect(texts.some((t) => /^volume: volume-[ivxlc]+$/m.test(t))).toBe(true);
+    expect(texts.some((t) => /^volume: Volume [IVXLC]+$/m.test(t))).toBe(true);
+    expect(texts.some((t) => /^ {2}- as_published: /m.test(t))).toBe(true);
+
+    const manuscripts = JSON.parse(await readFile(path.join(a, 'dist/api/manuscripts/index.json'), 'utf8')) as {
+      abstract: string;
+      authors: string[];
+      citation_volume: number;
+    }[];
+    for (const m of manuscripts) expect(m.abstract.length).toBeGreaterThanOrEqual(1500);
+    const all = JSON.stringify(manuscripts);
+    expect(all).toMatch(/&nbsp;|&amp;|&lt;/); // character references, published as written
+    expect(all).toMatch(/<sub>/);
+    expect(manuscripts.reduce((sum, m) => sum + m.authors.length, 0) / manuscripts.length).toBeGreaterThan(4);
+    // Uneven volumes: the largest holds several times the smallest.
+    const perVolume = new Map<number, number>();
+    for (const m of manuscripts) perVolume.set(m.citation_volume, (perVolume.get(m.citation_volume) ?? 0) + 1);
+    expect(perVolume.size).toBe(8);
+    expect(Math.max(...perVolume.values())).toBeGreaterThan(3 * Math.min(...perVolume.values()));
+    const authors = JSON.parse(await readFile(path.join(a, 'dist/api/authors/index.json'), 'utf8')) as {
+      institution: string;
+    }[];
+    // Institutions in two languages and scripts.
+    expect(authors.some((x) => /[а-я].* \/ [A-Z]/.test(x.institution))).toBe(true);
+  }, 60_000);
 });
+
+/** A SHA-256 of every file under `root`, by its path, in path order. */
+async function digest(root: string): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (await readdir(root, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .sort();
+  for (const file of files) hash.update(`${file}\0`).update(await readFile(path.join(root, file)));
+  return hash.digest('hex');
+}
+
+const PLAIN_40_DIGEST = 'a3f38c78431a56347e33e675a5ce7745381d43019c1782e18e6aee08a235485f';

@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --size 1000|10000|100000] [--dir DIR]`.
+ * `npm run bench [-- --size 1000|10000|100000] [--shape plain|imported] [--dir DIR]`.
  *
- * Generates (or reuses) a deterministic synthetic journal of the chosen size outside the project,
- * then runs, each as a child process of this one and measured by GNU time (wall, CPU, peak RSS):
+ * Generates (or reuses) a deterministic synthetic journal of the chosen size and shape outside the
+ * project (`plain`, the default, or `imported`: records as an import of an original deployment
+ * writes them, synthetic-imported.ts), then runs, each as a child process of this one and measured by GNU time (wall, CPU, peak RSS):
  *
  *   floor           one thread: readFileSync + yaml.parse of every content file, JSON.stringify
  *                   of the three arrays to disk (scripts/bench/floor.ts)
@@ -18,6 +19,8 @@
  *                   other, and their medians reported: one run of a tenth of a second says little
  *                   on a machine that is doing anything else)
  *   build (edit)    `build` after the last edit
+ *   build (abstract) `build` after that manuscript's abstract is edited too
+ *   build (institution) `build` after an author's institution is edited
  *   dev             `npm run dev` on the journal: its start, a save of the same bytes (no reload may
  *                   come), and saves of that manuscript timed to the reload event its open pages get
  *                   (scripts/bench/dev-reload.ts)
@@ -29,9 +32,9 @@
  * as a journal's editor has run them before: a command's first run after a change of the code
  * compiles it and leaves the code cache its next runs start from.
  * `--steps floor,hugo,cold,linked,no-change,edit,dev,search` (the default: all) runs some of them: `edit` is
- * node+find, check (edit) and build (edit), and needs a build before it (cold); `dev` starts from
+ * node+find, check (edit) and the three builds after an edit, and needs a build before it (cold); `dev` starts from
  * the build cache a build left. `--repeat N` sets how many edits node+find and check (edit) are
- * measured after. The edited manuscript is restored afterwards, so the journal on disk can be
+ * measured after. The edited manuscript and author are restored afterwards, so the journal on disk can be
  * reused by the next run. Wall times are this process's, to the millisecond; CPU and peak RSS are
  * GNU time's. Timings are reported, never asserted: targets live here, not in tests.
  */
@@ -43,7 +46,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeHugoSite } from './hugo-site.ts';
-import { generateSyntheticJournal } from './synthetic-journal.ts';
+import { generateSyntheticJournal, SYNTHETIC_SHAPES, type SyntheticShape } from './synthetic-journal.ts';
 import { removeTree } from '../shared/remove-tree.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       size: { type: 'string', default: '10000' },
+      shape: { type: 'string', default: 'plain' },
       dir: { type: 'string' },
       steps: { type: 'string' },
       repeat: { type: 'string', default: '11' },
@@ -75,10 +79,14 @@ async function main(): Promise<void> {
     throw new Error(`--repeat must be a positive integer, not ${values.repeat}`);
   const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev,search').split(','));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
-  const root = path.resolve(values.dir ?? path.join(os.tmpdir(), `journal-bench-${size}`));
+  const shape = values.shape as SyntheticShape;
+  if (!SYNTHETIC_SHAPES.includes(shape))
+    throw new Error(`--shape must be one of ${SYNTHETIC_SHAPES.join(', ')}, not ${values.shape}`);
+  const folder = `journal-bench-${size}${shape === 'plain' ? '' : `-${shape}`}`;
+  const root = path.resolve(values.dir ?? path.join(os.tmpdir(), folder));
   const hasTime = existsSync(GNU_TIME);
   console.log(
-    `Benchmark: ${size.toLocaleString('en-US')} manuscripts in ${root} (${os.cpus().length} cores, load ${os
+    `Benchmark: ${size.toLocaleString('en-US')} manuscripts, ${shape} shape, in ${root} (${os.cpus().length} cores, load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')})`,
@@ -86,7 +94,7 @@ async function main(): Promise<void> {
   if (!hasTime) console.log('GNU time is not installed (apt-get install time): CPU and peak RSS are not measured.');
 
   const started = performance.now();
-  const journal = await generateSyntheticJournal(root, { manuscripts: size }, (done, total) =>
+  const journal = await generateSyntheticJournal(root, { manuscripts: size, shape }, (done, total) =>
     process.stdout.write(`\rgenerating ${done}/${total}`),
   );
   console.log(
@@ -104,7 +112,7 @@ async function main(): Promise<void> {
     if (quiet) return measured;
     results.push(measured);
     console.log(
-      `  ${step.padEnd(14)} ${measured.wall.toFixed(3)} s wall, ${measured.cpu.toFixed(2)} s CPU, ${measured.rss === undefined ? '?' : mib(measured.rss)} peak RSS`,
+      `  ${step.padEnd(19)} ${measured.wall.toFixed(3)} s wall, ${measured.cpu.toFixed(2)} s CPU, ${measured.rss === undefined ? '?' : mib(measured.rss)} peak RSS`,
     );
     const stages = measured.stderr.split('\n').filter((l) => /^\w+ +[\d,/]+ .* s$/.test(l.trim()));
     if (stages.length) console.log(stages.map((l) => `      ${l.trim()}`).join('\n'));
@@ -157,7 +165,8 @@ async function main(): Promise<void> {
     await run('cold, linked', cli('build', '--link-media'));
   }
   if (steps.has('no-change')) await run('no-change', cli('build'));
-  const edited = path.join(journal.content, 'manuscripts', 'm000001.yaml');
+  const edited = path.join(journal.content, journal.sample.manuscript);
+  const editedAuthor = path.join(journal.content, journal.sample.author);
   const dev: string[] = [];
   if (steps.has('dev')) {
     const measured = await run('dev', ['--import', TSX, path.join(REPO, 'scripts/bench/dev-reload.ts'), root, edited]);
@@ -171,6 +180,7 @@ async function main(): Promise<void> {
   if (!steps.has('edit')) return report();
 
   const original = await readFile(edited, 'utf8');
+  const originalAuthor = await readFile(editedAuthor, 'utf8');
   try {
     // Each edit gives the title another text, so that each check finds one file changed.
     const floorRuns: Measured[] = [];
@@ -199,12 +209,28 @@ async function main(): Promise<void> {
       results.push(summary);
       const walls = runs.map((r) => r.wall).sort((a, b) => a - b);
       console.log(
-        `  ${summary.step.padEnd(14)} ${summary.wall.toFixed(3)} s wall (median of ${runs.length}, ${walls[0]!.toFixed(3)} to ${walls.at(-1)!.toFixed(3)}), ${summary.cpu.toFixed(2)} s CPU, ${summary.rss === undefined ? '?' : mib(summary.rss)} peak RSS`,
+        `  ${summary.step.padEnd(19)} ${summary.wall.toFixed(3)} s wall (median of ${runs.length}, ${walls[0]!.toFixed(3)} to ${walls.at(-1)!.toFixed(3)}), ${summary.cpu.toFixed(2)} s CPU, ${summary.rss === undefined ? '?' : mib(summary.rss)} peak RSS`,
       );
     }
     await run('build (edit)', cli('build'));
+    // An abstract's text and an institution change what most outputs of a record hold: its
+    // landing page, citation files and search entry; the institution, the order of the authors list.
+    await writeFile(
+      edited,
+      (await readFile(edited, 'utf8')).replace(/^(abstract: [|>]-?\n +<p>)/m, '$1Revised abstract. '),
+    );
+    await run('build (abstract)', cli('build'));
+    await writeFile(
+      editedAuthor,
+      originalAuthor.replace(/^institution: (.*)$/m, (_, value: string) => {
+        const text = value.startsWith('"') ? (JSON.parse(value) as string) : value;
+        return `institution: ${JSON.stringify(`${text} (revised)`)}`;
+      }),
+    );
+    await run('build (institution)', cli('build'));
   } finally {
     await writeFile(edited, original);
+    await writeFile(editedAuthor, originalAuthor);
   }
   return report();
 
@@ -274,6 +300,7 @@ async function main(): Promise<void> {
       JSON.stringify(
         {
           size,
+          shape,
           records,
           files: journal.files,
           loadavg: os.loadavg(),

@@ -16,12 +16,12 @@ export interface SyntheticSizes {
 }
 
 /** Each record derives its own stream from (seed, kind, index), so records can be written in any order. */
-function random(seed: number, kind: number, index: number): () => number {
+export function random(seed: number, kind: number, index: number): () => number {
   return seededRandom(seed ^ Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b));
 }
 
-const pick = <T>(rnd: () => number, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
-const between = (rnd: () => number, low: number, high: number) => low + Math.floor(rnd() * (high - low + 1));
+export const pick = <T>(rnd: () => number, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
+export const between = (rnd: () => number, low: number, high: number) => low + Math.floor(rnd() * (high - low + 1));
 
 const SECTIONS = ['Zoology', 'Botany', 'Ecology', 'Microbiology', 'Genetics', 'Hydrobiology', 'Entomology', 'Mycology'];
 
@@ -127,7 +127,7 @@ const INSTITUTIONS = [
   'Instituto de Biología, Universidad Nacional Autónoma de México, Ciudad Universitaria, 04510 CDMX',
   "Biology Students' Research Society",
 ];
-const GENERA = [
+export const GENERA = [
   'Salamandra',
   'Triturus',
   'Rana',
@@ -145,7 +145,7 @@ const GENERA = [
   'Helix',
   'Tilia',
 ];
-const SPECIES = [
+export const SPECIES = [
   'salamandra',
   'macedonicus',
   'graeca',
@@ -163,7 +163,7 @@ const SPECIES = [
   'pomatia',
   'tomentosa',
 ];
-const WORDS = [
+export const WORDS = [
   'population',
   'distribution',
   'habitat',
@@ -195,7 +195,7 @@ const WORDS = [
   'structure',
   'first',
 ];
-const CYRILLIC = [
+export const CYRILLIC = [
   'популација',
   'распространување',
   'живеалиште',
@@ -219,7 +219,7 @@ function slug(text: string): string {
 }
 
 /** A YAML scalar: plain when that is unambiguous, otherwise double-quoted (JSON escapes are YAML escapes). */
-function scalar(text: string): string {
+export function scalar(text: string): string {
   return /^[\p{L}\p{N}][\p{L}\p{N} .,'()-]*$/u.test(text) && !/[.,]$/.test(text) ? text : JSON.stringify(text);
 }
 
