@@ -9,7 +9,7 @@
  * - abstracts are longer (1,500 to 6,000 characters), one paragraph a line, with the markup of an
  *   HTML editor: paragraphs, emphasis, sub- and superscripts, links and character references;
  * - institutions are written in two languages and two scripts;
- * - manuscripts have more authors (5.5 on average, a long tail), prolific authors sign many, and a
+ * - manuscripts have more authors (5 on average, a long tail), prolific authors sign many, and a
  *   few author strings are kept as published;
  * - keywords are one string, optional fields are left out or empty as an import leaves them.
  *
