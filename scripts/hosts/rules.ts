@@ -72,8 +72,8 @@ export interface HostRules {
   pages: { folders: readonly string[]; suffix: '.html' };
   /**
    * Files served as they are with a type of their own, which hosts do not know by extension (or
-   * know without the charset): the citations, the feed, and the API's OpenAPI description; each
-   * readable from any origin, as the API is.
+   * know without the charset): the citations, the feed, the API's OpenAPI description and the OAI-PMH
+   * repository's files; each readable from any origin, as the API is.
    */
   types: readonly TypeRule[];
 }
@@ -159,6 +159,16 @@ export const hostRules: HostRules = Object.freeze({
     // OpenAPI 3.1 names `application/json` for a description written in JSON: typed as the API's
     // lists are.
     { path: '/api/openapi.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_HEADERS },
+    // The OAI-PMH repository's files (docs/oai-pmh.md): XML in UTF-8, as the protocol's answers are,
+    // and the handler's index as JSON; a harvester or a static repository gateway may read them.
+    { folder: '/oai/', extension: '.xml', contentType: 'text/xml; charset=utf-8', headers: CROSS_ORIGIN_HEADERS },
+    {
+      folder: '/oai/records/',
+      extension: '.xml',
+      contentType: 'text/xml; charset=utf-8',
+      headers: CROSS_ORIGIN_HEADERS,
+    },
+    { path: '/oai/items.json', contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_HEADERS },
   ]),
 });
 

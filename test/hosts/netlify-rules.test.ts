@@ -110,7 +110,7 @@ describe('Netlify reads the rule files', () => {
     expect(errors).toEqual([]);
     // Two per list, the sections and the root; three per list for the records.
     expect(redirects).toHaveLength(19);
-    expect(headers).toHaveLength(22);
+    expect(headers).toHaveLength(25);
   });
 
   it('sets the contract headers on each list path and its index.json, each once', () => {
@@ -133,7 +133,7 @@ describe('Netlify reads the rule files', () => {
     }
   });
 
-  it('types the citations, the feed and the OpenAPI description, readable from any origin as the API is', () => {
+  it('types the citations, the feed, the OpenAPI description and the OAI-PMH files, readable from any origin as the API is', () => {
     // A reference manager, a feed reader or an API explorer in a browser reads them from its own origin.
     const crossOrigin = { 'Access-Control-Allow-Origin': ['*'], 'X-Content-Type-Options': ['nosniff'] };
     for (const [source, type] of [
@@ -142,6 +142,9 @@ describe('Netlify reads the rule files', () => {
       ['/citations/:name.json', 'application/vnd.citationstyles.csl+json'],
       ['/feed.xml', 'application/atom+xml; charset=utf-8'],
       ['/api/openapi.json', 'application/json'],
+      ['/oai/:name.xml', 'text/xml; charset=utf-8'],
+      ['/oai/records/:name.xml', 'text/xml; charset=utf-8'],
+      ['/oai/items.json', 'application/json'],
     ] as const) {
       expect(headersOf(source), source).toEqual({ 'Content-Type': [type], ...crossOrigin });
     }

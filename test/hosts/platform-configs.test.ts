@@ -226,6 +226,9 @@ describe('firebase.json', () => {
       '/citations/*.json',
       '/feed.xml',
       '/api/openapi.json',
+      '/oai/*.xml',
+      '/oai/records/*.xml',
+      '/oai/items.json',
       '/media/**',
     ]);
     expect(config.hosting.headers[0].headers).toContainEqual({ key: 'Content-Type', value: 'application/json' });
@@ -236,6 +239,9 @@ describe('firebase.json', () => {
       ['/citations/*.json', 'application/vnd.citationstyles.csl+json'],
       ['/feed.xml', 'application/atom+xml; charset=utf-8'],
       ['/api/openapi.json', 'application/json'],
+      ['/oai/*.xml', 'text/xml; charset=utf-8'],
+      ['/oai/records/*.xml', 'text/xml; charset=utf-8'],
+      ['/oai/items.json', 'application/json'],
     ]) {
       expect(config.hosting.headers.find((h: { source: string }) => h.source === source).headers, source).toEqual([
         { key: 'Content-Type', value: type },

@@ -40,6 +40,9 @@ export const TYPED_FILES: readonly { file: string; type: string }[] = [
   { file: 'citations/7.json', type: 'application/vnd.citationstyles.csl+json' },
   { file: 'feed.xml', type: 'application/atom+xml; charset=utf-8' },
   { file: 'api/openapi.json', type: 'application/json' },
+  { file: 'oai/identify.xml', type: 'text/xml; charset=utf-8' },
+  { file: 'oai/records/7.xml', type: 'text/xml; charset=utf-8' },
+  { file: 'oai/items.json', type: 'application/json' },
 ];
 
 /** Writes the files of outputs this suite does not build, as those outputs will: call before the server starts. */
@@ -49,7 +52,9 @@ export async function writeTypedFiles(dist: string): Promise<void> {
     const body = file.endsWith('.json')
       ? '{"openapi":"3.1.0"}'
       : file.endsWith('.xml')
-        ? '<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"/>'
+        ? file.startsWith('oai/')
+          ? '<Identify/>'
+          : '<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"/>'
         : 'TY  - JOUR\nTI  - Ćirilica и латиница\nER  - \n';
     await writeFile(path.join(dist, file), body, { mode: 0o644 });
   }
