@@ -97,7 +97,8 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
       publish && output && problems.length === 0 ? await publish.readPublicFiles(paths.root, paths.public) : undefined;
     const editor =
       publish && output && problems.length === 0 ? await publish.readAdminBundle(journal, journalFile) : undefined;
-    const extra = [...(publicFiles?.outputs ?? []), ...(editor?.outputs ?? [])];
+    const oaiHandler = publish && output && problems.length === 0 ? await publish.readOaiHandler(journal) : [];
+    const extra = [...(publicFiles?.outputs ?? []), ...(editor?.outputs ?? []), ...oaiHandler];
     appendAll(problems, publicFiles?.problems ?? []);
     appendAll(problems, editor?.problems ?? []);
     appendAll(problems, output?.problems ?? []);
@@ -106,6 +107,7 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
         ...(output?.groups ?? []),
         ...(publicFiles?.outputs ?? []).map((file) => ({ source: `public/${file.path}`, outputs: [file] })),
         { source: 'the web editor', outputs: editor?.outputs ?? [] },
+        { source: 'the OAI-PMH handler', outputs: oaiHandler },
         { source: 'content/media', outputs: checkedMedia.copies.map((copy) => ({ path: copy.to, body: '' })) },
       ]) ?? []),
     );

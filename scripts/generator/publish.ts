@@ -8,4 +8,5 @@ export { startOutput } from './engine/output.ts';
 export { RENDERERS } from './render/renderers.ts';
 export { checkHostLimits, ruleFilesOf } from './stages/host-limits.ts';
 export { readAdminBundle } from './stages/admin-bundle.ts';
+export { readOaiHandler } from './stages/oai-handler.ts';
 export { findOutputConflicts, readPublicFiles } from './stages/public-files.ts';

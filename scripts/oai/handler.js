@@ -98,25 +98,25 @@ function parseRequest(query) {
 /** What is wrong with a verb's arguments, in a sentence, or null. */
 function argumentProblem(rules, args) {
   var names = Object.keys(args);
-  if ('resumptionToken' in args)
-    return !rules.resumable
-      ? 'This verb takes no resumptionToken.'
-      : names.length > 1
-        ? 'A resumptionToken comes alone, without other arguments.'
-        : null;
   for (var i = 0; i < names.length; i++) {
     var name = names[i];
-    if (rules.required.indexOf(name) < 0 && rules.optional.indexOf(name) < 0)
+    if (name !== 'resumptionToken' && rules.required.indexOf(name) < 0 && rules.optional.indexOf(name) < 0)
       return 'This verb takes no argument ' + name + '.';
     // XML 1.0 (2.2) has no way to write these, not even escaped: the echo in <request> would be broken.
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(args[name]))
       return 'The argument ' + name + ' holds a character XML cannot carry.';
   }
+  if ('resumptionToken' in args)
+    return !rules.resumable
+      ? 'This verb takes no resumptionToken.'
+      : names.length > 1
+        ? 'A resumptionToken comes alone, without other arguments.'
+        : null;
   for (var j = 0; j < rules.required.length; j++)
     if (!(rules.required[j] in args)) return 'This verb needs the argument ' + rules.required[j] + '.';
-  // The syntax the protocol's schema gives each (OAI-PMH.xsd).
-  // A scheme, a colon, and only the characters a URI may hold (RFC 3986).
+  // The syntax the protocol's schema gives each (OAI-PMH.xsd); for an identifier, a URI's: a
+  // scheme, a colon, and only the characters RFC 3986 lets a URI hold.
   if ('identifier' in args && !/^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(args.identifier))
     return 'The identifier is not a URI.';
   if ('metadataPrefix' in args && !/^[A-Za-z0-9\-_.!~*'()]+$/.test(args.metadataPrefix))
