@@ -68,7 +68,7 @@ export async function loadJournal(
   const document = parsed.parsed;
   // Its warnings (an ISSN's check digit) only: a journal with them is valid.
   const warnings = issnWarningsOf(file, result.value, (field) => document.locate([field]));
-  const oai = oaiSettingsProblems(file, result.value, document.locate(['oai']));
+  const oai = oaiSettingsProblems(file, result.value, document.locateKey([], 'oai'));
   return { journal: Object.freeze(result.value), problems: [...result.problems, ...warnings, ...oai], ...bytes };
 }
 
