@@ -18,12 +18,13 @@ export interface BuiltSite {
   dispose(): Promise<void>;
 }
 
-export async function buildSample(): Promise<BuiltSite> {
+/** Builds the journal of `projectRoot` (its `content/`): the shipped sample unless another is given. */
+export async function buildSample(projectRoot = REPO_ROOT): Promise<BuiltSite> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'journal-servers-'));
   // Output and build cache both in the scratch folder: server tests run in parallel, and must not
   // share a cache with each other or with a developer's own builds.
   const locations = { out: path.join(dir, 'dist'), cache: path.join(dir, 'cache') };
-  const paths = projectPaths(REPO_ROOT, locations);
+  const paths = projectPaths(projectRoot, locations);
   try {
     const result = await build(paths, 'build');
     if (!result.ok) throw new Error(`the sample journal does not build:\n${formatReport(result.problems)}`);
