@@ -9,7 +9,7 @@
  * JavaScript of the subset nginx's njs 0.7.9 runs: no imports, classes, destructuring, spread,
  * `for...of`, optional chaining or `??`, and only a default export.
  */
-/* global Response, require */
+/* global Response */
 
 /** One file read a record, and Cloudflare's free plan allows a worker 50 of them a request. */
 var RECORDS_PAGE = 40;
@@ -350,9 +350,9 @@ async function cloudflareFetch(request, env) {
 
 /** nginx (`js_content`): the files from the location's document root. */
 function nginxContent(r) {
-  // njs gives its own modules through require, in a module too.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  var fs = require('fs');
+  // njs's own module, through its global require: a bundler (wrangler's, for `_worker.js`) looks
+  // for require('fs') and fails where there is no fs, but leaves globalThis alone.
+  var fs = globalThis.require('fs');
   var read = function (path) {
     return fs.promises.readFile(r.variables.document_root + '/' + path, 'utf8').then(
       function (text) {
