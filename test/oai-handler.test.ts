@@ -307,6 +307,14 @@ describe('outside the protocol', () => {
     expect(reply).toMatchObject({ status: 405, allow: 'GET, HEAD, POST' });
   });
 
+  it('a record file missing from the output is said, not answered', async () => {
+    const files = repositoryFiles(items);
+    files.delete('oai/records/12.xml');
+    const read = (file: string) => Promise.resolve(files.get(file) ?? null);
+    const query = `verb=GetRecord&metadataPrefix=oai_dc&identifier=${PREFIX}12`;
+    await expect(oai.answer('GET', query, read, NOW)).rejects.toThrow(/^oai\/records\/12\.xml is missing/);
+  });
+
   it('a site built without the repository answers 404', async () => {
     const reply = await oai.answer('GET', 'verb=Identify', () => Promise.resolve(null), NOW);
     expect(reply.status).toBe(404);

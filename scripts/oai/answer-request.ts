@@ -21,12 +21,13 @@ export function isOaiRequest(url: string | undefined): boolean {
 export async function answerOaiRequest(req: IncomingMessage, res: ServerResponse, read: ReadOutputFile): Promise<void> {
   try {
     const url = req.url ?? '';
-    const query = req.method === 'POST' ? await formBody(req) : url.slice(url.indexOf('?') + 1 || url.length);
+    const query =
+      req.method === 'POST' ? await formBody(req) : url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
     if (query === undefined) return send(req, res, { status: 413, type: 'text/plain; charset=utf-8', body: '' });
     send(req, res, await oai.answer(req.method ?? 'GET', query, read, new Date()));
   } catch (error) {
-    // A broken output (a record file missing): the server goes on, and says why in its own terminal.
-    console.error(error);
+    // A broken output (a record file missing): the server goes on, and says why in one line.
+    console.error(error instanceof Error ? error.message : String(error));
     if (!res.headersSent) send(req, res, { status: 500, type: 'text/plain; charset=utf-8', body: '' });
   }
 }
