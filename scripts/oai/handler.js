@@ -46,29 +46,26 @@ async function answer(method, query, read, now) {
   var request = parseRequest(query);
   var reply = request.error ? request : await VERBS_ANSWER[request.verb](request.args, repository);
   var echoed = reply.error === 'badVerb' || reply.error === 'badArgument' ? null : request;
-  var body =
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    '<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"' +
-    ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
-    ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">\n' +
-    '<responseDate>' +
-    now.toISOString().slice(0, 19) +
-    'Z</responseDate>\n' +
-    requestElement(echoed, /<baseURL>([^<]*)<\/baseURL>/.exec(files[1])[1]) +
-    '\n' +
-    (reply.error ? '<error code="' + reply.error + '">' + escape(reply.message) + '</error>' : reply.xml) +
-    '\n</OAI-PMH>\n';
+  var baseUrl = /<baseURL>([^<]*)<\/baseURL>/.exec(repository.identify)[1];
+  var content = reply.error ? `<error code="${reply.error}">${escape(reply.message)}</error>` : reply.xml;
+  var body = `<?xml version="1.0" encoding="UTF-8"?>
+<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">
+<responseDate>${now.toISOString().slice(0, 19)}Z</responseDate>
+${requestElement(echoed, baseUrl)}
+${content}
+</OAI-PMH>
+`;
   return { status: 200, type: XML_TYPE, body: body };
 }
 
 /** 3.2: the base URL, and the arguments only when they were legal (not after badVerb or badArgument). */
 function requestElement(request, baseUrl) {
-  if (!request) return '<request>' + baseUrl + '</request>';
-  var attributes = ' verb="' + request.verb + '"';
+  if (!request) return `<request>${baseUrl}</request>`;
+  var attributes = ` verb="${request.verb}"`;
   ARGUMENTS.forEach(function (name) {
-    if (name in request.args) attributes += ' ' + name + '="' + escape(request.args[name]) + '"';
+    if (name in request.args) attributes += ` ${name}="${escape(request.args[name])}"`;
   });
-  return '<request' + attributes + '>' + baseUrl + '</request>';
+  return `<request${attributes}>${baseUrl}</request>`;
 }
 
 /** `{ verb, args }`, or `{ error }` for a badVerb or a badArgument (3.1.1, 3.6). */
@@ -149,7 +146,7 @@ var VERBS_ANSWER = {
     if (args.metadataPrefix !== METADATA_PREFIX) return cannotDisseminateFormat();
     var item = itemOf(repository.index, args.identifier);
     if (!item) return idDoesNotExist();
-    return { xml: '<GetRecord>' + (await readRecord(repository, item)) + '</GetRecord>' };
+    return { xml: `<GetRecord>${await readRecord(repository, item)}</GetRecord>` };
   },
   ListIdentifiers: function (args, repository) {
     return listAnswer('ListIdentifiers', args, repository);
@@ -188,19 +185,16 @@ async function listAnswer(verb, args, repository) {
       : page.map(function (item) {
           return headerOf(index, item);
         });
-  var counts = ' completeListSize="' + items.length + '" cursor="' + start + '"';
-  var last = page[page.length - 1];
+  var counts = ` completeListSize="${items.length}" cursor="${start}"`;
+  var next = tokenOf(verb, selection, page[page.length - 1], index.identifierPrefix);
+  // A list given in pages ends with an empty token; a list in one page has none.
   var token =
     start + size < items.length
-      ? '<resumptionToken' +
-        counts +
-        '>' +
-        escape(tokenOf(verb, selection, last, index.identifierPrefix)) +
-        '</resumptionToken>'
+      ? `\n<resumptionToken${counts}>${escape(next)}</resumptionToken>`
       : selection.after
-        ? '<resumptionToken' + counts + '/>'
+        ? `\n<resumptionToken${counts}/>`
         : '';
-  return { xml: '<' + verb + '>\n' + entries.join('\n') + (token ? '\n' + token : '') + '\n</' + verb + '>' };
+  return { xml: `<${verb}>\n${entries.join('\n')}${token}\n</${verb}>` };
 }
 
 /** The items of `index` in a set and between two days (each included, 3.3), in the list's order. */
@@ -270,26 +264,18 @@ function itemOf(index, identifier) {
 
 /** The record file of an item, as the build wrote it: one `<record>` element. */
 async function readRecord(repository, item) {
-  var text = await repository.read('oai/records/' + item[0] + '.xml');
-  if (text === null) throw new Error('oai/records/' + item[0] + '.xml is missing: the site was not built whole.');
+  var text = await repository.read(`oai/records/${item[0]}.xml`);
+  if (text === null) throw new Error(`oai/records/${item[0]}.xml is missing: the site was not built whole.`);
   return text;
 }
 
 /** An item's header, the same as its record file's (ListIdentifiers reads no record). */
 function headerOf(index, item) {
   var sets = item[2].map(function (at) {
-    return '<setSpec>' + index.sets[at] + '</setSpec>';
+    return `<setSpec>${index.sets[at]}</setSpec>`;
   });
-  return (
-    '<header><identifier>' +
-    escape(index.identifierPrefix + item[0]) +
-    '</identifier>' +
-    '<datestamp>' +
-    item[1] +
-    '</datestamp>' +
-    sets.join('') +
-    '</header>'
-  );
+  var identifier = escape(index.identifierPrefix + item[0]);
+  return `<header><identifier>${identifier}</identifier><datestamp>${item[1]}</datestamp>${sets.join('')}</header>`;
 }
 
 /** Whether `text` is a real day written YYYY-MM-DD. */
