@@ -1,6 +1,7 @@
 /**
  * OAI-PMH on the real servers that run the build's handler (docs/oai-pmh.md, "Hosts"): nginx with
- * the block `npm run config -- nginx` prints and its JavaScript module (njs). A real harvester, `oai_pmh` (Debian
+ * the block `npm run config -- nginx` prints and its JavaScript module (njs), and Cloudflare Pages'
+ * emulator with the build's `_worker.js` and `_routes.json`. A real harvester, `oai_pmh` (Debian
  * libhttp-oai-perl), harvests a synthetic journal large enough for several resumption pages, whole
  * and by window; a sample of answers, each verb and each error, validates against the protocol's
  * schema. A server, the harvester or xmllint missing here is skipped with the reason; under CI,
@@ -18,6 +19,7 @@ import { nginxServer, njsUnavailable } from './nginx.ts';
 import { findExecutable } from './process.ts';
 import type { RunningServer, ServerUnderTest } from './server.ts';
 import { buildSample, type BuiltSite } from './site.ts';
+import { wranglerServer } from './wrangler.ts';
 
 const run = promisify(execFile);
 const SCHEMAS = path.join(REPO_ROOT, 'test/fixtures/schemas/oai-pmh');
@@ -35,6 +37,10 @@ const SERVERS: { server: ServerUnderTest; missing: string | undefined }[] = [
   (() => {
     const server = nginxServer(env);
     return { server, missing: server.unavailable() ?? njsUnavailable() };
+  })(),
+  (() => {
+    const server = wranglerServer(env);
+    return { server, missing: server.unavailable() };
   })(),
 ];
 

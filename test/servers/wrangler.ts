@@ -1,6 +1,7 @@
 /**
  * Cloudflare's own emulator, `wrangler pages dev`, serving the built site with the `_headers` and
- * `_redirects` the build wrote. wrangler is not a dependency (its workerd binary is about 200 MB):
+ * `_redirects` the build wrote, and where the journal publishes OAI-PMH its `_worker.js` and
+ * `_routes.json` (advanced mode: only `/oai` reaches the worker, which wrangler bundles first). wrangler is not a dependency (its workerd binary is about 200 MB):
  * `.ci/run` installs it globally, and a developer can do the same:
  *
  *   npm install -g --no-fund --no-audit wrangler@4.86.0
