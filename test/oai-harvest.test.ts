@@ -280,6 +280,14 @@ describe('a journal of several pages', () => {
       expect(expected.length).toBeGreaterThan(40);
       expect(harvested).toEqual(expected.map((item) => `${index.identifierPrefix}${item[0]}`));
     });
+
+    it('harvests a set', async () => {
+      const set = index.sets.indexOf('volume-1');
+      const harvested = await harvestWith('-X', 'ListIdentifiers', '--metadataPrefix', 'oai_dc', '--set', 'volume-1');
+      const expected = index.items.filter((item) => item[2].includes(set));
+      expect(expected.length).toBeGreaterThan(40);
+      expect(harvested).toEqual(expected.map((item) => `${index.identifierPrefix}${item[0]}`));
+    });
   });
 });
 
