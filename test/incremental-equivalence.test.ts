@@ -40,6 +40,7 @@ import {
   readJournal,
   syncFiles,
   touchedFile,
+  withOai,
   withScholarlyFields,
   withVolumeKeys,
   type Defect,
@@ -314,6 +315,12 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
         value: fc.constantFrom(undefined, '0000-0002-1825-0097', '0000-0002-9079-593X', '0000-0003-1234-5674'),
       }),
       fc.record({
+        kind: fc.constant('modified' as const),
+        collection: fc.constantFrom('authors' as const, 'volumes' as const, 'manuscripts' as const),
+        at,
+        value: fc.constantFrom(undefined, '2019-01-01', '2030-06-15', '2031-02-02'),
+      }),
+      fc.record({
         kind: fc.constant('journal-scholarly' as const),
         field: fc.constant('abbreviation' as const),
         value: fc.option(line, { nil: undefined }),
@@ -504,7 +511,7 @@ async function syntheticModel(manuscripts: number, authors?: number): Promise<Jo
     volumes: 3,
     seed: 1905,
   });
-  return withVolumeKeys(withScholarlyFields(await readJournal(template)));
+  return withOai(withVolumeKeys(withScholarlyFields(await readJournal(template))));
 }
 
 /** A cold build of the project's content (no cache, no previous output, no threads), by digest. */
@@ -558,6 +565,8 @@ async function expectSameAsColdBuild(
   );
 }
 
+const OAI_HANDLER_COPIES = new Set(['oai/handler.js', '_worker.js', '_routes.json']);
+
 /**
  * What the development server serves after it is handed the changed paths, as its watcher would:
  * every file of the cold build (the precompressed twins and the search index aside, which it does not serve), the same
@@ -574,8 +583,9 @@ async function expectLiveSameAsCold(live: LiveBuild, root: string, changed: stri
   if (!site.ok) throw new Error(`dev has problems a cold build has not: ${JSON.stringify(site.problems)}`);
   const differences: string[] = [];
   for (const [file, built] of cold.tree) {
-    // Nor does it make the search index (docs/search.md): only a build does.
-    if (/\.(gz|br)$/.test(file) || file.startsWith('pagefind/')) continue;
+    // Nor does it make the search index (docs/search.md): only a build does. Nor the OAI-PMH
+    // handler's copies for nginx and Cloudflare Pages: dev answers /oai itself (docs/oai-pmh.md).
+    if (/\.(gz|br)$/.test(file) || file.startsWith('pagefind/') || OAI_HANDLER_COPIES.has(file)) continue;
     const media = site.files.mediaSource(file);
     const served = media ? await readFile(media) : site.files.bytes(file);
     if (!served || !Buffer.from(served).equals(built)) differences.push(file);

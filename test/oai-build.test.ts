@@ -6,12 +6,13 @@
  * the same bytes from two builds.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sectionSets } from '../scripts/generator/render/oai/oai-values.ts';
+import { age, expectSameAsCold } from './helpers/incremental.ts';
 import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
 
 const run = promisify(execFile);
@@ -269,6 +270,22 @@ describe('the OAI-PMH files of a small journal', () => {
     expect(result.problems).toMatchObject([
       { file: 'content/journal.yaml', field: 'oai', line: OAI_LINE, code: 'schema/format' },
     ]);
+  });
+
+  it("an author's edit after a build gives a cold build's files, and makes only that author's records again", async () => {
+    const { workspace, oai } = await make({ 'journal.yaml': WITH_OAI });
+    const inode = async (file: string) => (await stat(path.join(oai, file))).ino;
+    const before = { three: await inode('records/3.xml'), seven: await inode('records/7.xml') };
+    const author = await readFile(path.join(VALID_JOURNAL, 'authors/marko-nikolov.yaml'), 'utf8');
+    await workspace.write('authors/marko-nikolov.yaml', `${author.replace('Marko', 'Markó')}modified: 2023-05-01\n`);
+    await age(workspace);
+    await expectSameAsCold(workspace);
+    const record = await readFile(path.join(oai, 'records/3.xml'), 'utf8');
+    expect(record).toContain('<datestamp>2023-05-01</datestamp>');
+    expect(record).toContain('<dc:creator>Nikolov, Markó</dc:creator>');
+    expect(await inode('records/3.xml')).not.toBe(before.three);
+    // Manuscript 7 has other authors: its record is the previous build's file.
+    expect(await inode('records/7.xml')).toBe(before.seven);
   });
 
   it('writes the same bytes in two builds of the same content', async () => {

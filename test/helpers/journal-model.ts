@@ -367,7 +367,9 @@ export type Edit =
   | { kind: 'restyle'; collection: 'authors' | 'volumes' | 'manuscripts'; at: number; style: RecordStyle }
   /** Every file of a collection rewritten (same records): more changed files than the cache lets wait. */
   | { kind: 'restyle-all'; collection: 'authors' | 'volumes' | 'manuscripts'; style: RecordStyle }
-  | { kind: 'touch'; collection: 'authors' | 'volumes' | 'manuscripts'; at: number };
+  | { kind: 'touch'; collection: 'authors' | 'volumes' | 'manuscripts'; at: number }
+  /** A record's `modified` date set, changed or removed: the OAI-PMH datestamps of what it touches move. */
+  | { kind: 'modified'; collection: 'authors' | 'volumes' | 'manuscripts'; at: number; value: string | undefined };
 
 /** The journal after one edit (the model given is left as it was). */
 export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
@@ -454,6 +456,12 @@ export function applyEdit(before: JournalModel, edit: Edit): JournalModel {
     case 'author-order': {
       const found = nth(model.authors, edit.at);
       if (found) model.authors.set(found[0], edited(found[1], { order: edit.value }));
+      return model;
+    }
+    case 'modified': {
+      const records = model[edit.collection];
+      const found = nth(records, edit.at);
+      if (found) records.set(found[0], edited(found[1], { modified: edit.value }));
       return model;
     }
     case 'author-orcid': {
@@ -679,6 +687,22 @@ export function withScholarlyFields(before: JournalModel): JournalModel {
     const license = i % 4 === 0 ? { license: 'https://creativecommons.org/licenses/by-sa/4.0/' } : {};
     model.manuscripts.set(name, edited(model.manuscripts.get(name)!, { ...fields, ...license }));
   });
+  return model;
+}
+
+/**
+ * The journal with an OAI-PMH repository (docs/oai-pmh.md), and a `modified` date on some authors,
+ * volumes and manuscripts: the datestamps of every record then depend on its authors and volume.
+ */
+export function withOai(before: JournalModel): JournalModel {
+  const model = copy(before);
+  model.journal = edited(model.journal, { oai: { admin_email: 'editor@journal.example.org' } });
+  for (const collection of ['authors', 'volumes', 'manuscripts'] as const) {
+    const records = model[collection];
+    [...records.keys()].sort().forEach((key, i) => {
+      if (i % 3 === 1) records.set(key, edited(records.get(key)!, { modified: `2030-0${1 + (i % 9)}-15` }));
+    });
+  }
   return model;
 }
 
