@@ -141,6 +141,10 @@ const FORM_ORDER: Record<CollectionName, readonly string[]> = {
  */
 const NOT_IN_FORM: Partial<Record<CollectionName, readonly string[]>> = { manuscripts: ['citation_volume'] };
 
+/** `modified` (docs/oai-pmh.md, "For editors"), the same on every record. */
+const CORRECTED =
+  'The day you corrected this record after it was published, year-month-day, e.g. 2024-06-03: harvesters then fetch its manuscripts again.';
+
 /**
  * Hints in the editors' words (docs/editors.md); a field not named here has its schema's
  * description. The CMS marks an optional field "(optional)" itself.
@@ -152,6 +156,7 @@ const HINTS: Record<CollectionName, Record<string, string>> = {
     institution: 'The institution, and its postal address if you like.',
     orcid: 'The ORCID iD, e.g. 0000-0002-1825-0097 (without https://orcid.org/).',
     order: 'A number, to list this author before those without one (the smallest first).',
+    modified: CORRECTED,
   },
   volumes: {
     id: 'A number no other volume has (a new volume gets the next free one). Manuscripts are published with it; in a journal moved from an earlier site it is not always the numeral.',
@@ -163,6 +168,7 @@ const HINTS: Record<CollectionName, Record<string, string>> = {
     citation_language: "The volume's language, when it is not the journal's (e.g. English).",
     citation_issn: "The ISSN, when it is not the journal's, e.g. 1857 - 9870.",
     order: 'A number, to list this volume before those without one (the smallest first).',
+    modified: CORRECTED,
   },
   manuscripts: {
     id: 'A number no other manuscript has (a new manuscript gets the next free one).',
@@ -177,6 +183,7 @@ const HINTS: Record<CollectionName, Record<string, string>> = {
     citation_issn: "The ISSN, when it is not the journal's, e.g. 1857 - 9870.",
     license: "The web address of the manuscript's licence, when it is not the journal's.",
     order: 'A number, to list this manuscript before those without one (the smallest first).',
+    modified: CORRECTED,
   },
 };
 
@@ -193,6 +200,7 @@ const LABELS: Record<string, string> = {
   udc: 'UDC',
   pdf: 'Volume PDF',
   document: 'PDF',
+  modified: 'Corrected on',
 };
 
 /**
