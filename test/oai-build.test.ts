@@ -12,6 +12,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sectionSets } from '../scripts/generator/render/oai/oai-values.ts';
+import { renderOai } from '../scripts/generator/render/oai/oai.ts';
+import { oaiWarnings } from '../scripts/generator/model/oai-settings.ts';
+import { formatProblem } from '../scripts/generator/model/problems.ts';
+import { bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 import { age, expectSameAsCold } from './helpers/incremental.ts';
 import { createWorkspace, REPO_ROOT, VALID_JOURNAL, type Workspace } from './helpers/workspace.ts';
 
@@ -327,6 +331,57 @@ describe('section sets', () => {
         ['eco-logy', 'section-5'],
         ['2024', 'section-6'],
       ],
+    );
+  });
+});
+
+describe('the renderer on a journal in memory', () => {
+  const journal = { oai: { admin_email: 'editor@journal.example.org' } };
+  const many = (count: number, sections?: string[]) =>
+    site({
+      volumes: [volume(1, 'Volume I', '2021-12-01')],
+      manuscripts: Array.from({ length: count }, (_, i) =>
+        manuscript(i + 1, { section: i % 2 ? 'Botany' : 'Zoology' }),
+      ),
+      journal: sections ? { ...journal, sections } : journal,
+    });
+
+  it('writes the static repository up to 5,000 manuscripts, past that none, and says so in one warning', () => {
+    const paths = (count: number) => renderOai(many(count)).map((output) => output.path);
+    expect(paths(5000)).toContain('oai/static-repository.xml');
+    expect(paths(5001)).not.toContain('oai/static-repository.xml');
+    expect(paths(5001)).toContain('oai/records/5001.xml');
+    expect(oaiWarnings(journal, 'content/journal.yaml', 5000)).toEqual([]);
+    expect(oaiWarnings({}, 'content/journal.yaml', 9000)).toEqual([]);
+    const warnings = oaiWarnings(journal, 'content/journal.yaml', 5001);
+    expect(warnings).toMatchObject([{ code: 'warn/oai-static-repository', severity: 'warning', field: 'oai' }]);
+    expect(formatProblem(warnings[0]!)).toMatch(
+      /^content\/journal\.yaml oai: oai\/static-repository\.xml is not written: 5,001 manuscripts are more than the 5,000 records [^\n]+$/,
+    );
+  });
+
+  it('takes the sections from the manuscripts, in the order they first appear, when journal.yaml lists none', () => {
+    const sets = bodyText(renderOai(many(3, undefined)).find((output) => output.path === 'oai/sets.xml'));
+    // The synthetic journal lists Zoology and Botany: drop the list.
+    const unlisted = site({
+      volumes: [volume(1, 'Volume I', '2021-12-01')],
+      manuscripts: [manuscript(1, { section: 'Ecology' }), manuscript(2, { section: 'Botany' })],
+      journal: { ...journal, sections: undefined },
+    });
+    const specs = (text: string) => [...text.matchAll(/<setSpec>([^<]*)<\/setSpec>/g)].map((m) => m[1]);
+    expect(specs(sets)).toEqual(['volume-1', 'section-zoology', 'section-botany']);
+    const outputs = renderOai(unlisted);
+    expect(specs(bodyText(outputs.find((output) => output.path === 'oai/sets.xml')))).toEqual([
+      'volume-1',
+      'section-ecology',
+      'section-botany',
+    ]);
+    expect(bodyText(outputs.find((output) => output.path === 'oai/records/2.xml'))).toContain(
+      '<setSpec>volume-1</setSpec><setSpec>section-botany</setSpec></header>',
+    );
+    // The journal's title holds quotes, an ampersand and angle brackets.
+    expect(bodyText(outputs.find((output) => output.path === 'oai/identify.xml'))).toContain(
+      '<repositoryName>Bulletin of the &quot;Test&quot; Society &amp; &lt;Friends&gt;</repositoryName>',
     );
   });
 });

@@ -14,6 +14,7 @@ import { loadContentFiles } from './engine/content.ts';
 import type { BuildMode, BuildOptions, BuildResult } from './build-types.ts';
 import { formatProblem, isUnreadFolder, takeWarnings } from './model/problems.ts';
 import { journalWarnings } from './model/content-warnings.ts';
+import { oaiWarnings } from './model/oai-settings.ts';
 import { silentProgress, timed } from './progress.ts';
 import type { HostCheck } from './stages/host-limits.ts';
 import { checkReferences, orderJournal, withAuthorsFound } from './stages/resolve.ts';
@@ -64,6 +65,8 @@ async function stages(paths: ProjectPaths, mode: BuildMode, options: BuildOption
     pdfs: 0,
   };
   if (!journal) return done({ ok: false, problems, counts, parsed });
+  // A journal too large for the OAI static repository is told why it gets none (docs/oai-pmh.md).
+  appendAll(warned, oaiWarnings(journal, journalFile, counts.manuscripts));
 
   const media = content.checkMedia(mode === 'build');
   const site = problems.length === 0 && records ? orderJournal(journal, records) : undefined;

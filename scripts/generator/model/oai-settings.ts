@@ -28,6 +28,34 @@ export const oaiSettings = z
 
 export type OaiSettings = z.output<typeof oaiSettings>;
 
+/**
+ * The most records a static repository is for: the specification's introduction targets "metadata
+ * collections ranging in size between 1 and 5000 records" (openarchives.org,
+ * guidelines-static-repository.htm); its schemas set no limit of their own.
+ */
+export const STATIC_REPOSITORY_MAX_RECORDS = 5000;
+
+/**
+ * A journal past that size gets no static repository file (render/oai/oai.ts): said once, since a
+ * host without the handler then has no OAI-PMH answer at all.
+ */
+export function oaiWarnings(journal: { oai?: OaiSettings | undefined }, file: string, manuscripts: number): Problem[] {
+  if (!journal.oai || manuscripts <= STATIC_REPOSITORY_MAX_RECORDS) return [];
+  return [
+    {
+      code: 'warn/oai-static-repository',
+      severity: 'warning',
+      file,
+      line: 0,
+      column: 0,
+      field: 'oai',
+      message: `oai/static-repository.xml is not written: ${manuscripts.toLocaleString('en')} manuscripts are more than the ${STATIC_REPOSITORY_MAX_RECORDS.toLocaleString('en')} records the OAI static repository specification is meant for`,
+      expected:
+        'a host that runs the OAI-PMH handler for /oai (docs/oai-pmh.md, "Hosts"); the handler answers harvesters at any size',
+    },
+  ];
+}
+
 /** What the oai-identifier scheme accepts as a repository identifier: a domain name with a dot. */
 const DOMAIN_NAME = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/;
 

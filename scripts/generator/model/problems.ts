@@ -50,6 +50,7 @@ export type ProblemCode =
   | 'warn/example-domain'
   | 'warn/volume-id'
   | 'warn/volume-date'
+  | 'warn/oai-static-repository'
   | 'output/conflict'
   | 'output/shrink'
   // A limit of a host named in `hosts` (docs/hosting/)

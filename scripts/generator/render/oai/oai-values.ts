@@ -20,12 +20,7 @@ export const OAI_FILES = {
 /** A manuscript's record: one `<record>` element. */
 export const recordPath = (id: number) => `oai/records/${id}.xml`;
 
-/**
- * The most records a static repository is for: the specification's introduction targets "metadata
- * collections ranging in size between 1 and 5000 records" (openarchives.org,
- * guidelines-static-repository.htm); its schemas set no limit of their own.
- */
-export const STATIC_REPOSITORY_MAX_RECORDS = 5000;
+export { STATIC_REPOSITORY_MAX_RECORDS } from '../../model/oai-settings.ts';
 
 /** The repository's identifier, in the oai-identifier scheme: the host name of `base_url`. */
 export function repositoryIdentifier(journal: JournalInput): string {
