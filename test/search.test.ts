@@ -23,14 +23,36 @@ import { makeReadable } from './servers/site.ts';
 import type { RunningServer } from './servers/server.ts';
 import { build } from '../scripts/generator/build.ts';
 
-/** Builds with the cache, and says whether Pagefind ran (the `search` stage): not when the previous index is taken. */
-async function buildIndexing(ws: Workspace): Promise<boolean> {
-  const stages: string[] = [];
+/** Builds with the cache, and says how many manuscripts Pagefind indexed (the `search` stage), or false when it did not run. */
+async function buildIndexed(ws: Workspace): Promise<number | false> {
+  let indexed: number | false = false;
   const result = await build(ws.paths, 'build', {
-    progress: { stage: (name) => (stages.push(name), { advance: () => {}, done: () => {} }) },
+    progress: {
+      stage: (name, total) => {
+        if (name === 'search') indexed = total;
+        return { advance: () => {}, done: () => {} };
+      },
+    },
   });
   expect(result.problems).toEqual([]);
-  return stages.includes('search');
+  return indexed;
+}
+
+/** Builds with the cache, and says whether Pagefind ran (the `search` stage): not when the previous index is taken. */
+const buildIndexing = async (ws: Workspace): Promise<boolean> => (await buildIndexed(ws)) !== false;
+
+/**
+ * Runs `work` with the index cut into shards of one manuscript each (the real size is thousands):
+ * the fixture's orchids (id 3, in Macedonian) make the first shard, the salamanders (7) the second,
+ * the beetles (12) the third.
+ */
+async function inShardsOfOne<T>(work: () => Promise<T>): Promise<T> {
+  process.env['JOURNAL_SEARCH_SHARD_SIZE'] = '1';
+  try {
+    return await work();
+  } finally {
+    delete process.env['JOURNAL_SEARCH_SHARD_SIZE'];
+  }
 }
 
 // Skipped with the reason where Chromium is missing; under CI, which installs it, that is a failure.
@@ -109,6 +131,57 @@ describe('the search index', () => {
     await rm(entry);
     expect(await buildIndexing(workspace)).toBe(true);
     expect(await readFile(entry)).toEqual(bytes);
+  });
+});
+
+describe('an index in shards', () => {
+  it("writes each shard's bundles, the first at pagefind/, and lists them all in languages.json", async () => {
+    const ws = await age(await createWorkspace());
+    try {
+      await inShardsOfOne(async () => {
+        expect(await buildIndexed(ws)).toBe(3);
+        const folder = path.join(ws.paths.out, 'pagefind');
+        expect(JSON.parse(await readFile(path.join(folder, 'languages.json'), 'utf8'))).toEqual([
+          'mk',
+          'shards/1/en',
+          'shards/2/en',
+        ]);
+        for (const bundle of ['mk', 'shards/1/en', 'shards/2/en']) {
+          const entry = JSON.parse(await readFile(path.join(folder, bundle, 'pagefind-entry.json'), 'utf8'));
+          expect(
+            Object.values(entry.languages).map((language) => (language as { page_count: number }).page_count),
+          ).toEqual([1]);
+        }
+      });
+    } finally {
+      await ws.dispose();
+    }
+  });
+
+  it('indexes again only the shard of a manuscript whose title changed, and gives what a cold build gives', async () => {
+    const ws = await age(await createWorkspace());
+    try {
+      await inShardsOfOne(async () => {
+        expect(await buildIndexed(ws)).toBe(3);
+        const folder = path.join(ws.paths.out, 'pagefind');
+        const before = await readTree(folder);
+        const salamanders = path.join(ws.paths.content, 'manuscripts/salamanders.yaml');
+        const text = await readFile(salamanders, 'utf8');
+        expect(text).toContain('salamander');
+        await ws.write('manuscripts/salamanders.yaml', text.replace(/salamander/, 'salamandra'));
+        // One manuscript indexed: the second shard's; the first's and the third's files are as they were.
+        expect(await buildIndexed(ws)).toBe(1);
+        const after = await readTree(folder);
+        const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
+          (file) => !before.get(file)?.equals(after.get(file) ?? Buffer.alloc(0)),
+        );
+        expect(changed.length).toBeGreaterThan(0);
+        expect(changed.filter((file) => !file.startsWith('shards/1/'))).toEqual([]);
+        await expectSameAsCold(ws);
+      });
+    } finally {
+      await ws.dispose();
+    }
   });
 });
 

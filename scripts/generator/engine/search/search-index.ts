@@ -5,11 +5,13 @@
  * already, and a page's frame (header, footer, citation links) is not what a reader searches.
  *
  * Pagefind has no incremental index: a record added to an index cannot be changed or taken out, and
- * `getFiles` writes the whole index again. So the index is made whole, or the previous output's is
- * taken as it is. Two keys decide, kept in the build cache: one over the records' content hashes
- * (unchanged: nothing at all changed, and no abstract is read), one over the text that is indexed
- * (unchanged: an edit touched no searched field, as a manuscript's date or PDF). The previous files
- * are taken only when each still has the bytes it was written with.
+ * `getFiles` writes the whole index again. So the manuscripts are indexed in shards (by id, a fixed
+ * number a shard), each an index of its own that the search box merges, and each shard is made
+ * whole, or the previous output's is taken as it is. Two keys a shard decide, kept in the build
+ * cache: one over its records' content hashes (unchanged: nothing it holds changed, and no abstract
+ * is read), one over the text it indexes (unchanged: an edit touched no searched field, as a
+ * manuscript's date or PDF). The previous files are taken only when each still has the bytes it
+ * was written with.
  *
  * Pagefind's output is the same for the same records in the same order (its files are named by
  * their content's hash), so a cold build and a reused index give the same bytes.
@@ -34,6 +36,20 @@ export const SEARCH_FOLDER = 'pagefind/';
 
 const KEYS_FILE = 'search-index.bin';
 
+/**
+ * The most manuscripts one shard of the index holds: Pagefind holds a whole index in memory while it
+ * makes it, and writes it whole again after one edit, so the manuscripts are indexed in shards of
+ * this many, one after another, each by a service process of its own. Measured on 10,000
+ * manuscripts with long abstracts (docs/performance.md). `JOURNAL_SEARCH_SHARD_SIZE` lowers it for
+ * the tests alone, whose journals are small.
+ */
+const SHARD_SIZE = 2500;
+
+function shardSize(): number {
+  const asked = Number(process.env['JOURNAL_SEARCH_SHARD_SIZE']);
+  return Number.isInteger(asked) && asked > 0 ? asked : SHARD_SIZE;
+}
+
 /** What is indexed of a manuscript: what a reader searches by, and what a result shows. */
 interface SearchRecord {
   url: string;
@@ -42,10 +58,11 @@ interface SearchRecord {
   meta: { title: string; authors: string; volume: string };
 }
 
-/** The keys of the index last written, and its files' digests (kept in the build cache). */
+/** The keys of one shard's index last written, its languages and its files' digests (kept in the build cache). */
 interface IndexKeys {
   records: string | undefined;
   input: string;
+  languages: string[];
   files: [path: string, sha256: string][];
 }
 
@@ -66,47 +83,119 @@ export interface SearchIndex {
   remember(): CacheWarning;
 }
 
+/** One shard's index: made, or the previous output's taken. */
+interface Shard {
+  files: OutputFile[];
+  keys: IndexKeys;
+}
+
 /**
  * Begins the index: what it is made of is read now, on this thread; Pagefind works on a thread and
  * in a process of its own meanwhile, while the rest of the output is checked and written.
  */
 export function startSearchIndex(resolved: ResolvedJournal, options: SearchIndexOptions): SearchIndex {
   const previous = options.reuse
-    ? readFrames<IndexKeys>(path.join(options.cacheDir, KEYS_FILE), options.fingerprint)?.[0]
-    : undefined;
-  const recordsKey = recordsKeyOf(resolved);
-  let made: Promise<{ files: OutputFile[]; keys: IndexKeys }>;
-  const taken =
-    previous && recordsKey !== undefined && previous.records === recordsKey && takePrevious(previous, options);
-  if (taken) made = Promise.resolve({ files: taken, keys: previous });
-  else {
-    const records = searchRecords(resolved);
-    const input = digest(JSON.stringify([PAGEFIND_VERSION, records]));
-    const again = previous?.input === input ? takePrevious(previous, options) : undefined;
-    made = again
-      ? Promise.resolve({ files: again, keys: { ...previous!, records: recordsKey } })
-      : indexWithPagefind(records, options.progress).then((files) => ({
-          files,
-          keys: { records: recordsKey, input, files: files.map((file) => [file.path, digestOf(file)]) },
-        }));
-  }
+    ? (readFrames<IndexKeys>(path.join(options.cacheDir, KEYS_FILE), options.fingerprint) ?? []).filter((keys) =>
+        Array.isArray(keys.languages),
+      )
+    : [];
+  const shards = shardsOf(resolved, shardSize());
+  const made = makeShards(resolved, shards, previous, options);
   // Awaited by files(); a build that stops before it asks must not leave an unhandled rejection.
   made.catch(() => {});
-  let keys: IndexKeys | undefined;
+  let keys: IndexKeys[] | undefined;
   return {
     async files() {
       const result = await made;
-      keys = result.keys;
-      return result.files;
+      keys = result.map((shard) => shard.keys);
+      const files = result.flatMap((shard) => shard.files);
+      files.push({ path: `${SEARCH_FOLDER}languages.json`, body: `${JSON.stringify(bundlesOf(keys))}\n` });
+      return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },
-    remember: () => (keys ? writeFrames(options.cacheDir, KEYS_FILE, options.fingerprint, [keys]) : undefined),
+    remember: () => (keys ? writeFrames(options.cacheDir, KEYS_FILE, options.fingerprint, keys) : undefined),
   };
 }
 
-/** Every manuscript as Pagefind takes it, in published order (the order makes the index's bytes). */
-export function searchRecords(resolved: ResolvedJournal): SearchRecord[] {
+/**
+ * The manuscripts' places in `resolved.manuscripts`, in shards: by id, ascending, at most `size` a
+ * shard, so that a new manuscript (a higher id) goes to the last shard and an edit changes one.
+ * Within a shard they are in published order, as a journal of one shard's index always was.
+ */
+export function shardsOf(resolved: ResolvedJournal, size: number): number[][] {
+  const byId = resolved.manuscripts
+    .map((_, i) => i)
+    .sort((a, b) => resolved.manuscripts[a]!.id - resolved.manuscripts[b]!.id);
+  const shards: number[][] = [];
+  for (let start = 0; start < byId.length; start += size)
+    shards.push(byId.slice(start, start + size).sort((a, b) => a - b));
+  return shards.length > 0 ? shards : [[]];
+}
+
+/** Where a shard's bundles are: the first at `pagefind/`, as an index of one shard always was. */
+const shardFolder = (shard: number): string => (shard === 0 ? '' : `shards/${shard}/`);
+
+/**
+ * The bundles the search box opens, in `pagefind/languages.json`: the first shard's languages, most
+ * manuscripts first, then each other shard's, as paths under `pagefind/` (`shards/1/en`). The box
+ * merges every one after the first; Pagefind, asked for a language a bundle does not have, opens the
+ * one it has, so a shard's path serves as its language.
+ */
+function bundlesOf(keys: readonly IndexKeys[]): string[] {
+  return keys.flatMap((shard, n) => shard.languages.map((language) => `${shardFolder(n)}${language}`));
+}
+
+/**
+ * Each shard in turn: taken from the previous output when its keys say it did not change, else made
+ * by Pagefind, one shard at a time, so that its memory is held for one shard alone.
+ */
+async function makeShards(
+  resolved: ResolvedJournal,
+  shards: readonly number[][],
+  previous: readonly IndexKeys[],
+  options: SearchIndexOptions,
+): Promise<Shard[]> {
+  const common = commonKeyOf(resolved);
+  const planned = shards.map((places, n) => {
+    const before = previous[n];
+    const recordsKey = common === undefined ? undefined : recordsKeyOf(resolved, places, common);
+    const taken = before && recordsKey !== undefined && before.records === recordsKey && takePrevious(before, options);
+    if (taken) return { done: { files: taken, keys: before } };
+    const records = searchRecords(resolved, places);
+    const input = digest(JSON.stringify([PAGEFIND_VERSION, records]));
+    const again = before?.input === input ? takePrevious(before, options) : undefined;
+    if (again) return { done: { files: again, keys: { ...before!, records: recordsKey } } };
+    return { records, recordsKey, input };
+  });
+  const indexed = planned.reduce((sum, plan) => sum + (plan.records?.length ?? 0), 0);
+  const stage =
+    indexed > 0 || planned.some((plan) => plan.records) ? options.progress.stage('search', indexed) : undefined;
+  const result: Shard[] = [];
+  for (const [n, plan] of planned.entries()) {
+    if (plan.done) {
+      result.push(plan.done);
+      continue;
+    }
+    const { languages, files } = await indexWithPagefind(plan.records, `${SEARCH_FOLDER}${shardFolder(n)}`);
+    stage!.advance(plan.records.length);
+    result.push({
+      files,
+      keys: {
+        records: plan.recordsKey,
+        input: plan.input,
+        languages,
+        files: files.map((file) => [file.path, digestOf(file)]),
+      },
+    });
+  }
+  stage?.done();
+  return result;
+}
+
+/** The manuscripts at `places` as Pagefind takes them, in published order (the order makes the index's bytes). */
+export function searchRecords(resolved: ResolvedJournal, places: readonly number[]): SearchRecord[] {
   const volumes = new Map(resolved.volumes.map((volume) => [volume.id, volume]));
-  return resolved.manuscripts.map((m, i) => {
+  return places.map((i) => {
+    const m = resolved.manuscripts[i]!;
     const authors = pageAuthors(m, resolved.manuscriptAuthors[i]!)
       .map((author) => author.display)
       .join(', ');
@@ -136,14 +225,14 @@ function searchLanguage(m: ManuscriptRecord, journalLanguage: string): string {
 }
 
 /**
- * The records' content hashes, and the journal's settings are in the fingerprint: when none
- * changed, neither did what is indexed. Undefined when a record has no hash (a build without the
- * cache), and the text itself is compared.
+ * The authors' and volumes' content hashes (a shard's text names them), and the journal's settings
+ * are in the fingerprint. Undefined when a record has no hash (a build without the cache), and the
+ * text itself is compared.
  */
-function recordsKeyOf(resolved: ResolvedJournal): string | undefined {
+function commonKeyOf(resolved: ResolvedJournal): string | undefined {
   const hash = createHash('sha256');
-  for (const list of [resolved.authors, resolved.volumes, resolved.manuscripts] as const) {
-    for (const record of list as readonly { origin: { key: string; hash?: string } }[]) {
+  for (const list of [resolved.authors, resolved.volumes] as const) {
+    for (const record of list as readonly { origin: Origin }[]) {
       if (record.origin.hash === undefined) return undefined;
       hash.update(`${record.origin.key}\n${record.origin.hash}\n`);
     }
@@ -151,6 +240,19 @@ function recordsKeyOf(resolved: ResolvedJournal): string | undefined {
   }
   return hash.update(PAGEFIND_VERSION).digest('hex');
 }
+
+/** A shard's manuscripts' content hashes, with the common key: when none changed, neither did what the shard indexes. */
+function recordsKeyOf(resolved: ResolvedJournal, places: readonly number[], common: string): string | undefined {
+  const hash = createHash('sha256').update(`${common}\n`);
+  for (const i of places) {
+    const origin: Origin = resolved.manuscripts[i]!.origin;
+    if (origin.hash === undefined) return undefined;
+    hash.update(`${origin.key}\n${origin.hash}\n`);
+  }
+  return hash.digest('hex');
+}
+
+type Origin = { key: string; hash?: string };
 
 /** The previous output's index files, when every one is there with the bytes it was written with. */
 function takePrevious(keys: IndexKeys, options: SearchIndexOptions): OutputFile[] | undefined {
@@ -170,13 +272,17 @@ function takePrevious(keys: IndexKeys, options: SearchIndexOptions): OutputFile[
 }
 
 /**
- * One bundle of Pagefind's for each language, at `pagefind/<language>/`, and the languages, most
- * manuscripts first, in `pagefind/languages.json`. Pagefind opens one language's index of a bundle
- * and can merge in other bundles, but not another language of its own bundle (merged, the second
- * language's results were the first one's pages): so the search box opens the first bundle and
- * merges the others. Pagefind runs on a thread of its own (pagefind-thread.mjs).
+ * One shard's index: a bundle of Pagefind's for each language, at `<folder><language>/`, and its
+ * languages, most manuscripts first. Pagefind opens one language's index of a bundle and can merge
+ * in other bundles, but not another language of its own bundle (merged, the second language's
+ * results were the first one's pages): so the search box opens the first bundle and merges the
+ * others. Pagefind runs on a thread of its own (pagefind-thread.mjs), started for this shard and
+ * gone with its service process when the shard is made.
  */
-async function indexWithPagefind(records: readonly SearchRecord[], progress: Progress): Promise<OutputFile[]> {
+async function indexWithPagefind(
+  records: readonly SearchRecord[],
+  folder: string,
+): Promise<{ languages: string[]; files: OutputFile[] }> {
   const byLanguage = new Map<string, SearchRecord[]>();
   for (const record of records) {
     const same = byLanguage.get(record.language);
@@ -186,8 +292,7 @@ async function indexWithPagefind(records: readonly SearchRecord[], progress: Pro
   const languages = [...byLanguage.keys()].sort(
     (a, b) => byLanguage.get(b)!.length - byLanguage.get(a)!.length || (a < b ? -1 : 1),
   );
-  const stage = progress.stage('search', records.length);
-  // One string, not 100,000 objects, for the thread to be handed.
+  // One string, not thousands of objects, for the thread to be handed.
   const groups = JSON.stringify(languages.map((language) => byLanguage.get(language)));
   const answer = await new Promise<PagefindAnswer>((resolve, reject) => {
     const worker = new Worker(PAGEFIND_THREAD, { workerData: { groups } });
@@ -197,17 +302,12 @@ async function indexWithPagefind(records: readonly SearchRecord[], progress: Pro
   });
   if ('bug' in answer) throw new Error(`the search index's thread failed: ${answer.bug}`);
   if ('errors' in answer) throw searchStopped(answer.errors);
-  stage.advance(records.length);
-  stage.done();
-  const files: OutputFile[] = [{ path: `${SEARCH_FOLDER}languages.json`, body: `${JSON.stringify(languages)}\n` }];
+  const files: OutputFile[] = [];
   answer.bundles.forEach((bundle, i) => {
     for (const file of bundle)
-      files.push({
-        path: `${SEARCH_FOLDER}${languages[i]}/${file.path.split(path.sep).join('/')}`,
-        body: file.content,
-      });
+      files.push({ path: `${folder}${languages[i]}/${file.path.split(path.sep).join('/')}`, body: file.content });
   });
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { languages, files };
 }
 
 const PAGEFIND_THREAD = new URL('./pagefind-thread.mjs', import.meta.url);
