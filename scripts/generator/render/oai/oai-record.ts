@@ -20,18 +20,25 @@ const DC_OPEN =
 
 /**
  * The record. `sections` maps a section's name to its set (oai-values.ts, sectionSets); undefined
- * for a header without sets, as a static repository's must be.
+ * for a header without sets, as a static repository's must be. `metadata` gives the oai_dc element
+ * (dublinCore, or the one made for the same record before).
  */
-export function oaiRecord(site: Site, m: ManuscriptRecord, sections: ReadonlyMap<string, string> | undefined): string {
+export function oaiRecord(
+  site: Site,
+  m: ManuscriptRecord,
+  sections: ReadonlyMap<string, string> | undefined,
+  metadata: (site: Site, m: ManuscriptRecord) => string = dublinCore,
+): string {
   const header = [
     `<identifier>${xmlText(identifierPrefix(site.journal) + m.id)}</identifier>`,
     `<datestamp>${datestampOf(site, m)}</datestamp>`,
     ...(sections ? setsOf(site, m, sections).map((set) => `<setSpec>${xmlText(set)}</setSpec>`) : []),
   ];
-  return `<record><header>${header.join('')}</header><metadata>${dublinCore(site, m)}</metadata></record>`;
+  return `<record><header>${header.join('')}</header><metadata>${metadata(site, m)}</metadata></record>`;
 }
 
-function dublinCore(site: Site, m: ManuscriptRecord): string {
+/** The manuscript's oai_dc element. */
+export function dublinCore(site: Site, m: ManuscriptRecord): string {
   const { journal } = site;
   const lines = [DC_OPEN];
   const element = (name: string, value: string) => lines.push(`<dc:${name}>${xmlText(value)}</dc:${name}>`);
