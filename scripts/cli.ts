@@ -273,12 +273,9 @@ async function runBuild(
   options: BuildOptions = {},
 ): Promise<number> {
   const collections = mode === 'build' ? withCollections() : {};
-  // The content folders are listed and stamped on worker threads while the build's modules
-  // load (about a fifth of a second at startup in which the other core was idle).
-  const scan = startContentScan(paths.content, {
-    ...(mode === 'build' ? { outDir: written } : {}),
-    ...(options.cache === false ? {} : { cacheDir: paths.cache }),
-  });
+  // The content folders are listed and stamped while the build's modules load (about a fifth of
+  // a second at startup in which the other core was idle).
+  const scan = startContentScan(paths.content, mode === 'build' ? { outDir: written } : {});
   const { build } = await import('./generator/build.ts');
   const started = performance.now();
   const result = await build(paths, mode, { ...options, scan, ...collections });

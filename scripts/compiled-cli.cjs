@@ -359,7 +359,7 @@ function packagesImportedBut(bundled) {
 
 /**
  * The modules find their workers and the sources they fingerprint relative to their own file
- * (`new URL('./stat-worker.mjs', import.meta.url)`): each keeps its own URL in the bundle, where
+ * (`new URL('./worker-boot.mjs', import.meta.url)`): each keeps its own URL in the bundle, where
  * `import.meta.url` would otherwise be the bundle's.
  */
 const ownModuleUrls = {

@@ -67,7 +67,7 @@ const STAMP = '.synthetic-journal.json';
 /**
  * When every generated file was last modified: long before any build, as a journal's files are
  * (saved or checked out days before), and the same on every run. A file modified within the last
- * few seconds is not trusted by its stamp (stat-walk.mjs, RACY_MS): the build after a cold build of
+ * few seconds is not trusted by its stamp (stat-many.ts, RACY_MS): the build after a cold build of
  * a journal generated moments before copied every PDF again, and the benchmark's no-change step at
  * 1,000 manuscripts measured 1.24 s where it takes 0.39 s.
  */

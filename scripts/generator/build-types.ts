@@ -1,5 +1,5 @@
 /** What a build is asked to do, and what it answers (build.ts). */
-import type { Scan } from './engine/scan/stat-many.ts';
+import type { Scan } from './stages/listing.ts';
 import type { CollectMoment } from './engine/output.ts';
 import type { WriteStats } from './engine/write/site-writer.ts';
 import type { Problem } from './model/problems.ts';

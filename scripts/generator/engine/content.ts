@@ -80,15 +80,9 @@ export async function loadContentFiles(
 ): Promise<LoadedContent> {
   const { progress, threads } = options;
   const useCache = options.cache !== false;
-  // Every content folder and the media are listed and stamped on worker threads from the start,
-  // while this thread reads the journal settings and the build cache.
-  const scan =
-    options.scan ??
-    scanContent(paths.content, {
-      ...(mode === 'build' ? { outDir: paths.out } : {}),
-      ...(threads === 0 ? { threads: 0 } : {}),
-      ...(useCache ? { cacheDir: paths.cache } : {}),
-    });
+  // Every content folder and the media are listed and stamped from the start, while this thread
+  // reads the journal settings and the build cache.
+  const scan = options.scan ?? scanContent(paths.content, mode === 'build' ? { outDir: paths.out } : {});
   const journalFound = await discoverJournal(paths.root, paths.content);
   const journal = journalFound.journalFile
     ? await loadJournal(journalFound.journalFile.file, journalFound.journalFile.absolutePath)

@@ -1,6 +1,5 @@
 /**
- * How the engine starts a thread of its own (a load worker, the lists' writer, the files' writer,
- * and the stat workers, which are plain JavaScript: startPlainThread).
+ * How the engine starts a thread of its own (a load worker, the lists' writer, the files' writer).
  * Compiled (compiled-cli.cjs), a thread runs its own compiled file, from the copy of the command line
  * that starts it: the same code, started as CommonJS with nothing else loaded first. Through
  * worker-boot.mjs, each thread loaded the ES module loader and compiled-cli.cjs with the crypto
@@ -24,7 +23,7 @@ function threads(): typeof WorkerThreads {
   return (workerThreads ??= createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads);
 }
 
-/** Starts a thread of plain JavaScript (`file`: a module of its own, as the stat workers are). */
+/** Starts a thread of plain JavaScript (`file`: a module of its own, as worker-boot.mjs is). */
 export function startPlainThread(file: URL, options: WorkerOptions = {}): Worker {
   return new (threads().Worker)(file, options);
 }

@@ -1,7 +1,7 @@
 /**
  * The build cache's folder as the build expects it: a folder (or a link to one), whose `.bin` files
- * are files and whose `listings` (engine/scan/content-scan.ts) is a folder. Anything else (the
- * folder replaced by a file, a cache file replaced by a folder, by hand or by a tool gone wrong)
+ * are files and whose `listings` (written by earlier versions of the scan) is a folder. Anything
+ * else (the folder replaced by a file, a cache file replaced by a folder, by hand or a tool gone wrong)
  * made the build fail on its first write or removal there. The cache is disposable
  * (engine/cache/cache.ts): a damaged one is emptied, said in one line, and the build that follows
  * is cold, its output the same as any cold build's. Damaged bytes inside a cache file need nothing
@@ -11,7 +11,7 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { removeTree } from '../../shared/remove-tree.ts';
 
-/** The folder under the cache that holds the content folders' listings (engine/scan/content-scan.ts). */
+/** The folder under the cache where earlier versions of the scan kept the content folders' listings. */
 const LISTINGS = 'listings';
 
 /** Empties the cache folder `dir` (or removes what stands in its place) when it is damaged; returns what it did, for the user. */

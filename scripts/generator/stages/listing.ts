@@ -1,8 +1,8 @@
 /**
  * What the stages read of the file system in bulk: folders' listings with each entry's stamp, and
  * the stamps and first bytes of many files at once. The stages speak only of these interfaces; the
- * engine answers them on worker threads (engine/scan/), and the build hands its answers in. At
- * 100,000 manuscripts that is 350,000 stamps, which is why a stage never takes them one by one.
+ * engine answers them (engine/scan/), and the build hands its answers in. At 100,000 manuscripts
+ * that is 350,000 stamps, which is why a stage never takes them one by one.
  */
 
 /** What identifies a file's state without reading it (the fast path, as git's index does). */
@@ -51,10 +51,7 @@ export function statsOf(values: Float64Array): Stats {
   };
 }
 
-/**
- * A folder's names, sorted by UTF-16 code units (as `<` compares). The engine keeps them as one
- * NUL-joined string and makes a name only when asked (engine/scan/name-column.ts).
- */
+/** A folder's names, sorted by UTF-16 code units (as `<` compares). */
 export interface Names {
   readonly length: number;
   /** The names joined by NUL: one string to compare a whole listing with. */
@@ -73,6 +70,7 @@ export interface Names {
 /** Names held as an array of strings. */
 export class NameList implements Names {
   readonly #names: readonly string[];
+  #joined: string | undefined;
 
   constructor(names: readonly string[]) {
     this.#names = names;
@@ -83,7 +81,7 @@ export class NameList implements Names {
   }
 
   get joined(): string {
-    return this.#names.join('\0');
+    return (this.#joined ??= this.#names.join('\0'));
   }
 
   at(i: number): string {
@@ -124,7 +122,7 @@ export function positionInSorted(names: Pick<Names, 'length' | 'at'>, name: stri
 
 /** A folder's entries, sorted by UTF-16 code units, each with what `lstat` said of it. */
 export interface FolderListing extends Stats {
-  /** The names as strings (made when first asked: `column` reads one without the others). */
+  /** The names as strings (`column` holds the same, with the lookups). */
   readonly names: readonly string[];
   column: Names;
 }
@@ -137,14 +135,11 @@ export interface Scan {
   folder(folder: string): Promise<FolderListing | undefined>;
 }
 
-/** Many files at once, for the media checks: the engine shares them among worker threads. */
+/** Many files at once, for the media checks. */
 export interface ManyFiles {
   /** What `lstat` says of each path. */
   stat(paths: readonly string[]): Promise<Stats>;
-  /**
-   * Whether each path starts with `magic`: 1 it does, 0 it does not, 2 it could not be read. Read
-   * off this thread where the engine can, so that the caller goes on meanwhile.
-   */
+  /** Whether each path starts with `magic`: 1 it does, 0 it does not, 2 it could not be read. */
   startWith(paths: readonly string[], magic: Uint8Array): Promise<Uint8Array>;
   /**
    * `stamp` when it is old enough for the next build to trust it, else undefined: a file changed

@@ -9,7 +9,6 @@
  * the last one found, and the map by path is made only when an output is not where it was.
  */
 import type { FileStamp } from '../scan/stat-many.ts';
-import { startsInJoined } from '../scan/stat-walk.mjs';
 
 export interface OutputRows {
   /** How many rows there are. */
@@ -401,4 +400,20 @@ export class OutputRowsBuilder implements OutputRows {
     }
     this.#rows[row] = place;
   }
+}
+
+/**
+ * Where each of `count` names joined by NUL starts, into `starts`, and one more number where the
+ * next would; undefined when they are not `count` names.
+ */
+function startsInJoined(joined: string, count: number, starts: Int32Array): Int32Array | undefined {
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    starts[i] = at;
+    const end = joined.indexOf('\0', at);
+    if (end < 0 !== (i === count - 1)) return undefined;
+    at = (end < 0 ? joined.length : end) + 1;
+  }
+  starts[count] = at;
+  return count === 0 && joined !== '' ? undefined : starts;
 }

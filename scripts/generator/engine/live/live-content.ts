@@ -171,7 +171,7 @@ interface ContentState {
 
 async function loadEverything(paths: ProjectPaths, progress: Progress): Promise<ContentState> {
   // Listed without the output folder: dev never writes nor reads dist/.
-  const scan = scanContent(paths.content, { cacheDir: paths.cache });
+  const scan = scanContent(paths.content);
   const content = await loadContentFiles(paths, 'build', { progress, scan });
   const media = content.journal ? await content.checkMedia(true) : { problems: [], copies: [] };
   const records = content.records ?? { authors: [], volumes: [], manuscripts: [], invalid: [] };

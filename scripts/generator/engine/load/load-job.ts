@@ -13,7 +13,7 @@ import type { Problem } from '../../model/problems.ts';
 import { type ManuscriptRecord } from '../../model/records.ts';
 import { packManuscript } from './packed-manuscript.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
-import { RACY_MS } from '../scan/stat-walk.mjs';
+import { RACY_MS } from '../scan/stat-many.ts';
 
 export interface LoadJob {
   /** Position in the build's list of files: results come back in any order. */

@@ -130,8 +130,8 @@ export async function findReusable(
 
 /**
  * One folder's listing as findReusable searches it: the name after the last one found is tried
- * first (outputs in the listing's order, as the PDFs are, need nothing more), and the listing's
- * table of hashes (NameColumn.find) only for a name elsewhere.
+ * first (outputs in the listing's order, as the PDFs are, need nothing more), and a search of the
+ * whole listing (Names.find) only for a name elsewhere.
  */
 interface ListingSearch {
   readonly listing: FolderListing;
