@@ -204,6 +204,8 @@ describe('search: false in journal.yaml', () => {
 describe.skipIf(skipBrowser)('searching in a browser', () => {
   let workspace: Workspace;
   let preview: PreviewServer;
+  let sharded: Workspace;
+  let shardedPreview: PreviewServer;
   const running = new Map<string, RunningServer>();
   let browser: Browser;
   const origins: Record<string, string> = {};
@@ -214,6 +216,10 @@ describe.skipIf(skipBrowser)('searching in a browser', () => {
     expect((await workspace.build()).problems).toEqual([]);
     preview = createPreviewServer({ root: workspace.paths.out });
     origins['the preview'] = `http://127.0.0.1:${(await preview.listen(0, '127.0.0.1')).port}`;
+    sharded = await createWorkspace();
+    expect((await inShardsOfOne(() => sharded.build())).problems).toEqual([]);
+    shardedPreview = createPreviewServer({ root: sharded.paths.out });
+    origins['in shards'] = `http://127.0.0.1:${(await shardedPreview.listen(0, '127.0.0.1')).port}`;
     // The servers' workers run as another user: the built site must be readable to them.
     await chmod(workspace.root, 0o755);
     await makeReadable(workspace.paths.out);
@@ -237,7 +243,9 @@ describe.skipIf(skipBrowser)('searching in a browser', () => {
     await browser?.close();
     for (const server of running.values()) await server.stop();
     await preview?.close();
+    await shardedPreview?.close();
     await workspace?.dispose();
+    await sharded?.dispose();
   });
 
   /** Types `words` into the home page's box and reads the results as shown. */
@@ -326,6 +334,20 @@ describe.skipIf(skipBrowser)('searching in a browser', () => {
         await page.close();
       }
     });
+  });
+
+  it('finds a manuscript of each shard of an index in shards, merged by the search box', async () => {
+    // The orchids are the first shard, the salamanders the second, the beetles the third (inShardsOfOne).
+    for (const [words, found] of [
+      ['Пакошево', ['/manuscripts/7']],
+      ['Nikolov', ['/manuscripts/12', '/manuscripts/3']],
+    ] as const) {
+      const { results, warnings } = await search(origins['in shards']!, words);
+      expect(results.map((r) => r.href).sort(), words).toEqual(found);
+      expect(warnings).toEqual([]);
+    }
+    const { results } = await search(origins['in shards']!, 'checklist');
+    expect(results[0]!.href).toBe('/manuscripts/3');
   });
 
   it.for(['nginx', 'caddy', 'apache'])(
