@@ -28,8 +28,9 @@ export const SEARCH_STYLE =
  * What a browser does with the box: loads Pagefind's module when a search is first asked for, and
  * shows each result's title (a link to its landing page), authors, volume and a snippet.
  *
- * The index is a bundle of Pagefind's per language (`/pagefind/<language>/`, listed in
- * `/pagefind/languages.json`, most manuscripts first). Pagefind opens the index of the page's `lang`
+ * The index is a bundle of Pagefind's per language of each shard (`/pagefind/<language>/`, then
+ * `/pagefind/shards/<n>/<language>/`, listed in `/pagefind/languages.json`, the first shard's
+ * languages first, most manuscripts first). Pagefind opens the index of the page's `lang`
  * (this page's is English): the page's language is set to the first bundle's while Pagefind
  * starts, and every other bundle is merged into it, so that one search finds a manuscript in
  * Macedonian and one in English alike. The snippet is Pagefind's excerpt, whose
