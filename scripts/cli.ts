@@ -333,6 +333,8 @@ async function runPreview(paths: ProjectPaths, port: PortChoice, host: string): 
   const origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   console.log(`Previewing ${path.relative(paths.root, paths.out)}/ at ${origin}/ with the production headers.`);
   console.log(`  ${origin}/api/authors/   ${origin}/api/volumes/   ${origin}/api/manuscripts/`);
+  // A harvester is given this address; the preview answers it with the same handler as the hosts.
+  if (existsSync(path.join(paths.out, 'oai', 'items.json'))) console.log(`  ${origin}/oai?verb=Identify   (OAI-PMH)`);
   console.log('Press Ctrl+C to stop.');
   await new Promise<void>((resolve) => {
     const stop = () => void server.close().then(resolve);

@@ -29,6 +29,8 @@ it("serves --dir on --port with the contract's headers, and exits 0 on SIGTERM",
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(origin, preview);
   expect(preview.output()).toContain(`${origin}/api/authors/`);
+  // The sample journal publishes an OAI-PMH repository: the address a harvester is given is shown too.
+  expect(preview.output()).toContain(`${origin}/oai?verb=Identify`);
 
   const response = await send(origin, 'GET', '/api/volumes/?format=api');
   expect(response.status).toBe(200);
