@@ -26,12 +26,15 @@
  *                   (scripts/bench/dev-reload.ts)
  *   search          the site search's index alone: Pagefind indexing every manuscript, its time and
  *                   the index's size (scripts/bench/search-index.ts)
+ *   oai             the OAI-PMH repository, on a copy of the journal with `oai` set (<DIR>-oai): its
+ *                   files rendered in memory, what the build wrote under dist/oai/, and a full
+ *                   harvest through the preview (scripts/bench/oai-harvest.ts)
  *
  * and prints one table, then each step against its target. Before the first step, the command
  * line is compiled and `build` and `check` run once on a journal of 10 manuscripts (DIR-warm-up),
  * as a journal's editor has run them before: a command's first run after a change of the code
  * compiles it and leaves the code cache its next runs start from.
- * `--steps floor,hugo,cold,linked,no-change,edit,dev,search` (the default: all) runs some of them: `edit` is
+ * `--steps floor,hugo,cold,linked,no-change,edit,dev,search,oai` (the default: all) runs some of them: `edit` is
  * node+find, check (edit) and the three builds after an edit, and needs a build before it (cold); `dev` starts from
  * the build cache a build left. `--repeat N` sets how many edits node+find and check (edit) are
  * measured after. The edited manuscript and author are restored afterwards, so the journal on disk can be
@@ -77,7 +80,7 @@ async function main(): Promise<void> {
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new Error(`--repeat must be a positive integer, not ${values.repeat}`);
-  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev,search').split(','));
+  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev,search,oai').split(','));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const shape = values.shape as SyntheticShape;
   if (!SYNTHETIC_SHAPES.includes(shape))
@@ -177,6 +180,15 @@ async function main(): Promise<void> {
     const measured = await run('search', ['--import', TSX, path.join(REPO, 'scripts/bench/search-index.ts'), root]);
     console.log(`      ${measured.output.trim()}`);
   }
+  if (steps.has('oai')) {
+    const measured = await run('oai', ['--import', TSX, path.join(REPO, 'scripts/bench/oai-harvest.ts'), root]);
+    console.log(
+      measured.output
+        .split('\n')
+        .map((line) => `      ${line}`)
+        .join('\n'),
+    );
+  }
   if (!steps.has('edit')) return report();
 
   const original = await readFile(edited, 'utf8');
@@ -267,11 +279,11 @@ async function main(): Promise<void> {
         r.rss === undefined ? '?' : mib(r.rss),
         r.step === 'floor'
           ? `${mb(floorBytes)} / - / -`
-          : r.step.startsWith('check') || ['node+find', 'hugo', 'dev', 'search'].includes(r.step)
+          : r.step.startsWith('check') || ['node+find', 'hugo', 'dev', 'search', 'oai'].includes(r.step)
             ? '-'
             : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
         floor ? `${(r.wall / floor.wall).toFixed(2)}x` : '',
-        !cold || ['floor', 'hugo', 'node+find', 'dev', 'search'].includes(r.step) || r.step.startsWith('cold')
+        !cold || ['floor', 'hugo', 'node+find', 'dev', 'search', 'oai'].includes(r.step) || r.step.startsWith('cold')
           ? ''
           : `${(r.wall / cold.wall).toFixed(2)}x`,
       ]),
