@@ -38,17 +38,22 @@ export async function validateResponses(bodies: readonly string[]): Promise<{ co
         return file;
       }),
     );
-    const args = ['--nonet', '--noout', '--schema', SCHEMA, ...files];
-    const env = { ...process.env, XML_CATALOG_FILES: CATALOG };
-    try {
-      const { stderr } = await run('xmllint', args, { env, maxBuffer: 64 * 1024 * 1024 });
-      return { code: 0, report: stderr };
-    } catch (error) {
-      const failed = error as { code?: number; stderr?: string };
-      return { code: failed.code ?? -1, report: failed.stderr ?? '' };
-    }
+    return await validateFiles(files);
   } finally {
     await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** The same for responses already written to files; resolves to xmllint's exit code and report. */
+export async function validateFiles(files: readonly string[]): Promise<{ code: number; report: string }> {
+  const args = ['--nonet', '--noout', '--schema', SCHEMA, ...files];
+  const env = { ...process.env, XML_CATALOG_FILES: CATALOG };
+  try {
+    const { stderr } = await run('xmllint', args, { env, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, report: stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stderr?: string };
+    return { code: failed.code ?? -1, report: failed.stderr ?? '' };
   }
 }
 

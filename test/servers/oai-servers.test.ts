@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSyntheticJournal } from '../../scripts/bench/synthetic-journal.ts';
-import { REPO_ROOT } from '../helpers/workspace.ts';
+import { validateFiles } from '../helpers/oai.ts';
 import { nginxServer, njsUnavailable } from './nginx.ts';
 import { findExecutable } from './process.ts';
 import type { RunningServer, ServerUnderTest } from './server.ts';
@@ -22,7 +22,6 @@ import { buildSample, type BuiltSite } from './site.ts';
 import { wranglerServer } from './wrangler.ts';
 
 const run = promisify(execFile);
-const SCHEMAS = path.join(REPO_ROOT, 'test/fixtures/schemas/oai-pmh');
 /** ListRecords pages hold 40 records and ListIdentifiers pages 400: both lists need several pages. */
 const MANUSCRIPTS = 450;
 const XML_TYPE = 'text/xml; charset=utf-8';
@@ -233,7 +232,7 @@ for (const { server, missing } of SERVERS) {
                 files.push(pageFile);
               }
             }
-            const report = await validate(files);
+            const report = await validateFiles(files);
             expect(report.code, report.report).toBe(0);
           });
         },
@@ -262,20 +261,6 @@ for (const { server, missing } of SERVERS) {
       });
     },
   );
-}
-
-/** Validates every file in one run; resolves to xmllint's exit code and report. */
-async function validate(files: string[]): Promise<{ code: number; report: string }> {
-  const args = ['--nonet', '--noout', '--schema', path.join(SCHEMAS, 'driver-oai-pmh-response.xsd'), ...files];
-  try {
-    const { stderr } = await run(xmllint!, args, {
-      env: { ...env, XML_CATALOG_FILES: path.join(SCHEMAS, 'catalog.xml') },
-    });
-    return { code: 0, report: stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stderr?: string };
-    return { code: failed.code ?? -1, report: failed.stderr ?? '' };
-  }
 }
 
 function unescapeXml(text: string): string {
