@@ -66,7 +66,7 @@ module.exports = {
       severity: 'error',
       comment:
         '`check` renders and writes nothing: the orchestrator loads what does (publish.ts) only when it publishes.',
-      from: { path: '^scripts/generator/build\\.ts$' },
+      from: { path: '^scripts/generator/(build|pipeline)\\.ts$' },
       to: {
         path: '^scripts/generator/(publish\\.ts$|render/|engine/output\\.ts$|engine/write/)',
         dependencyTypesNot: ['dynamic-import', 'type-only'],
