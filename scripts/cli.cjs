@@ -1,8 +1,8 @@
 // The command line's entry point, as `npm run <command>` starts it: plain JavaScript, so that it
-// starts in milliseconds. It runs cli.ts compiled (compiled-cli.cjs: once per change of the code,
-// then from V8's code cache), or, if that cannot be done, through the TypeScript loader registered
-// in this process (rather than through `tsx`'s own command, which runs the script in a second
-// process).
+// starts in milliseconds. It runs cli.ts compiled (compile-cli.cjs: at install, and by `build` when
+// scripts/ changed since) while the compiled copy is current, or else through the TypeScript loader
+// registered in this process (rather than through `tsx`'s own command, which runs the script in a
+// second process): never code older than the sources.
 //
 // CommonJS, as are the modules it loads: an ES module entry starts Node's ES module loader
 // first, and makes a module of each built-in module it imports (that of node:fs reads every export,
@@ -22,11 +22,16 @@ async function main() {
     return;
   }
   const { buildProcess } = require('./build-process.cjs');
-  const { runCompiledCli } = require('./compiled-cli.cjs');
   const child = buildProcess(process.argv.slice(2), process.env, process.platform);
   if (child) {
     startChild(child);
-  } else if (!(await runCompiledCli())) {
+    return;
+  }
+  const { compiledCliFor } = require('./compile-cli.cjs');
+  const compiled = await compiledCliFor(process.argv[2]);
+  if (compiled) {
+    require(compiled);
+  } else {
     const { register } = await import('tsx/esm/api');
     register();
     await import('./cli.ts');

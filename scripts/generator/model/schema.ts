@@ -6,7 +6,7 @@
  * Each field parser therefore accepts the value in either form, and turns it into the one type the
  * build uses. Every field reports at most one problem, in the contract's words.
  */
-// As a namespace, so that the compiled command line keeps only the parts of zod it uses (compiled-cli.cjs).
+// As a namespace, so that the compiled command line keeps only the parts of zod it uses (compile-cli.cjs).
 import * as z from 'zod';
 import {
   DOCUMENT_PATH,

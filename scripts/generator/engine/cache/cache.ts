@@ -63,9 +63,9 @@ export interface OutputManifest {
 }
 
 /**
- * The key of the code under which the command line was compiled (compiled-cli.cjs): every file
- * under scripts/ and the packages compiled in, by content. Undefined when the sources run as they
- * are (the tests, or a checkout without esbuild).
+ * The key of the sources the command line was compiled from (compile-cli.cjs): every file under
+ * scripts/ and the packages compiled in, by content. Undefined when the sources run as they are
+ * (the tests, or a checkout whose compiled copy is not current).
  */
 declare const COMPILED_CODE_KEY: string | undefined;
 
