@@ -7,8 +7,9 @@
  *
  *   floor           one thread: readFileSync + yaml.parse of every content file, JSON.stringify
  *                   of the three arrays to disk (scripts/bench/floor.ts)
- *   hugo            where `hugo` is installed: Hugo doing the bare JSON job on the same content
- *                   files (scripts/bench/hugo-site.ts, written next to the journal)
+ *   hugo-site       where `hugo` is installed: Hugo making the build's site, file for file, from the
+ *                   same content files (scripts/bench/hugo-site.ts, written next to the journal)
+ *   eleventy-site   Eleventy making the same site (scripts/bench/eleventy-site.ts)
  *   cold build      no dist/, no cache
  *   cold, linked    the same with --link-media, as the published workflows build (PDFs hard-linked)
  *   no-change       the same build again
@@ -30,13 +31,14 @@
  *                   files rendered in memory, what the build wrote under dist/oai/, and a full
  *                   harvest through the preview (scripts/bench/oai-harvest.ts)
  *
- * and prints one table, then each step against its target. Before the first step, the command
- * line is compiled and `build` and `check` run once on a journal of 10 manuscripts (DIR-warm-up),
- * as a journal's editor has run them before: a command's first run after a change of the code
- * compiles it and leaves the code cache its next runs start from.
- * `--steps floor,hugo,cold,linked,no-change,edit,dev,search,oai` (the default: all) runs some of them: `edit` is
- * node+find, check (edit) and the three builds after an edit, and needs a build before it (cold); `dev` starts from
- * the build cache a build left. `--repeat N` sets how many edits node+find and check (edit) are
+ * and prints one table, the files and bytes each maker of the site wrote (a peer whose file count
+ * is more than SAME_SITE_TOLERANCE off the cold build's is reported, not timed), then each step
+ * against its target. Before the first step, the command line is compiled and `build` and `check`
+ * run once on a journal of 10 manuscripts (DIR-warm-up), as a journal's editor has run them before:
+ * a command's first run after a change of the code compiles it and leaves the code cache its next
+ * runs start from. `--steps floor,hugo-site,eleventy-site,cold,linked,no-change,edit,dev,search,oai`
+ * (the default: all) runs some of them: `edit` is node+find, check (edit) and the three builds after
+ * an edit, and needs a build before it (cold); `dev` starts from the build cache a build left. `--repeat N` sets how many edits node+find and check (edit) are
  * measured after. The edited manuscript and author are restored afterwards, so the journal on disk can be
  * reused by the next run. Wall times are this process's, to the millisecond; CPU and peak RSS are
  * GNU time's. Timings are reported, never asserted: targets live here, not in tests.
@@ -48,13 +50,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeEleventySite } from './eleventy-site.ts';
 import { writeHugoSite } from './hugo-site.ts';
+import { compareSites } from './output-census.ts';
 import { generateSyntheticJournal, SYNTHETIC_SHAPES, type SyntheticShape } from './synthetic-journal.ts';
 import { removeTree } from '../shared/remove-tree.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve('tsx'));
 const GNU_TIME = '/usr/bin/time';
+const ALL_STEPS = 'floor,hugo-site,eleventy-site,cold,linked,no-change,edit,dev,search,oai';
+/** The peers: the same site made by other generators, timed against the cold build. */
+const PEERS = ['hugo-site', 'eleventy-site'] as const;
+/** A peer is timed as the maker of the same site only within this share of the build's file count. */
+const SAME_SITE_TOLERANCE = 0.03;
+/** Our cold build's CPU against each peer's, at most (the project's targets), by journal size. */
+const PEER_TARGETS: Record<(typeof PEERS)[number], Record<number, number>> = {
+  'hugo-site': { 1000: 0.7, 10000: 0.4 },
+  'eleventy-site': { 1000: 0.6, 10000: 0.55 },
+};
 
 interface Measured {
   step: string;
@@ -80,7 +94,7 @@ async function main(): Promise<void> {
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new Error(`--repeat must be a positive integer, not ${values.repeat}`);
-  const steps = new Set((values.steps ?? 'floor,hugo,cold,linked,no-change,edit,dev,search,oai').split(','));
+  const steps = new Set((values.steps ?? ALL_STEPS).split(','));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const shape = values.shape as SyntheticShape;
   if (!SYNTHETIC_SHAPES.includes(shape))
@@ -150,13 +164,18 @@ async function main(): Promise<void> {
     execFileSync(process.execPath, cli(command), { cwd: warmUp.root, stdio: 'ignore' });
   if (steps.has('floor'))
     await run('floor', ['--import', TSX, path.join(REPO, 'scripts/bench/floor.ts'), journal.content, floorOut]);
-  const hugo = steps.has('hugo') ? onPath('hugo') : undefined;
-  if (hugo) {
-    await putAside('hugo-output');
-    const args = await writeHugoSite(path.join(root, 'hugo-site'), journal.content, path.join(root, 'hugo-output'));
-    await run('hugo', args, hugo);
-  } else if (steps.has('hugo')) {
-    console.log('  hugo is not installed (Debian: apt-get install -y hugo): its bare JSON job is not measured.');
+  // Each peer's site (and Hugo's stubs) is written anew, its output where the build writes its own.
+  const hugo = steps.has('hugo-site') ? onPath('hugo') : undefined;
+  if (steps.has('hugo-site') && !hugo)
+    console.log('  hugo is not installed (Debian: apt-get install -y hugo): the same site by Hugo is not measured.');
+  for (const peer of PEERS.filter((name) => steps.has(name) && (name !== 'hugo-site' || hugo))) {
+    const [site, out] = [path.join(root, peer), path.join(root, `${peer}-output`)];
+    await putAside(peer, `${peer}-output`);
+    const args =
+      peer === 'hugo-site'
+        ? await writeHugoSite(site, journal.content, out, hugo!)
+        : await writeEleventySite(site, journal.content, out);
+    await run(peer, args, '/bin/sh');
   }
   if (steps.has('cold')) {
     await putAside('dist', '.cache');
@@ -260,7 +279,17 @@ async function main(): Promise<void> {
       for (const list of ['authors', 'volumes', 'manuscripts'])
         floorBytes += (await stat(path.join(floorOut, `${list}.json`))).size;
     await rm(floorOut, { recursive: true, force: true });
-    await putAside('hugo-output');
+    // The peers' output is compared with the build's; a peer that made another site is not timed.
+    const sameSite = await compareSites(
+      path.join(root, 'dist'),
+      PEERS.filter((peer) => results.some((r) => r.step === peer)).map((peer) => [
+        peer,
+        path.join(root, `${peer}-output`),
+      ]),
+      SAME_SITE_TOLERANCE,
+    );
+    results.splice(0, results.length, ...results.filter((r) => !sameSite.refused.includes(r.step)));
+    await putAside(...PEERS.flatMap((peer) => [peer, `${peer}-output`]));
     // With what earlier runs that stopped halfway left there.
     await removeTree(setAside);
 
@@ -279,11 +308,11 @@ async function main(): Promise<void> {
         r.rss === undefined ? '?' : mib(r.rss),
         r.step === 'floor'
           ? `${mb(floorBytes)} / - / -`
-          : r.step.startsWith('check') || ['node+find', 'hugo', 'dev', 'search', 'oai'].includes(r.step)
+          : r.step.startsWith('check') || ['node+find', ...PEERS, 'dev', 'search', 'oai'].includes(r.step)
             ? '-'
             : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
         floor ? `${(r.wall / floor.wall).toFixed(2)}x` : '',
-        !cold || ['floor', 'hugo', 'node+find', 'dev', 'search', 'oai'].includes(r.step) || r.step.startsWith('cold')
+        !cold || ['floor', ...PEERS, 'node+find', 'dev', 'search', 'oai'].includes(r.step) || r.step.startsWith('cold')
           ? ''
           : `${(r.wall / cold.wall).toFixed(2)}x`,
       ]),
@@ -299,7 +328,13 @@ async function main(): Promise<void> {
       if (r && b) console.log(`${name} / ${base}: ${(r.wall / b.wall).toFixed(2)}x (target: ${target})`);
     };
     console.log('');
-    against('cold build', 'hugo', 'at most 1.0x at 1,000 manuscripts');
+    for (const peer of PEERS) {
+      const [r, target] = [step(peer), PEER_TARGETS[peer][size]];
+      if (cold && r)
+        console.log(
+          `cold build CPU / ${peer} CPU: ${(cold.cpu / r.cpu).toFixed(2)}x (${target ? `target: at most ${target}x at ${size.toLocaleString('en-US')} manuscripts` : `no target at this size`})`,
+        );
+    }
     against('check (edit)', 'node+find', 'at most 1.5x');
     against('build (edit)', 'cold build', 'at most 0.2x at 100,000 manuscripts');
     if (cold?.rss !== undefined)
@@ -319,6 +354,7 @@ async function main(): Promise<void> {
           results: results.map(({ stderr, ...r }) => r),
           sizes,
           floorBytes,
+          sameSite: sameSite.sites,
           dev,
         },
         null,
