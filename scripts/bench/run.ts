@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
     throw new Error(`--repeat must be a positive integer, not ${values.repeat}`);
-  const steps = new Set((values.steps ?? ALL_STEPS).split(','));
+  // `hugo`, the step's name when Hugo did only the bare JSON job, still names Hugo's step.
+  const steps = new Set((values.steps ?? ALL_STEPS).split(',').map((name) => (name === 'hugo' ? 'hugo-site' : name)));
   if (!Number.isInteger(size) || size < 1) throw new Error(`--size must be a positive integer, not ${values.size}`);
   const shape = values.shape as SyntheticShape;
   if (!SYNTHETIC_SHAPES.includes(shape))
