@@ -480,6 +480,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 interface ColdBuild {
   problems: BuildResult['problems'];
+  /** The warnings about the content it printed. */
+  warnings: BuildResult['problems'];
   tree: Map<string, Buffer>;
 }
 /** Cold builds by the digest of their content: shrinking replays many of the same states. */
@@ -525,7 +527,7 @@ async function coldBuild(root: string, files: Map<string, Uint8Array>): Promise<
     cache: path.join(scratch, `cold-cache-${n}`),
   });
   const result = await build(paths, 'build', { cache: false, threads: 0, setAsideLongFields: false, renderers });
-  const cold = { problems: result.problems, tree: await readTree(paths.out) };
+  const cold = { problems: result.problems, warnings: result.contentWarnings ?? [], tree: await readTree(paths.out) };
   await rm(paths.out, { recursive: true, force: true });
   await rm(paths.cache, { recursive: true, force: true });
   coldBuilds.set(digest, cold);
@@ -565,12 +567,11 @@ async function expectSameAsColdBuild(
   );
 }
 
-const OAI_HANDLER_COPIES = new Set(['oai/handler.js', '_worker.js', '_routes.json']);
-
 /**
  * What the development server serves after it is handed the changed paths, as its watcher would:
- * every file of the cold build (the precompressed twins and the search index aside, which it does not serve), the same
- * bytes; or, for a mistake, the problems the cold build reports.
+ * every file of the cold build (the precompressed twins and the search index aside, which it does
+ * not serve), the same bytes, and the same warnings; or, for a mistake, the problems the cold
+ * build reports.
  */
 async function expectLiveSameAsCold(live: LiveBuild, root: string, changed: string[], cold: ColdBuild) {
   await live.update(changed.map((file) => path.join(root, file)));
@@ -581,11 +582,11 @@ async function expectLiveSameAsCold(live: LiveBuild, root: string, changed: stri
     return;
   }
   if (!site.ok) throw new Error(`dev has problems a cold build has not: ${JSON.stringify(site.problems)}`);
+  expect(site.warnings.map(sameProblem), 'dev warnings').toEqual(cold.warnings.map(sameProblem));
   const differences: string[] = [];
   for (const [file, built] of cold.tree) {
-    // Nor does it make the search index (docs/search.md): only a build does. Nor the OAI-PMH
-    // handler's copies for nginx and Cloudflare Pages: dev answers /oai itself (docs/oai-pmh.md).
-    if (/\.(gz|br)$/.test(file) || file.startsWith('pagefind/') || OAI_HANDLER_COPIES.has(file)) continue;
+    // Nor does it make the search index (docs/search.md): only a build does.
+    if (/\.(gz|br)$/.test(file) || file.startsWith('pagefind/')) continue;
     const media = site.files.mediaSource(file);
     const served = media ? await readFile(media) : site.files.bytes(file);
     if (!served || !Buffer.from(served).equals(built)) differences.push(file);

@@ -95,8 +95,14 @@ export interface SiteOutput<Files> {
   copyMedia(copies: readonly MediaCopy[]): void;
   /** The conflicts among every output's path (stages/public-files.ts, findOutputConflicts). */
   conflicts(groups: readonly OutputGroup[]): Problem[];
-  /** Every output and `extra` written (or kept); undefined, and nothing changed, when `accept` refuses them. */
-  finish(extra: readonly OutputFile[], accept: (files: WrittenFiles) => boolean): Promise<Files | undefined>;
+  /**
+   * Every output and `extra` written (or kept), and what writing them warns of; undefined, and
+   * nothing changed, when `accept` refuses them.
+   */
+  finish(
+    extra: readonly OutputFile[],
+    accept: (files: WrittenFiles) => boolean,
+  ): Promise<{ files: Files; warnings?: string[] | undefined } | undefined>;
   abandon(): Promise<void>;
 }
 
@@ -118,7 +124,7 @@ export interface PipelineOptions {
   warnExampleDomains?: boolean;
 }
 
-export async function runPipeline<Files extends { warnings?: string[] }>(
+export async function runPipeline<Files>(
   content: PipelineContent,
   sink: Promise<OutputSink<Files>> | undefined,
   options: PipelineOptions = {},
@@ -194,15 +200,16 @@ export async function runPipeline<Files extends { warnings?: string[] }>(
       checkedMedia.copies,
     );
     let hosting: HostCheck = { problems: [], warnings: [] };
-    const files = await output.finish(beside, (written) => {
+    const finished = await output.finish(beside, (written) => {
       if (measure) hosting = measure(written);
       return hosting.problems.length === 0;
     });
-    if (!files) {
+    if (!finished) {
       await content.locate(hosting.problems);
       return done({ ok: false, problems: hosting.problems, warnings: hosting.warnings });
     }
-    return done({ ok: true, problems, files, warnings: [...hosting.warnings, ...(files.warnings ?? [])] });
+    const { files, warnings = [] } = finished;
+    return done({ ok: true, problems, files, warnings: [...hosting.warnings, ...warnings] });
   } catch (error) {
     await output?.abandon();
     throw error;

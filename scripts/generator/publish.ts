@@ -25,7 +25,14 @@ export function outputToDist(
   return {
     async start(site) {
       const output = await startOutput(paths, site, renderers ?? RENDERERS, options);
-      return { ...output, conflicts: (groups) => findOutputConflicts([...groups]) };
+      return {
+        ...output,
+        conflicts: (groups) => findOutputConflicts([...groups]),
+        async finish(more, accept) {
+          const written = await output.finish(more, accept);
+          return written && { files: written, warnings: written.warnings };
+        },
+      };
     },
     readExtraFiles: (journal, journalFile) => readExtraFiles(paths, journal, journalFile),
     hostLimits(journal, journalFile, groups, copies) {

@@ -59,10 +59,14 @@ export type ContentChange =
 
 export interface LiveContent {
   readonly journal: JournalInput | undefined;
+  /** The journal's settings file, relative to the project root. */
+  readonly journalFile: string | undefined;
   /** The records of every file, in discovery order (each collection's files sorted by name). */
   records(): Records;
-  /** Every problem of the files, their PDFs and discovery, as loading found them. */
+  /** Every problem of the files and discovery, as loading found them. */
   problems(): Problem[];
+  /** Every problem of the PDFs the records name, as the media stage found them. */
+  mediaProblems(): Problem[];
   /** Where each PDF the records name goes in the output (`media/...`), and its file (made again after a change only). */
   media(): ReadonlyMap<string, string>;
   /** The changed paths (absolute), as a watcher reports them. */
@@ -97,6 +101,9 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
     get journal() {
       return state.journal;
     },
+    get journalFile() {
+      return state.journalFile;
+    },
     records() {
       records = recordsNow(state.entries, records, patched);
       patched = [];
@@ -107,8 +114,12 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
       for (const entry of state.entries) {
         // Most files have none: no array is made for them (250,000 at 100,000 manuscripts).
         if (entry.problems.length > 0) appendAll(problems, entry.problems);
-        if (entry.mediaProblems.length > 0) appendAll(problems, entry.mediaProblems);
       }
+      return problems;
+    },
+    mediaProblems() {
+      const problems = [...state.otherMedia];
+      for (const entry of state.entries) if (entry.mediaProblems.length > 0) appendAll(problems, entry.mediaProblems);
       return problems;
     },
     media() {
@@ -159,6 +170,7 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
 
 interface ContentState {
   journal: JournalInput | undefined;
+  journalFile: string | undefined;
   /** The build cache's key: the code and the journal's settings. */
   fingerprint: string;
   /** In discovery order. */
@@ -167,6 +179,8 @@ interface ContentState {
   byPath: Map<string, number>;
   /** Problems of no single record file: discovery's, the settings', a folder's. */
   other: Problem[];
+  /** The PDFs' problems of no single record file. */
+  otherMedia: Problem[];
 }
 
 async function loadEverything(paths: ProjectPaths, progress: Progress): Promise<ContentState> {
@@ -184,16 +198,17 @@ async function loadEverything(paths: ProjectPaths, progress: Progress): Promise<
   const copies = new Map(media.copies.map((copy) => [copy.to, copy]));
 
   const other: Problem[] = [];
+  const otherMedia: Problem[] = [];
   const problemsOf = new Map<string, Problem[]>();
   const mediaProblemsOf = new Map<string, Problem[]>();
-  const sortInto = (problems: readonly Problem[], into: Map<string, Problem[]>) => {
+  const sortInto = (problems: readonly Problem[], into: Map<string, Problem[]>, rest: Problem[]) => {
     for (const problem of problems) {
-      if (!byFile.has(problem.file)) other.push(problem);
+      if (!byFile.has(problem.file)) rest.push(problem);
       else into.set(problem.file, [...(into.get(problem.file) ?? []), problem]);
     }
   };
-  sortInto(content.problems, problemsOf);
-  sortInto(media.problems, mediaProblemsOf);
+  sortInto(content.problems, problemsOf, other);
+  sortInto(media.problems, mediaProblemsOf, otherMedia);
 
   const entries: FileEntry[] = [...byFile].map(([file, found]) => {
     const origin = found.record?.origin ?? found.invalid!.origin;
@@ -213,7 +228,15 @@ async function loadEverything(paths: ProjectPaths, progress: Progress): Promise<
   // Discovery's order: the collections in their order, each folder's names by UTF-16 code units.
   entries.sort((a, b) => rank(a.collection) - rank(b.collection) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const byPath = new Map(entries.map((entry, i) => [path.join(paths.root, entry.file), i]));
-  return { journal: content.journal, fingerprint: content.fingerprint, entries, byPath, other };
+  return {
+    journal: content.journal,
+    journalFile: content.journalFile,
+    fingerprint: content.fingerprint,
+    entries,
+    byPath,
+    other,
+    otherMedia,
+  };
 }
 
 /** One file loaded again, as the load stage loads it, and its PDFs checked as the media stage does. */
