@@ -33,10 +33,9 @@
  *
  * and prints one table, the files and bytes each maker of the site wrote (a peer whose file count
  * is more than SAME_SITE_TOLERANCE off the cold build's is reported, not timed), then each step
- * against its target. Before the first step, the command line is compiled and `build` and `check`
- * run once on a journal of 10 manuscripts (DIR-warm-up), as a journal's editor has run them before:
- * a command's first run after a change of the code compiles it and leaves the code cache its next
- * runs start from. `--steps floor,hugo-site,eleventy-site,cold,linked,no-change,edit,dev,search,oai`
+ * against its target. Before the first step, the command line is compiled (if scripts/ changed since
+ * it was, the commands would run their sources) and `build` and `check` run once on a journal of 10
+ * manuscripts (DIR-warm-up), as a journal's editor has run them before. `--steps floor,hugo-site,eleventy-site,cold,linked,no-change,edit,dev,search,oai`
  * (the default: all) runs some of them: `edit` is node+find, check (edit) and the three builds after
  * an edit, and needs a build before it (cold); `dev` starts from the build cache a build left. `--repeat N` sets how many edits node+find and check (edit) are
  * measured after. The edited manuscript and author are restored afterwards, so the journal on disk can be
@@ -156,10 +155,9 @@ async function main(): Promise<void> {
     }
   };
   await putAside(path.basename(floorOut));
-  // The command line is compiled once per change of the code, and each command's first run leaves
-  // V8's code cache that its next runs start from (compiled-cli.cjs): neither is any step's. The
-  // commands measured run once on a small journal of their own first.
-  execFileSync(process.execPath, [path.join(REPO, 'scripts/cli.cjs'), '--help'], { stdio: 'ignore' });
+  // The command line as `npm install` or a build leaves it compiled (compile-cli.cjs): the compile
+  // is no step's. The commands measured run once on a small journal of their own first.
+  execFileSync(process.execPath, [path.join(REPO, 'scripts/compile-cli.cjs')], { stdio: 'inherit' });
   const warmUp = await generateSyntheticJournal(`${root}-warm-up`, { manuscripts: 10 });
   for (const command of ['build', 'check'])
     execFileSync(process.execPath, cli(command), { cwd: warmUp.root, stdio: 'ignore' });
