@@ -139,6 +139,20 @@ describe('the compiled command line', () => {
       await writeValue(root, value);
       expect(currentCompiledCli(root)).toBeUndefined();
     }
+    // A clock that ticks coarsely gives the edit the compile's own time: recent files are compared by content.
+    const stamp = path.join(compiledDir(root), 'stamp.json');
+    const inTheSameTick = async () => {
+      const { mtimeMs, ctimeMs } = await stat(valueFile(root));
+      const written = JSON.parse(await readFile(stamp, 'utf8')) as { newest: number };
+      await writeFile(stamp, JSON.stringify({ ...written, newest: Math.max(written.newest, mtimeMs, ctimeMs) }));
+    };
+    await compileCli(root);
+    await writeValue(root, 'd');
+    await inTheSameTick();
+    expect(currentCompiledCli(root)).toBeDefined();
+    await writeValue(root, 'e');
+    await inTheSameTick();
+    expect(currentCompiledCli(root)).toBeUndefined();
   });
 
   it('gives each checkout sharing node_modules its own copy: compiling one leaves the other whole and current', async () => {
