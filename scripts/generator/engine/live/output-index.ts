@@ -11,13 +11,8 @@
  */
 import type { OutputFile } from '../../../shared/output-file.ts';
 import type { Problem } from '../../model/problems.ts';
+import type { OutputGroup } from '../../pipeline.ts';
 import { findOutputConflicts } from '../../stages/public-files.ts';
-
-/** The outputs of one source (a renderer, a file of public/, the PDFs), as the conflict check names them. */
-export interface OutputGroup {
-  readonly source: string;
-  readonly outputs: readonly OutputFile[];
-}
 
 /** A site's outputs by path: each one's group and position, and every group's paths in order. */
 export interface OutputIndex {
@@ -41,7 +36,7 @@ export function indexOutputs(
   trusted = 0,
 ): { index: OutputIndex } | { conflicts: Problem[] } {
   if (previous && samePaths(groups, previous.paths, trusted)) return { index: previous };
-  const conflicts = findOutputConflicts(groups as { source: string; outputs: readonly OutputFile[] }[]);
+  const conflicts = findOutputConflicts([...groups]);
   if (conflicts.length > 0) return { conflicts };
   return { index: reindexOutputs(groups) };
 }
