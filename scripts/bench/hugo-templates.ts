@@ -287,7 +287,12 @@ const SITEMAP = `{{- $j := site.Data.journal -}}
 {{ end }}</urlset>
 `;
 
-const list = (items: string) => `{{- $items := slice -}}\n${items}\n{{- jsonify $items -}}\n`;
+/**
+ * A JSON array written item by item: a slice grown with `append` is copied whole at each item, a
+ * time that grows with the square of the records.
+ */
+const list = (range: string, item: string) =>
+  `[{{- $first := true -}}\n${range}{{ if not $first }},{{ end }}{{ $first = false }}{{ ${item} | jsonify }}{{ end -}}]\n`;
 
 export const HUGO_TEMPLATES: Readonly<Record<string, string>> = {
   'partials/style.html': STYLE,
@@ -298,17 +303,15 @@ export const HUGO_TEMPLATES: Readonly<Record<string, string>> = {
   'partials/volume-api.html': VOLUME_API_PARTIAL,
   'index.html': HOME_PAGE,
   'index.apiauthors.json': list(
-    '{{- range site.Data.authors }}{{ $items = $items | append (dict "name" .name "surname" .surname "institution" .institution) }}{{ end -}}',
+    '{{- range site.Data.authors -}}',
+    'dict "name" .name "surname" .surname "institution" .institution',
   ),
-  'index.apivolumes.json': list(
-    '{{- range $key, $_ := site.Data.volumes }}{{ $items = $items | append (partial "volume-api" $key) }}{{ end -}}',
-  ),
+  'index.apivolumes.json': list('{{- range $key, $_ := site.Data.volumes -}}', 'partial "volume-api" $key'),
   'index.apimanuscripts.json': list(
-    '{{- range $key, $_ := site.Data.manuscripts }}{{ $items = $items | append (partialCached "manuscript" $key $key).api }}{{ end -}}',
+    '{{- range $key, $_ := site.Data.manuscripts -}}',
+    '(partialCached "manuscript" $key $key).api',
   ),
-  'index.apisections.json': list(
-    '{{- range site.Data.journal.sections }}{{ $items = $items | append (dict "title" .) }}{{ end -}}',
-  ),
+  'index.apisections.json': list('{{- range site.Data.journal.sections -}}', 'dict "title" .'),
   'index.apiroot.json':
     '{{- $base := printf "%s/api" site.Data.journal.base_url -}}\n{{- dict "authors" (printf "%s/authors/" $base) "volumes" (printf "%s/volumes/" $base) "manuscripts" (printf "%s/manuscripts/" $base) "sections" (printf "%s/sections/" $base) | jsonify -}}\n',
   'index.feed.xml': FEED,
