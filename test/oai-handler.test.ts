@@ -5,6 +5,7 @@
  * checked against the protocol's schemas at the end, in one xmllint run.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHUNKING, indexFiles, type Chunking } from '../scripts/generator/render/oai/oai-index.ts';
 import oai from '../scripts/oai/handler.js';
 import {
   canValidate,
@@ -42,14 +43,20 @@ const headerOf = (item: Item) =>
   item[2].map((set) => `<setSpec>${SETS[set]}</setSpec>`).join('') +
   '</header>';
 
-/** The files of a built repository, as the build writes them under oai/. */
-function repositoryFiles(items: Item[], prefix = PREFIX): Map<string, string> {
+/** Chunks of about 40 items: the 450 items are cut in a dozen, and a page reads several. */
+const SMALL_CHUNKS: Chunking = { min: 20, spread: 20, max: 80 };
+
+/** The files of a built repository, as the build writes them under oai/ (its index in SMALL_CHUNKS). */
+function repositoryFiles(
+  items: Item[],
+  prefix = PREFIX,
+  { records = true, chunking = SMALL_CHUNKS } = {},
+): Map<string, string> {
   const files = new Map<string, string>();
   const earliest = items[0]?.[1] ?? '2022-01-01';
-  files.set(
-    'oai/items.json',
-    JSON.stringify({ version: 1, identifierPrefix: prefix, earliestDatestamp: earliest, sets: SETS, items }),
-  );
+  const indexed = items.map(([id, datestamp, sets]) => ({ id, datestamp, sets }));
+  const head = { identifierPrefix: prefix, earliestDatestamp: earliest, sets: SETS };
+  for (const file of indexFiles(head, indexed, chunking)) files.set(file.path, file.text);
   files.set(
     'oai/identify.xml',
     `<Identify><repositoryName>Journal &amp; Bulletin</repositoryName><baseURL>${BASE}</baseURL>` +
@@ -68,14 +75,15 @@ function repositoryFiles(items: Item[], prefix = PREFIX): Map<string, string> {
     'oai/sets.xml',
     `<ListSets>${SETS.map((set) => `<set><setSpec>${set}</setSpec><setName>${set}</setName></set>`).join('')}</ListSets>`,
   );
-  for (const item of items)
-    files.set(
-      `oai/records/${item[0]}.xml`,
-      `<record>${headerOf(item)}<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/"` +
-        ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
-        ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">' +
-        `<dc:title>Manuscript ${item[0]}</dc:title></oai_dc:dc></metadata></record>`,
-    );
+  if (records)
+    for (const item of items)
+      files.set(
+        `oai/records/${item[0]}.xml`,
+        `<record>${headerOf(item)}<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/"` +
+          ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
+          ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">' +
+          `<dc:title>Manuscript ${item[0]}</dc:title></oai_dc:dc></metadata></record>`,
+      );
   return files;
 }
 
@@ -140,7 +148,8 @@ describe('each verb', () => {
     expect(requestElement(body)).toBe(
       `<request verb="GetRecord" identifier="${PREFIX}12" metadataPrefix="oai_dc">${BASE}</request>`,
     );
-    expect(reads.sort()).toEqual(['oai/identify.xml', 'oai/items.json', 'oai/records/12.xml']);
+    // The head, and the block of ids that holds 12: no list is read.
+    expect(reads.sort()).toEqual(['oai/identify.xml', 'oai/items.json', 'oai/items/ids-1.json', 'oai/records/12.xml']);
   });
 
   it('the same answer to a POST with the arguments in its body, and to a HEAD', async () => {
@@ -152,7 +161,7 @@ describe('each verb', () => {
 });
 
 describe('lists in pages', () => {
-  it('ListIdentifiers: 400 headers a page from items.json alone, as the records have them', async () => {
+  it('ListIdentifiers: 400 headers a page from the index alone, as the records have them', async () => {
     reads.length = 0;
     const { pages, identifiers } = await harvest(ask, 'verb=ListIdentifiers&metadataPrefix=oai_dc');
     expect(reads.filter((file) => file.startsWith('oai/records/'))).toEqual([]);
@@ -173,8 +182,13 @@ describe('lists in pages', () => {
     expect(pages).toHaveLength(12);
     expect(pages.slice(0, 11).every((page) => identifiersIn(page).length === 40)).toBe(true);
     expect(identifiers).toEqual(items.map((item) => `${PREFIX}${item[0]}`));
-    // items.json and identify.xml, and a page's records: within Cloudflare's 50 subrequests.
-    expect(reads.length).toBe(12 * 2 + 450);
+    // The head and identify.xml, the chunks a page falls in, and its records: within Cloudflare's
+    // 50 subrequests, and each record once.
+    const records = reads.filter((file) => file.startsWith('oai/records/'));
+    expect(new Set(records).size).toBe(450);
+    expect(records).toHaveLength(450);
+    expect(reads.filter((file) => file === 'oai/items.json')).toHaveLength(12);
+    expect(reads.filter((file) => file.startsWith('oai/items/')).length).toBeLessThanOrEqual(12 * 3);
   });
 
   it('a set, and a window of days (both ends included)', async () => {
@@ -213,6 +227,77 @@ describe('lists in pages', () => {
     expect(all).not.toContain(`${PREFIX}1001`); // dated before the token's place: the next harvest's
     expect(all).toHaveLength(450 + 1);
     expect(resumptionToken(rest.pages[0]!)).toMatchObject({ cursor: 40, completeListSize: 450 + 1 });
+  });
+});
+
+describe('at 100,000 manuscripts', () => {
+  // Every request used to parse the whole index (2.7 MB at this size): too slow for nginx's njs and
+  // more than a Cloudflare worker's CPU time. A request reads the head and at most two chunks of it.
+  const many = sampleItems(100_000);
+  const files = repositoryFiles(many, PREFIX, { records: false, chunking: CHUNKING });
+  const recordOf = (path: string) => {
+    const id = /^oai\/records\/(\d+)\.xml$/.exec(path)?.[1];
+    const item = id === undefined ? undefined : many.find((candidate) => String(candidate[0]) === id);
+    return item ? `<record>${headerOf(item)}<metadata/></record>` : null;
+  };
+  const measured = () => {
+    const read: { path: string; bytes: number }[] = [];
+    const ask = async (query: string) => {
+      const reply = await oai.answer(
+        'GET',
+        query,
+        (path) => {
+          const text = files.get(path) ?? recordOf(path);
+          read.push({ path, bytes: text === null ? 0 : Buffer.byteLength(text) });
+          return Promise.resolve(text);
+        },
+        NOW,
+      );
+      return reply.body;
+    };
+    const index = () => read.filter(({ path }) => !path.startsWith('oai/records/'));
+    return { ask, read, index, bytes: () => index().reduce((sum, { bytes }) => sum + bytes, 0) };
+  };
+  const KB = 1024;
+
+  it('Identify, ListSets and ListMetadataFormats read only small files', async () => {
+    for (const query of ['verb=Identify', 'verb=ListSets', 'verb=ListMetadataFormats']) {
+      const { ask, bytes } = measured();
+      expect(errorCodes(await ask(query))).toEqual([]);
+      expect(bytes(), query).toBeLessThan(32 * KB);
+    }
+  });
+
+  it('GetRecord and ListMetadataFormats of one item find it without reading the list', async () => {
+    for (const query of [
+      `verb=GetRecord&identifier=${PREFIX}77777&metadataPrefix=oai_dc`,
+      `verb=ListMetadataFormats&identifier=${PREFIX}77777`,
+      `verb=GetRecord&identifier=${PREFIX}100001&metadataPrefix=oai_dc`,
+    ]) {
+      const { ask, bytes } = measured();
+      const body = await ask(query);
+      expect(errorCodes(body)).toEqual(query.includes('100001') ? ['idDoesNotExist'] : []);
+      expect(bytes(), query).toBeLessThan(64 * KB);
+    }
+  });
+
+  it('a page of ListRecords or ListIdentifiers reads the head and at most two chunks, in a set or not', async () => {
+    const first = await measured().ask('verb=ListRecords&metadataPrefix=oai_dc');
+    const queries = [
+      'verb=ListRecords&metadataPrefix=oai_dc',
+      `verb=ListRecords&resumptionToken=${encodeURIComponent(resumptionToken(first)!.token)}`,
+      'verb=ListIdentifiers&metadataPrefix=oai_dc&set=section-zoology',
+      'verb=ListRecords&metadataPrefix=oai_dc&set=volume-2',
+    ];
+    for (const query of queries) {
+      const { ask, index, bytes } = measured();
+      const body = await ask(query);
+      expect(resumptionToken(body), query).toBeDefined();
+      expect(index().length, query).toBeLessThanOrEqual(4);
+      expect(bytes(), query).toBeLessThan(160 * KB);
+    }
+    const { ask } = measured();
+    expect(resumptionToken(await ask(queries[1]!))).toMatchObject({ completeListSize: 100_000, cursor: 40 });
   });
 });
 

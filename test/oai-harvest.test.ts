@@ -20,7 +20,16 @@ import { build } from '../scripts/generator/build.ts';
 import { openLiveBuild } from '../scripts/generator/live-build.ts';
 import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
 import { projectPaths } from '../scripts/project.ts';
-import { canValidate, datestampsIn, errorCodes, harvest, identifiersIn, validateResponses } from './helpers/oai.ts';
+import {
+  canValidate,
+  datestampsIn,
+  errorCodes,
+  harvest,
+  identifiersIn,
+  readOaiIndex,
+  validateResponses,
+  type OaiIndex,
+} from './helpers/oai.ts';
 import { createWorkspace, REPO_ROOT, type Workspace } from './helpers/workspace.ts';
 import { send } from './servers/http-client.ts';
 
@@ -35,12 +44,7 @@ const harvesterInstalled = await run('oai_pmh', ['--help']).then(
 const withHarvester = harvesterInstalled || Boolean(process.env['CI']);
 if (!withHarvester) console.warn('oai_pmh is not installed (Debian libhttp-oai-perl): the real harvester is skipped');
 
-/** items.json as the build writes it. */
-interface Index {
-  identifierPrefix: string;
-  sets: string[];
-  items: [number, string, number[]][];
-}
+type Index = OaiIndex;
 
 /** Every protocol answer of the file, for the schema check at the end. */
 const answered: string[] = [];
@@ -128,7 +132,7 @@ describe('the sample journal in the preview', () => {
     workspace = await sampleWorkspace();
     const result = await workspace.build();
     expect(result.problems).toEqual([]);
-    index = JSON.parse(await readFile(path.join(workspace.paths.out, 'oai/items.json'), 'utf8')) as Index;
+    index = await readOaiIndex(workspace.paths.out);
     const list = JSON.parse(await readFile(path.join(workspace.paths.out, 'api/manuscripts/index.json'), 'utf8'));
     manuscripts = (list as { id: number }[]).map((manuscript) => manuscript.id);
     preview = await startPreview(workspace.paths.out);
@@ -228,7 +232,7 @@ describe('a journal of several pages', () => {
     const result = await build(paths, 'build');
     expect(result.problems).toEqual([]);
     dist = paths.out;
-    index = JSON.parse(await readFile(path.join(dist, 'oai/items.json'), 'utf8')) as Index;
+    index = await readOaiIndex(dist);
     preview = await startPreview(dist);
   }, 300_000);
 

@@ -4,7 +4,7 @@
  * (vendored in test/fixtures/schemas/oai-pmh/ with their origin).
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -118,4 +118,25 @@ export async function harvest(ask: (query: string) => Promise<string>, query: st
     if (pages.length > 10_000) throw new Error('the list never ends');
   }
   return { pages, identifiers };
+}
+
+/** The index of a built repository (oai/items.json and its chunks), its items as one list in its order. */
+export interface OaiIndex {
+  identifierPrefix: string;
+  earliestDatestamp: string;
+  sets: string[];
+  items: [number, string, number[]][];
+}
+
+/** Reads the head and every chunk of the whole list from an output folder (`dist`). */
+export async function readOaiIndex(dist: string): Promise<OaiIndex> {
+  const head = JSON.parse(await readFile(path.join(dist, 'oai/items.json'), 'utf8')) as Omit<OaiIndex, 'items'> & {
+    items: { chunks: [string, number, string, number, number][] };
+  };
+  const items: OaiIndex['items'] = [];
+  for (const [, first] of head.items.chunks)
+    items.push(
+      ...(JSON.parse(await readFile(path.join(dist, `oai/items/${first}.json`), 'utf8')) as OaiIndex['items']),
+    );
+  return { identifierPrefix: head.identifierPrefix, earliestDatestamp: head.earliestDatestamp, sets: head.sets, items };
 }
