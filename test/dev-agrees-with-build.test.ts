@@ -87,3 +87,17 @@ it("refuses a file of public/ at the OAI-PMH handler's path, as a build refuses 
   expect(site.ok).toBe(false);
   if (!site.ok) expect(site.problems.map(where)).toEqual(result.problems.map(where));
 });
+
+it('forgets a file that is not a content file once it is gone, as a build no longer finds it', async () => {
+  // An editor's temporary file (sed -i, vim's 4913), seen in a save of its own and removed in the next.
+  const stray = path.join(workspace.paths.content, 'manuscripts', 'sedX1a2b3');
+  await writeFile(stray, 'id: 1\n');
+  expect(await live.update([stray])).toBe(true);
+  expect(live.site.ok).toBe(false);
+  await workspace.remove('manuscripts/sedX1a2b3');
+  expect(await live.update([stray])).toBe(true);
+  const result = await coldBuild();
+  const site = live.site;
+  if (!site.ok) throw new Error(`dev has problems a build has not: ${JSON.stringify(site.problems)}`);
+  await expectServedAsBuilt(result);
+});

@@ -141,8 +141,13 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
         // The editors' JSON Schemas are read by their editor, never by a build.
         if (folder === 'schemas') continue;
         const at = state.byPath.get(absolute);
-        // A file that came and went (an editor's temporary file) changed nothing a build reads.
-        if (at === undefined && !existsSync(absolute)) continue;
+        // A file that came and went (an editor's temporary file) changed nothing a build reads,
+        // unless the last load found it (a problem names it, not a content file): it is gone now.
+        if (at === undefined && !existsSync(absolute)) {
+          const file = path.relative(paths.root, absolute).split(path.sep).join('/');
+          if (state.other.some((problem) => problem.file === file)) return reloadEverything();
+          continue;
+        }
         if (at === undefined) return reloadEverything();
         known.push(at);
       }
