@@ -55,6 +55,29 @@ async function inShardsOfOne<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * This process's children that are Pagefind's service processes, running or exited and not yet
+ * reaped (a zombie, state `Z`), from `/proc` (Linux): each as its pid, name and state.
+ */
+async function pagefindChildren(): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // `pid (name) state ppid ...`: the name may hold spaces and parentheses, so it ends at the last `)`.
+    const nameEnd = stat.lastIndexOf(')');
+    const command = stat.slice(stat.indexOf('(') + 1, nameEnd);
+    const [state, parent] = stat.slice(nameEnd + 2).split(' ');
+    if (Number(parent) === process.pid && command.startsWith('pagefind')) found.push(`${name} ${command} ${state}`);
+  }
+  return found;
+}
+
 // Skipped with the reason where Chromium is missing; under CI, which installs it, that is a failure.
 const skipBrowser = !haveChromium && !process.env['CI'];
 if (skipBrowser) console.warn(`${CHROMIUM} is not installed (Debian chromium): the search browser tests are skipped`);
@@ -157,6 +180,20 @@ describe('an index in shards', () => {
       await ws.dispose();
     }
   });
+
+  it.runIf(process.platform === 'linux')(
+    'leaves no Pagefind process behind, running or exited and not reaped, once a build returns',
+    async () => {
+      const ws = await age(await createWorkspace());
+      try {
+        // Three shards: three service processes, one after another.
+        await inShardsOfOne(async () => expect(await buildIndexed(ws)).toBe(3));
+        expect(await pagefindChildren()).toEqual([]);
+      } finally {
+        await ws.dispose();
+      }
+    },
+  );
 
   it('indexes again only the shard of a manuscript whose title changed, and gives what a cold build gives', async () => {
     const ws = await age(await createWorkspace());

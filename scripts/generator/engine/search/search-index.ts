@@ -19,9 +19,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { OutputFile } from '../../../shared/output-file.ts';
-import { Stopped } from '../../../shared/stopped.ts';
 import type { ManuscriptRecord } from '../../model/records.ts';
 import { richTextToPlain } from '../../model/rich-text.ts';
 import { keywordList, languageCode, pageAuthors } from '../../render/page-metadata.ts';
@@ -30,6 +28,7 @@ import { titleToPlain } from '../../render/title-text.ts';
 import type { Progress } from '../../progress.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
 import { readFrames, writeFrames, type CacheWarning } from '../cache/cache.ts';
+import { pagefindBundles } from './pagefind-bundles.ts';
 
 /** Where the index is, relative to the output folder; the pages' script loads it from `/pagefind/`. */
 export const SEARCH_FOLDER = 'pagefind/';
@@ -90,8 +89,8 @@ interface Shard {
 }
 
 /**
- * Begins the index: what it is made of is read now, on this thread; Pagefind works on a thread and
- * in a process of its own meanwhile, while the rest of the output is checked and written.
+ * Begins the index: what it is made of is read now; Pagefind works in a process of its own
+ * meanwhile, while the rest of the output is checked and written.
  */
 export function startSearchIndex(resolved: ResolvedJournal, options: SearchIndexOptions): SearchIndex {
   const previous = options.reuse
@@ -276,8 +275,8 @@ function takePrevious(keys: IndexKeys, options: SearchIndexOptions): OutputFile[
  * languages, most manuscripts first. Pagefind opens one language's index of a bundle and can merge
  * in other bundles, but not another language of its own bundle (merged, the second language's
  * results were the first one's pages): so the search box opens the first bundle and merges the
- * others. Pagefind runs on a thread of its own (pagefind-thread.mjs), started for this shard and
- * gone with its service process when the shard is made.
+ * others. Pagefind's service process is started for this shard, and has exited when it is made
+ * (pagefind-bundles.ts).
  */
 async function indexWithPagefind(
   records: readonly SearchRecord[],
@@ -292,37 +291,13 @@ async function indexWithPagefind(
   const languages = [...byLanguage.keys()].sort(
     (a, b) => byLanguage.get(b)!.length - byLanguage.get(a)!.length || (a < b ? -1 : 1),
   );
-  // One string, not thousands of objects, for the thread to be handed.
-  const groups = JSON.stringify(languages.map((language) => byLanguage.get(language)));
-  const answer = await new Promise<PagefindAnswer>((resolve, reject) => {
-    const worker = new Worker(PAGEFIND_THREAD, { workerData: { groups } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the search index's thread stopped (exit code ${code})`)));
-  });
-  if ('bug' in answer) throw new Error(`the search index's thread failed: ${answer.bug}`);
-  if ('errors' in answer) throw searchStopped(answer.errors);
+  const bundles = await pagefindBundles(languages.map((language) => byLanguage.get(language)!));
   const files: OutputFile[] = [];
-  answer.bundles.forEach((bundle, i) => {
+  bundles.forEach((bundle, i) => {
     for (const file of bundle)
       files.push({ path: `${folder}${languages[i]}/${file.path.split(path.sep).join('/')}`, body: file.content });
   });
   return { languages, files };
-}
-
-const PAGEFIND_THREAD = new URL('./pagefind-thread.mjs', import.meta.url);
-
-/** What the thread answers: each language's bundle, or Pagefind's errors, or a bug's stack. */
-type PagefindAnswer = { bundles: { path: string; content: Uint8Array }[][] } | { errors: string } | { bug: string };
-
-/**
- * Pagefind's own errors, for an operator: most often its binary for this platform is missing (an
- * install without optional dependencies).
- */
-function searchStopped(errors: string): Stopped {
-  return new Stopped(
-    `The search index could not be made (Pagefind: ${errors || 'no reason given'}): reinstall with \`npm ci\` so that its binary for this platform is present, or set \`search: false\` in content/journal.yaml.`,
-  );
 }
 
 /**

@@ -1,0 +1,113 @@
+/**
+ * Pagefind's bundles for one shard of the search index (search-index.ts), made by its service
+ * process, on this thread: the work is the service's, in a process of its own, and this thread only
+ * sends it the records and takes its files.
+ *
+ * Pagefind's `close()` kills its service process without waiting for it to exit, and keeps the
+ * process to itself. Until a process that exited is waited for, it stays in the process table (a
+ * zombie): so the service is learnt of as Node starts it (the `child_process` diagnostics channel),
+ * and the shard is done only once it has exited and been waited for.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import path from 'node:path';
+import type * as Pagefind from 'pagefind';
+import { Stopped } from '../../../shared/stopped.ts';
+
+/** One file of a bundle: its path in the bundle, and its bytes. */
+export interface BundleFile {
+  path: string;
+  content: Uint8Array;
+}
+
+/** Pagefind's ready-made interfaces, which the pages do not load (search-index.ts). */
+const UNUSED_BUNDLE_FILE = /^pagefind-(ui|modular-ui|component-ui|highlight)\.(js|css)$/;
+
+/** Pagefind's own errors, for an operator, as opposed to a bug. */
+class PagefindErrors extends Error {}
+
+/** The last indexing asked for: Pagefind's module has one service a process, which `close()` ends for all. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Each group's bundle, in the groups' order, by one service process, which has exited when this
+ * returns or throws. Pagefind's own errors stop the build with a sentence for an operator. Two
+ * builds in one process (the tests) index one after the other.
+ */
+export function pagefindBundles(groups: readonly (readonly Pagefind.CustomRecord[])[]): Promise<BundleFile[][]> {
+  const bundles = queue.then(() => bundlesByOneService(groups));
+  queue = bundles.catch(() => {});
+  return bundles;
+}
+
+async function bundlesByOneService(groups: readonly (readonly Pagefind.CustomRecord[])[]): Promise<BundleFile[][]> {
+  // An ES module alone: imported, not required, in the compiled command line too.
+  const pagefind = await import('pagefind');
+  const started: ChildProcess[] = [];
+  const onStart = (message: unknown) => started.push((message as { process: ChildProcess }).process);
+  subscribe('child_process', onStart);
+  try {
+    const bundles: BundleFile[][] = [];
+    for (const records of groups) bundles.push(await bundleOf(pagefind, records));
+    return bundles;
+  } catch (error) {
+    throw error instanceof PagefindErrors ? searchStopped(error.message) : error;
+  } finally {
+    unsubscribe('child_process', onStart);
+    await pagefind.close();
+    // Any other process started on this thread meanwhile is its starter's to wait for.
+    await Promise.all(started.filter(isPagefindService).map(exited));
+  }
+}
+
+/** One language's bundle: its files' paths and bytes. */
+async function bundleOf(pagefind: typeof Pagefind, records: readonly Pagefind.CustomRecord[]): Promise<BundleFile[]> {
+  const created = await pagefind.createIndex({});
+  const { index } = created;
+  if (!index) throw new PagefindErrors(created.errors.join('; '));
+  try {
+    // One at a time: the service answers in order, and the order makes the index's bytes.
+    for (const record of records) {
+      const added = await index.addCustomRecord(record);
+      if (added.errors.length > 0) throw new PagefindErrors(added.errors.join('; '));
+    }
+    const written = await index.getFiles();
+    if (written.errors.length > 0) throw new PagefindErrors(written.errors.join('; '));
+    return written.files
+      .filter((file) => !UNUSED_BUNDLE_FILE.test(file.path))
+      .map((file) => ({
+        path: file.path,
+        // A buffer of its own: a small file's bytes are a view on a buffer Node shares between many,
+        // which the write stage could not hand to its thread.
+        content: new Uint8Array(file.content),
+      }));
+  } finally {
+    await index.deleteIndex().catch(() => {});
+  }
+}
+
+/** Pagefind's service (`pagefind --service`, or its extended build's), as opposed to another program. */
+function isPagefindService(child: ChildProcess): boolean {
+  return path.basename(child.spawnfile ?? '').startsWith('pagefind') && child.spawnargs.includes('--service');
+}
+
+/** Settles once `child` has exited and been waited for (or could not start at all). */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  // Pagefind lets its process go (unref): waited for here, it must keep Node running until then.
+  child.ref();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+}
+
+/**
+ * Pagefind's own errors, for an operator: most often its binary for this platform is missing (an
+ * install without optional dependencies).
+ */
+function searchStopped(errors: string): Stopped {
+  return new Stopped(
+    `The search index could not be made (Pagefind: ${errors || 'no reason given'}): reinstall with \`npm ci\` so that its binary for this platform is present, or set \`search: false\` in content/journal.yaml.`,
+  );
+}
