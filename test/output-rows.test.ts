@@ -182,7 +182,7 @@ describe('the output manifest in the build cache', () => {
 
   it('goes with the reads recorded with it: reads of an older output are never compared with a newer manifest', () => {
     writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files: pages(3) });
-    const values = { keys: ['', '', 'm1'], values: ['', '', 'hash-m1'], composites: [] };
+    const values = { keys: ['', '', 'm1'], values: ['', '', 'hash-m1'], groups: [''], composites: [] };
     writeOutputReads(
       dir,
       'fingerprint',

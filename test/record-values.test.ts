@@ -9,6 +9,8 @@ import { changesSince, type RecordValues } from '../scripts/generator/engine/reu
 const then: RecordValues = {
   keys: ['ana\nboris', 'volume-1', 'm1\nm10\nm2'],
   values: ['hash-ana\nhash-boris', 'hash-v1', 'hash-m1\nhash-m10\nhash-m2'],
+  // The authors' names; the manuscripts' short fields are valued as their records.
+  groups: ['["Ana","P"]\n["Boris","K"]', ''],
   composites: [
     ['in:volume-1', 'members-1'],
     ['newest:20', 'newest-1'],
@@ -37,6 +39,38 @@ describe('what changed since the previous build', () => {
     // A body that took the whole list of manuscripts read the edited one too.
     expect(changed('each:manuscripts')).toBe(true);
     expect(changed('each:authors')).toBe(false);
+    // Its short fields are valued as the record.
+    expect(changed('v:volume-1\ns:m1')).toBe(true);
+    expect(changed('v:volume-1\ns:m10')).toBe(false);
+  });
+
+  it("is a group of a record's fields only when what they hold changed", () => {
+    const institution = changesSince(
+      then,
+      nowWith({ values: ['hash-ana-edited\nhash-boris', ...then.values.slice(1)] }),
+    )!;
+    expect(institution('m:m1\na:ana')).toBe(true);
+    expect(institution('m:m1\nn:ana')).toBe(false);
+    const renamed = changesSince(
+      then,
+      nowWith({
+        values: ['hash-ana-edited\nhash-boris', ...then.values.slice(1)],
+        groups: ['["Ana","Petrovska"]\n["Boris","K"]', ''],
+      }),
+    )!;
+    expect(renamed('m:m1\nn:ana')).toBe(true);
+    expect(renamed('m:m1\nn:boris')).toBe(false);
+    // An author removed: what named their names changed too.
+    const removed = changesSince(
+      then,
+      nowWith({
+        keys: ['ana', ...then.keys.slice(1)],
+        values: ['hash-ana', ...then.values.slice(1)],
+        groups: ['["Ana","P"]', ''],
+      }),
+    )!;
+    expect(removed('n:boris')).toBe(true);
+    expect(removed('n:ana')).toBe(false);
   });
 
   it('is a record removed or renamed, and the list it was in', () => {

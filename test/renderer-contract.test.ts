@@ -103,6 +103,47 @@ describe('outputs are reused by what their renderer read', () => {
   });
 });
 
+describe('outputs are reused by the fields their renderer read', () => {
+  it("re-renders, after an author's institution edit, the pages that print it and not the files that print only names", async () => {
+    ws = await age(await createWorkspace());
+    expect((await build(ws.paths, 'build')).problems).toEqual([]);
+    // Manuscript 7 (salamanders.yaml) is Ana Petrovska's, in volume 1.
+    const namesOnly = [
+      'citations/7.bib',
+      'citations/7.ris',
+      'citations/7.json',
+      'api/manuscripts/7.json',
+      'volumes/1.html',
+    ];
+    const before = await Promise.all(namesOnly.map(inode));
+    const page = await inode('manuscripts/7.html');
+
+    await ws.write(
+      'authors/ana-petrovska.yaml',
+      'name: Ана\nsurname: Петровска\ninstitution: Природно-математички факултет, Скопје.\n',
+    );
+    await age(ws);
+    expect((await build(ws.paths, 'build')).problems).toEqual([]);
+    expect(await readFile(path.join(ws.paths.out, 'manuscripts/7.html'), 'utf8')).toContain(
+      'Природно-математички факултет, Скопје.',
+    );
+    expect(await inode('manuscripts/7.html')).not.toBe(page);
+    expect(await Promise.all(namesOnly.map(inode))).toEqual(before);
+
+    // A name is printed by all of them: each follows it.
+    await ws.write(
+      'authors/ana-petrovska.yaml',
+      'name: Ана\nsurname: Петровска-Јовановска\ninstitution: Природно-математички факултет, Скопје.\n',
+    );
+    await age(ws);
+    expect((await build(ws.paths, 'build')).problems).toEqual([]);
+    for (const [i, file] of namesOnly.entries()) {
+      expect(await inode(file)).not.toBe(before[i]);
+      expect(await readFile(path.join(ws.paths.out, file), 'utf8')).toContain('Петровска-Јовановска');
+    }
+  });
+});
+
 describe('what a body read is noted, and readied before it runs again', () => {
   const ana = author('ana', 'Ana', 'Petrovska', 'Skopje');
   const v = volume(1, 'Volume I', '2020-01-01');
@@ -118,12 +159,18 @@ describe('what a body read is noted, and readied before it runs again', () => {
   it('notes a record by any field read, a record reached through another, and a list read whole', () => {
     const tracker = trackReads(resolved);
     const [first] = tracker.site.manuscripts;
-    expect(tracker.track(() => first!.citation_title).reads).toBe('m:m-7');
-    expect(tracker.track(() => tracker.site.authorsOf(first!)[0]!.surname).reads).toBe('m:m-7\na:ana');
+    expect(tracker.track(() => first!.abstract).reads).toBe('m:m-7');
+    expect(tracker.track(() => tracker.site.authorsOf(first!)[0]!.institution).reads).toBe('s:m-7\na:ana');
     expect(tracker.track(() => tracker.site.manuscriptsIn(tracker.site.volume(1)!).length).reads).toBe(
       'v:volume-1\nin:volume-1',
     );
     expect(tracker.track(() => tracker.site.authors.map((a) => a.name)).reads).toBe('each:authors');
+    // An author's names alone are noted as such, and a manuscript's short fields alone; with any
+    // other field, the record whole covers them.
+    expect(tracker.track(() => tracker.site.authorsOf(first!)[0]!.surname).reads).toBe('s:m-7\nn:ana');
+    const author = () => tracker.site.authorsOf(first!)[0]!;
+    expect(tracker.track(() => [author().name, author().institution]).reads).toBe('s:m-7\na:ana');
+    expect(tracker.track(() => [first!.citation_title, first!.keywords]).reads).toBe('m:m-7');
     // Outside a body nothing is noted: listing the outputs reads paths only.
     expect(tracker.track(() => 1).reads).toBe('');
   });
@@ -145,6 +192,7 @@ describe('what a body read is noted, and readied before it runs again', () => {
     const [first] = tracker.site.manuscripts;
     const bodies: (() => unknown)[] = [
       () => first!.citation_title,
+      () => tracker.site.authorsOf(first!)[0]!.institution,
       () => tracker.site.authorsOf(first!)[0]!.surname,
       () => tracker.site.manuscriptsIn(tracker.site.volume(1)!).map((x) => x.id),
       () => tracker.site.authors.map((x) => x.name),
@@ -158,18 +206,26 @@ describe('what a body read is noted, and readied before it runs again', () => {
     expect(new Set(keys).size).toBe(keys.length);
     // One record alone is keyed by its file's hash.
     expect(keys[0]).toBe('M1');
-    // The same reads, with the author's file changed: another key.
+    // The same reads, with the author's file changed: another key, but for a body that read only
+    // the names, which are the same; and another for it once the surname changed.
     const changed = trackReads(journalOf(hashed(ana, 'A2')));
     expect(changed.keyOf(tracker.track(bodies[1]!).reads)).not.toBe(keys[1]);
+    expect(changed.keyOf(tracker.track(bodies[2]!).reads)).toBe(keys[2]);
+    const renamed = trackReads(journalOf(hashed({ ...ana, surname: 'Petrovska-Jovanovska' }, 'A3')));
+    expect(renamed.keyOf(tracker.track(bodies[2]!).reads)).not.toBe(keys[2]);
   });
 
-  it('gives the records a body read last time to be read in before it runs again', () => {
+  it('gives the records whose long fields a body read last time to be read in before it runs again', () => {
     const readIn = vi.fn();
     const tracker = trackReads(resolved, { readIn });
     const [first] = tracker.site.manuscripts;
-    const { reads } = tracker.track(() => tracker.site.authorsOf(first!).map((a) => a?.name));
+    const { reads } = tracker.track(() => [first!.abstract, ...tracker.site.authorsOf(first!).map((a) => a?.name)]);
     tracker.prepare(reads);
     expect(readIn).toHaveBeenCalledTimes(1);
     expect(readIn).toHaveBeenCalledWith(m);
+    // A body that read none of them (a volume's page: the titles) needs nothing read in.
+    readIn.mockClear();
+    tracker.prepare(tracker.track(() => [first!.citation_title, tracker.site.authorsOf(first!)[0]?.name]).reads);
+    expect(readIn).not.toHaveBeenCalled();
   });
 });

@@ -65,6 +65,23 @@ export function pageAuthors(m: ManuscriptRecord, authors: FoundAuthors): PageAut
   return found;
 }
 
+/**
+ * The manuscript's authors as pageAuthors displays them, read from their names only: a page that
+ * prints nothing else of them (a volume's) is then not made again when an institution changes
+ * (what a body reads is what its file depends on, model/site.ts).
+ */
+export function authorDisplayNames(m: ManuscriptRecord, authors: FoundAuthors): string[] {
+  const names: string[] = [];
+  m.authors.forEach((ref, k) => {
+    if (typeof ref !== 'string') names.push(ref.as_published);
+    else {
+      const a = authors[k];
+      if (a) names.push(`${a.name} ${a.surname}`);
+    }
+  });
+  return names;
+}
+
 /** SPEC 2.3 keywords ("a, b, c.") as a list: the final full stop removed, split at ", ". */
 export function keywordList(keywords: string): string[] {
   return keywords

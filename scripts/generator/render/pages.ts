@@ -25,6 +25,7 @@ import { sanitizeTitleHtml } from './sanitize-html.ts';
 import { titleToPlain } from './title-text.ts';
 import { homePagePath, manuscriptPagePath, volumeNumber, volumePagePath } from './page-paths.ts';
 import { keywordList, manuscriptHead, pageAuthors, standardIssn, type PagePart } from './page-metadata.ts';
+import { authorDisplayNames } from './citation-values.ts';
 import type { JournalInput } from '../model/schema.ts';
 import { pageFile } from '../../shared/contract.ts';
 import { CITATION_FORMATS, citationPath, FEED_PATH, FEED_TYPE } from './linked-files.ts';
@@ -250,9 +251,7 @@ function volumePage(site: Site, frame: PageFrame, volume: VolumeRecord): PagePar
   for (const [section, list] of sorted) {
     body.push(`<h2>${e(section)}</h2>`, '<ul>');
     for (const m of list) {
-      const names = pageAuthors(m, site.authorsOf(m))
-        .map((a) => a.display)
-        .join(', ');
+      const names = authorDisplayNames(m, site.authorsOf(m)).join(', ');
       body.push(
         `<li><a href="${e(manuscriptPagePath(m))}">${sanitizeTitleHtml(m.citation_title)}</a><br><span class="meta">${e(names)}</span></li>`,
       );

@@ -11,15 +11,18 @@
  * and their values. The journal's settings are not tokens: the build cache is dropped whole when
  * they change (cache.ts, cacheFingerprint), and so is it when the code changes.
  *
- * Records are handed out as proxies: a read of any field notes the record. The proxy forwards to the
- * record itself (getters and private fields run on it), so a renderer sees the record unchanged.
+ * Records are handed out as proxies: a read of a field notes the record, or, for a field of a group
+ * (field-groups.ts: an author's names, `n:<key>`; a manuscript's fields but its long ones, `s:<key>`),
+ * the group of that record only. The proxy forwards to the record itself (getters and private fields
+ * run on it), so a renderer sees the record unchanged.
  */
-import { hash } from 'node:crypto';
 import type { AuthorRecord, FoundAuthors, ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
 import { newestPositions } from '../../model/newest.ts';
 import type { Site } from '../../model/site.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
+import { FIELD_GROUPS, GroupRead, groupReadsOf } from './field-groups.ts';
 import type { RecordValues } from './record-values.ts';
+import { EACH, keyMaker, NEWEST, recordFinder, valueOf, type Collection } from './token-values.ts';
 
 export interface ReadTracker {
   /** The site to render from: reads made while `track` runs are noted. */
@@ -46,22 +49,22 @@ export interface TrackingOptions {
   readIn?: (record: object) => void;
 }
 
-type Collection = 'authors' | 'volumes' | 'manuscripts';
 const PREFIX: Record<Collection, string> = { authors: 'a:', volumes: 'v:', manuscripts: 'm:' };
-const EACH = 'each:';
-const NEWEST = 'newest:';
-/** A record token's first two characters: `a:`, `v:`, `m:` (PREFIX). */
-const [A, V, M, COLON] = ['a', 'v', 'm', ':'].map((c) => c.charCodeAt(0)) as [number, number, number, number];
+/** A manuscript token's first character (PREFIX). */
+const M = 'm'.charCodeAt(0);
 /** Asked of a proxy, answers its handler (and notes nothing): a WeakMap of 250,000 proxies cost more memory. */
 const HANDLER = Symbol('record handler');
 
+/** What a body reads: a record whole (by its handler), a group of its fields, or a token. */
+type Read = RecordHandler | GroupRead | string;
+
 /** The tokens read by the body that is running; records are noted by their handler (its token made once, when asked). */
 class Reading {
-  current: Set<RecordHandler | string> | undefined;
+  current: Set<Read> | undefined;
   /** The last record noted: a body reads several fields of one record in a row. */
-  last: RecordHandler | undefined;
+  last: RecordHandler | GroupRead | undefined;
 
-  note(read: RecordHandler | string): void {
+  note(read: Read): void {
     if (this.current === undefined || read === this.last) return;
     if (typeof read !== 'string') this.last = read;
     this.current.add(read);
@@ -73,6 +76,8 @@ interface Shelf {
   readonly collection: Collection;
   readonly records: readonly { origin: { key: string; hash?: string } }[];
   readonly reading: Reading;
+  /** The read of a group of fields that `property` belongs to; undefined without groups (field-groups.ts). */
+  readonly groupRead: ((of: RecordHandler, property: PropertyKey) => GroupRead | undefined) | undefined;
 }
 
 class RecordHandler implements ProxyHandler<object> {
@@ -101,7 +106,8 @@ class RecordHandler implements ProxyHandler<object> {
 
   get(target: object, property: PropertyKey): unknown {
     if (property === HANDLER) return this;
-    this.reading.note(this);
+    const { groupRead } = this.shelf;
+    this.reading.note((groupRead && groupRead(this, property)) || this);
     // The record itself as the receiver: its getters and private fields work as they would unproxied.
     const value: unknown = Reflect.get(target, property, target);
     return typeof value === 'function' ? value.bind(target) : value;
@@ -131,9 +137,14 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
   };
   const proxies: Record<Collection, object[]> = { authors: [], volumes: [], manuscripts: [] };
   const shelves: Record<Collection, Shelf> = {
-    authors: { collection: 'authors', records: resolved.authors, reading },
-    volumes: { collection: 'volumes', records: resolved.volumes, reading },
-    manuscripts: { collection: 'manuscripts', records: resolved.manuscripts, reading },
+    authors: { collection: 'authors', records: resolved.authors, reading, groupRead: groupReadsOf('authors') },
+    volumes: { collection: 'volumes', records: resolved.volumes, reading, groupRead: groupReadsOf('volumes') },
+    manuscripts: {
+      collection: 'manuscripts',
+      records: resolved.manuscripts,
+      reading,
+      groupRead: groupReadsOf('manuscripts'),
+    },
   };
   const proxyOf = <T extends object>(collection: Collection, index: number): T => {
     const made = proxies[collection][index];
@@ -192,7 +203,8 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     },
     authorsOf(manuscript): FoundAuthors {
       const handler = handlerOf(manuscript, 'manuscripts');
-      reading.note(handler);
+      // Which authors a manuscript names is its field `authors`.
+      reading.note(handler.shelf.groupRead?.(handler, 'authors') ?? handler);
       const found = resolved.manuscriptAuthors[handler.index]!;
       const authorAt = authorIndex();
       return found.map((author) => author && proxyOf<AuthorRecord>('authors', authorAt.get(author)!));
@@ -218,7 +230,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
   };
   const recordOf = recordFinder(resolved);
   const keys = keyMaker(resolved, membersOf, newestOf, recordOf);
-  let joined: Pick<RecordValues, 'keys' | 'values'> | undefined;
+  let joined: Pick<RecordValues, 'keys' | 'values' | 'groups'> | undefined;
   let authorPositions: Map<AuthorRecord, number> | undefined;
   const authorIndex = () => (authorPositions ??= new Map(resolved.authors.map((a, i) => [a, i])));
 
@@ -227,7 +239,7 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
     track(render) {
       const outer = reading.current;
       const outerLast = reading.last;
-      const reads = new Set<RecordHandler | string>();
+      const reads = new Set<Read>();
       reading.current = reads;
       reading.last = undefined;
       try {
@@ -277,157 +289,44 @@ export function trackReads(resolved: ResolvedJournal, options: TrackingOptions =
   };
 }
 
-/** Each collection's record keys and their values, newline-joined in the records' order (record-values.ts). */
-function joinedValues(resolved: ResolvedJournal): Pick<RecordValues, 'keys' | 'values'> {
+/**
+ * Each collection's record keys and their values, and each field group's values, newline-joined in
+ * the records' order (record-values.ts).
+ */
+function joinedValues(resolved: ResolvedJournal): Pick<RecordValues, 'keys' | 'values' | 'groups'> {
   const collections = [resolved.authors, resolved.volumes, resolved.manuscripts] as const;
   return {
     keys: collections.map((records) => records.map((record) => record.origin.key).join('\n')),
     values: collections.map((records) => records.map((record) => valueOf(record)).join('\n')),
+    // A group valued as its record has the collection's values (record-values.ts).
+    groups: FIELD_GROUPS.map((group) => {
+      const { value } = group;
+      return value ? resolved[group.collection].map((record) => value(record)).join('\n') : '';
+    }),
   };
 }
 
 /**
- * The tokens of a body's reads (a record of a list read whole is covered by the list's token), and
- * for each a record's hash, or the token itself for the key maker to value.
+ * The tokens of a body's reads (a record of a list read whole is covered by the list's token, and a
+ * group of a record's fields by the record read whole), and for each a record's hash, a group's
+ * value, or the token itself for the key maker to value.
  */
-function readsOf(reads: ReadonlySet<RecordHandler | string>): { tokens: string; values: (string | undefined)[] } {
+function readsOf(reads: ReadonlySet<Read>): { tokens: string; values: (string | undefined)[] } {
   const tokens: string[] = [];
   const values: (string | undefined)[] = [];
   for (const read of reads) {
     if (typeof read === 'string') {
       tokens.push(read);
       values.push(undefined);
+    } else if (read instanceof GroupRead) {
+      const whole = read.of as RecordHandler;
+      if (reads.has(whole) || reads.has(EACH + whole.collection)) continue;
+      tokens.push(read.token);
+      values.push(read.group.value ? read.value : valueOf(whole.record));
     } else if (!reads.has(EACH + read.collection)) {
       tokens.push(read.token);
       values.push(valueOf(read.record));
     }
   }
   return { tokens: tokens.join('\n'), values };
-}
-
-/**
- * A record's value: its file's hash, and for a manuscript that names its volume by key, the id the
- * key resolves to now (volume-references.ts): the same file published in another volume after a
- * volume was renamed or re-labelled.
- */
-function valueOf(record: { origin: { hash?: string } }): string | undefined {
-  const hash = record.origin.hash;
-  if (hash === undefined || (record as { volume?: unknown }).volume === undefined) return hash;
-  return `${hash} ${(record as unknown as { citation_volume: number }).citation_volume}`;
-}
-
-/**
- * The record a token names (`a:`, `v:`, `m:` and a key), looked up by the token's first letter and
- * its key: no string per token is made, and no property is looked up by a sliced name (that was most
- * of a build's time after an edit at 100,000). The tables are made when first asked.
- */
-function recordFinder(resolved: ResolvedJournal): (token: string) => { origin: { hash?: string } } | undefined {
-  let byKey: Map<string, { origin: { hash?: string } }>[] | undefined;
-  return (token) => {
-    if (token.charCodeAt(1) !== COLON) return undefined;
-    byKey ??= (['authors', 'volumes', 'manuscripts'] as const).map(
-      (collection) =>
-        new Map<string, { origin: { hash?: string } }>(
-          resolved[collection].map((record) => [record.origin.key, record]),
-        ),
-    );
-    const first = token.charCodeAt(0);
-    const map = first === A ? byKey[0] : first === V ? byKey[1] : first === M ? byKey[2] : undefined;
-    return map?.get(token.slice(2));
-  };
-}
-
-/** The keys of reads as the content is now: each token's value looked up (records by key, made once), then hashed. */
-function keyMaker(
-  resolved: ResolvedJournal,
-  membersOf: (volumeId: number) => readonly number[],
-  newestOf: (count: number) => readonly number[],
-  recordOf: (token: string) => { origin: { hash?: string } } | undefined,
-): {
-  keyOf: (reads: string) => string | undefined;
-  keyOfValues: (tokens: string, values: readonly (string | undefined)[]) => string | undefined;
-  /** An `each:`, `in:` or `newest:` token's value; undefined without the hashes. */
-  compositeValue: ((token: string) => string | undefined) | undefined;
-} {
-  const all = [...resolved.authors, ...resolved.volumes, ...resolved.manuscripts];
-  // Without every record's hash (a build that did not hash its files), nothing can be reused.
-  if (all.some((record) => record.origin.hash === undefined))
-    return { keyOf: () => undefined, keyOfValues: () => undefined, compositeValue: undefined };
-  /** A record token's value: its file's hash. */
-  const recordValue = (token: string): string | undefined => {
-    const record = recordOf(token);
-    return record && valueOf(record);
-  };
-  const composite = new Map<string, string>();
-  const compositeValue = (token: string): string | undefined => {
-    let value = composite.get(token);
-    if (value !== undefined) return value;
-    if (token.startsWith(EACH)) {
-      const collection = token.slice(EACH.length) as Collection;
-      const records = resolved[collection] as readonly { origin: { key: string; hash?: string } }[] | undefined;
-      if (!records) return undefined;
-      value = digest(records.map((r) => `${r.origin.key}\n${valueOf(r)!}`).join('\n'));
-    } else if (token.startsWith('in:')) {
-      const volume = resolved.volumes.find((v) => v.origin.key === token.slice(3));
-      if (!volume) return undefined;
-      value = digest(
-        membersOf(volume.id)
-          .map((i) => resolved.manuscripts[i]!.origin.key)
-          .join('\n'),
-      );
-    } else if (token.startsWith(NEWEST)) {
-      const count = Number(token.slice(NEWEST.length));
-      if (!Number.isSafeInteger(count)) return undefined;
-      value = digest(
-        newestOf(count)
-          .map((i) => resolved.manuscripts[i]!.origin.key)
-          .join('\n'),
-      );
-    } else return undefined;
-    composite.set(token, value);
-    return value;
-  };
-  /** One record alone (an author's or a volume's item, most keys): its bytes follow from its file's content, so its hash is the key. */
-  const alone = (reads: string) =>
-    !reads.includes('\n') && !reads.includes(EACH) && !reads.startsWith('in:') && !reads.startsWith(NEWEST);
-  return {
-    compositeValue,
-    // What an earlier build recorded: each token valued as the content is now.
-    keyOf(reads) {
-      if (reads === '') return digest('');
-      if (alone(reads)) return recordValue(reads);
-      let text = reads;
-      let start = 0;
-      while (start <= reads.length) {
-        const end = reads.indexOf('\n', start);
-        const token = reads.slice(start, end < 0 ? reads.length : end);
-        const value = recordValue(token) ?? compositeValue(token);
-        if (value === undefined) return undefined;
-        text += `\n${value}`;
-        if (end < 0) break;
-        start = end + 1;
-      }
-      return digest(text);
-    },
-    // What a body read just now: the records' hashes came with it, so no lookup by key is made
-    // (the tables of every record's hash by key cost a cold build tens of MB).
-    keyOfValues(tokens, values) {
-      if (tokens === '') return digest('');
-      if (alone(tokens)) return values[0];
-      let text = tokens;
-      let start = 0;
-      for (const known of values) {
-        const end = tokens.indexOf('\n', start);
-        const value = known ?? compositeValue(tokens.slice(start, end < 0 ? tokens.length : end));
-        if (value === undefined) return undefined;
-        text += `\n${value}`;
-        start = end + 1;
-      }
-      return digest(text);
-    },
-  };
-}
-
-function digest(text: string): string {
-  return hash('sha1', text, 'base64url');
 }

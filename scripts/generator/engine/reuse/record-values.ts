@@ -8,15 +8,22 @@
  * of milliseconds.
  */
 
+import { FIELD_GROUPS } from './field-groups.ts';
+
 /**
- * Each collection's record keys and their values, newline-joined in the records' order, and the
- * composite tokens' values.
+ * Each collection's record keys and their values, newline-joined in the records' order, each field
+ * group's values, and the composite tokens' values.
  */
 export interface RecordValues {
   /** Authors, volumes, manuscripts: each a newline-joined list of keys. */
   keys: readonly string[];
   /** The value of each key above, in the same order. */
   values: readonly string[];
+  /**
+   * Each field group's values (FIELD_GROUPS, in order), in the order of its collection's keys; for
+   * a group valued as its record, nothing (its collection's `values` are its values).
+   */
+  groups: readonly string[];
   /** `each:`, `in:` and `newest:` tokens and their values. */
   composites: readonly (readonly [string, string])[];
 }
@@ -24,6 +31,7 @@ export interface RecordValues {
 /** The token prefix of each collection, and its token read whole, in RecordValues' order (read-tracking.ts). */
 const COLLECTION_PREFIXES = ['a:', 'v:', 'm:'] as const;
 const COLLECTION_TOKENS = ['each:authors', 'each:volumes', 'each:manuscripts'] as const;
+const COLLECTIONS = ['authors', 'volumes', 'manuscripts'] as const;
 
 /**
  * Past this many changed tokens, an output's reads are valued token by token instead: a search
@@ -40,7 +48,21 @@ export function changesSince(then: RecordValues, now: RecordValues): ((reads: st
   for (let c = 0; c < COLLECTION_PREFIXES.length; c++) {
     if (then.keys[c] === now.keys[c] && then.values[c] === now.values[c]) continue;
     changed.push(COLLECTION_TOKENS[c]!);
-    if (!changedRecords(COLLECTION_PREFIXES[c]!, then, now, c, changed)) return undefined;
+    const values = [then.values[c]!, now.values[c]!] as const;
+    if (!changedRecords(COLLECTION_PREFIXES[c]!, [then.keys[c]!, now.keys[c]!], values, changed)) return undefined;
+  }
+  // A group changes with its record's file (whose `each:` token is in `changed` already), or not;
+  // one valued as its record, as the record does.
+  for (let g = 0; g < FIELD_GROUPS.length; g++) {
+    const group = FIELD_GROUPS[g]!;
+    const c = COLLECTIONS.indexOf(group.collection);
+    const keys = [then.keys[c]!, now.keys[c]!] as const;
+    const values = group.value
+      ? ([then.groups[g], now.groups[g]] as const)
+      : ([then.values[c], now.values[c]] as const);
+    if (keys[0] === keys[1] && values[0] === values[1]) continue;
+    if (values[0] === undefined || values[1] === undefined) return undefined;
+    if (!changedRecords(group.prefix, keys, [values[0], values[1]], changed)) return undefined;
   }
   const current = new Map(now.composites);
   for (const [token, value] of then.composites) {
@@ -51,14 +73,22 @@ export function changesSince(then: RecordValues, now: RecordValues): ((reads: st
   return (reads) => changed.some((token) => namesToken(reads, token));
 }
 
-/** Adds the tokens of one collection whose value changed, or whose record is gone; false past MOST_CHANGED. */
-function changedRecords(prefix: string, then: RecordValues, now: RecordValues, c: number, changed: string[]): boolean {
-  const thenKeys = then.keys[c]!.split('\n');
-  const thenValues = then.values[c]!.split('\n');
-  const nowKeys = now.keys[c]!.split('\n');
-  const nowValues = now.values[c]!.split('\n');
+/**
+ * Adds the tokens (`prefix` and a key) whose value changed, or whose record is gone, from the
+ * newline-joined keys and values then and now; false past MOST_CHANGED.
+ */
+function changedRecords(
+  prefix: string,
+  [keysThen, keysNow]: readonly [string, string],
+  [valuesThen, valuesNow]: readonly [string, string],
+  changed: string[],
+): boolean {
+  const thenKeys = keysThen.split('\n');
+  const thenValues = valuesThen.split('\n');
+  const nowKeys = keysNow.split('\n');
+  const nowValues = valuesNow.split('\n');
   const add = (key: string) => changed.push(prefix + key) <= MOST_CHANGED;
-  if (then.keys[c] === now.keys[c]) {
+  if (keysThen === keysNow) {
     for (let i = 0; i < thenKeys.length; i++) if (thenValues[i] !== nowValues[i] && !add(thenKeys[i]!)) return false;
     return true;
   }
