@@ -266,13 +266,15 @@ async function main(): Promise<void> {
 
   async function report() {
     const dist = path.join(root, 'dist');
+    // The lists' bytes, where a step built the site (`--steps oai` or `dev` alone builds none).
     const sizes: Record<string, number> = {};
-    for (const list of ['authors', 'volumes', 'manuscripts']) {
-      for (const suffix of ['', '.gz', '.br']) {
-        sizes[suffix || 'json'] =
-          (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
+    if (existsSync(path.join(dist, 'api')))
+      for (const list of ['authors', 'volumes', 'manuscripts']) {
+        for (const suffix of ['', '.gz', '.br']) {
+          sizes[suffix || 'json'] =
+            (sizes[suffix || 'json'] ?? 0) + (await stat(path.join(dist, 'api', list, `index.json${suffix}`))).size;
+        }
       }
-    }
     let floorBytes = 0;
     if (steps.has('floor'))
       for (const list of ['authors', 'volumes', 'manuscripts'])
@@ -309,7 +311,9 @@ async function main(): Promise<void> {
           ? `${mb(floorBytes)} / - / -`
           : r.step.startsWith('check') || ['node+find', ...PEERS, 'dev', 'search', 'oai'].includes(r.step)
             ? '-'
-            : `${mb(sizes['json']!)} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
+            : sizes['json'] === undefined
+              ? '-'
+              : `${mb(sizes['json'])} / ${mb(sizes['.gz']!)} / ${mb(sizes['.br']!)}`,
         floor ? `${(r.wall / floor.wall).toFixed(2)}x` : '',
         !cold || ['floor', ...PEERS, 'node+find', 'dev', 'search', 'oai'].includes(r.step) || r.step.startsWith('cold')
           ? ''
