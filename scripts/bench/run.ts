@@ -69,6 +69,18 @@ const PEER_TARGETS: Record<(typeof PEERS)[number], Record<number, number>> = {
   'eleventy-site': { 1000: 0.6, 10000: 0.55 },
 };
 
+const USAGE = `npm run bench -- [--size N] [--shape plain|imported] [--dir DIR] [--steps LIST] [--repeat N]
+
+  --size N       manuscripts in the synthetic journal (default 10000; 1000 and 100000 are the sizes measured)
+  --shape S      plain (default) or imported: records as an import of the original deployment writes them
+  --dir DIR      where the journal is written and reused (default: the system's temporary folder)
+  --steps LIST   some of ${ALL_STEPS} (default: all);
+                 edit = node+find, check and the three builds after an edit, after a build
+  --repeat N     how many edits node+find and check are measured after (default 11)
+
+The journal, its outputs and bench-<size>.json are kept next to each other in DIR; docs/performance.md
+says what each step runs and how to read the numbers.`;
+
 interface Measured {
   step: string;
   wall: number;
@@ -87,8 +99,13 @@ async function main(): Promise<void> {
       dir: { type: 'string' },
       steps: { type: 'string' },
       repeat: { type: 'string', default: '11' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const size = Number(values.size);
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1)
