@@ -3,6 +3,7 @@
  * reads, made once per record and kept for the run, and the templates, one per output kind. Plain
  * JavaScript as Eleventy loads it, kept here as text.
  */
+import { PAGE_STYLE } from '../generator/render/pages.ts';
 
 export const ELEVENTY_LIB = String.raw`const ROMAN = { I: 1, V: 5, X: 10, L: 50, C: 100, D: 500, M: 1000 };
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -114,12 +115,7 @@ export function manuscriptsOf(data, volumeKey) {
   return byVolume.get(volumeKey) ?? [];
 }
 
-const STYLE =
-  '<style>body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}' +
-  'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}' +
-  'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}' +
-  '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}' +
-  'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}</style>\n';
+const STYLE = ${JSON.stringify(`<style>${PAGE_STYLE}</style>\n`)};
 
 /** A page's start, to the end of its head (given its own lines) and the header. */
 export function pageStart(data, title, canonical, description, headLines, header = true) {

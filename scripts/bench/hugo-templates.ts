@@ -3,14 +3,10 @@
  * A record's values are made once, in a cached partial (`manuscript`, `volume`) that returns them,
  * and read by every file made from the record, as a Hugo site that cares for its build time does.
  */
+import { PAGE_STYLE } from '../generator/render/pages.ts';
 
-/** The build's inline style (render/pages.ts), the same bytes on every page. */
-const STYLE =
-  '<style>body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}' +
-  'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}' +
-  'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}' +
-  '.institution{display:block;color:#555;font-size:.9em}.pdf{font-family:system-ui,sans-serif;font-weight:600}' +
-  'footer{margin-top:3rem;border-top:1px solid #ddd;padding-top:.5rem;color:#555}</style>\n';
+/** The build's inline style, the same bytes on every page. */
+const STYLE = `<style>${PAGE_STYLE}</style>\n`;
 
 const HEAD_START = `<!doctype html>
 <html lang="en">

@@ -106,7 +106,7 @@ function readableDate(iso: string): string {
  * would need a CSS content type in every host configuration (Chromium refuses a stylesheet served
  * as anything else); hosts compress HTML on the fly, so the repeated bytes cost little in transfer.
  */
-const STYLE =
+export const PAGE_STYLE =
   'body{font:17px/1.55 Georgia,serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1d1d1d}' +
   'header,nav,dl,.meta,footer{font-family:system-ui,sans-serif;font-size:15px}a{color:#0b4f8a}h1{font-size:1.6rem;line-height:1.25}' +
   'dt{font-weight:600;float:left;clear:left;width:7rem}dd{margin:0 0 .3rem 7.5rem}ul.authors{list-style:none;padding:0}' +
@@ -130,7 +130,7 @@ function pageFrame(journal: JournalInput): PageFrame {
   return {
     start:
       '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${STYLE}${search ? SEARCH_STYLE : ''}</style>\n</head>\n<body>\n`,
+    middle: `<link rel="alternate" type="${FEED_TYPE}" title="${e(journal.title)}" href="${e(`${journal.base_url}/${FEED_PATH}`)}">\n<style>${PAGE_STYLE}${search ? SEARCH_STYLE : ''}</style>\n</head>\n<body>\n`,
     header: `<header><a href="/">${e(journal.title)}</a>${search ? HEADER_SEARCH : ''}</header>\n`,
     end: `</main>\n<footer>ISSN ${e(standardIssn(journal.citation_issn))}${journal.publisher ? ` · ${e(journal.publisher)}` : ''} · Data: <a href="/api/manuscripts/">JSON API</a></footer>\n</body>\n</html>\n`,
   };
