@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { CHROMIUM, haveChromium, launchChromium } from './helpers/chromium.ts';
 import { createPreviewServer, type PreviewServer } from '../scripts/preview/server.ts';
-import { createWorkspace, type Workspace } from './helpers/workspace.ts';
+import { createWorkspace, runCli, type Workspace } from './helpers/workspace.ts';
 import { age, expectSameAsCold, readTree } from './helpers/incremental.ts';
 import { apacheServer } from './servers/apache.ts';
 import { caddyServer } from './servers/caddy.ts';
@@ -216,6 +216,28 @@ describe('an index in shards', () => {
         expect(changed.filter((file) => !file.startsWith('shards/1/'))).toEqual([]);
         await expectSameAsCold(ws);
       });
+    } finally {
+      await ws.dispose();
+    }
+  });
+});
+
+describe('a Pagefind program that cannot start', () => {
+  it('stops the build with one sentence and exit 1, and the previous site stays', async () => {
+    const ws = await createWorkspace();
+    try {
+      expect((await ws.build()).problems).toEqual([]);
+      const before = await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'));
+      // Pagefind takes its program from this variable before its own package's copy.
+      const failed = await runCli(ws.root, ['build', '--no-cache'], {
+        env: { PAGEFIND_EXTENDED_BINARY_PATH: path.join(ws.root, 'no-such-pagefind') },
+      });
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+      expect(failed.stderr).toMatch(/Pagefind/);
+      expect(failed.stderr).toMatch(/search: false/);
+      expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+      expect(await readFile(path.join(ws.paths.out, 'api/manuscripts/index.json'))).toEqual(before);
     } finally {
       await ws.dispose();
     }

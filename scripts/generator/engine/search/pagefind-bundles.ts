@@ -10,6 +10,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { accessSync, constants } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch } from 'node:os';
 import path from 'node:path';
 import type * as Pagefind from 'pagefind';
 import { Stopped } from '../../../shared/stopped.ts';
@@ -41,6 +44,9 @@ export function pagefindBundles(groups: readonly (readonly Pagefind.CustomRecord
 }
 
 async function bundlesByOneService(groups: readonly (readonly Pagefind.CustomRecord[])[]): Promise<BundleFile[][]> {
+  // Started without its program, Pagefind prints its own stack traces before it fails.
+  const missing = missingProgram();
+  if (missing) throw searchStopped(missing);
   // An ES module alone: imported, not required, in the compiled command line too.
   const pagefind = await import('pagefind');
   const started: ChildProcess[] = [];
@@ -83,6 +89,36 @@ async function bundleOf(pagefind: typeof Pagefind, records: readonly Pagefind.Cu
       }));
   } finally {
     await index.deleteIndex().catch(() => {});
+  }
+}
+
+/**
+ * Why Pagefind's program cannot be started, looked for as Pagefind looks for it (its
+ * resolveBinary.js: a `..._BINARY_PATH` variable, else its package for this platform), or
+ * undefined when it is there to run.
+ */
+function missingProgram(): string | undefined {
+  const named = process.env['PAGEFIND_EXTENDED_BINARY_PATH'] || process.env['PAGEFIND_BINARY_PATH'];
+  let program = named;
+  if (!program) {
+    const platform = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.env['npm_config_arch'] || arch()}`;
+    const suffix = process.platform === 'win32' ? '.exe' : '';
+    const resolve = createRequire(import.meta.url).resolve;
+    for (const name of ['pagefind_extended', 'pagefind']) {
+      try {
+        program = resolve(`@pagefind/${platform}/bin/${name}${suffix}`);
+        break;
+      } catch {
+        // Not installed for this platform: the next name, or the sentence below.
+      }
+    }
+    if (!program) return `its program for ${platform} is not installed`;
+  }
+  try {
+    accessSync(program, constants.X_OK);
+    return undefined;
+  } catch (error) {
+    return `its program ${program} cannot be run (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
 }
 
