@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { renderHostFiles } from '../generator/render/host-files.ts';
+import { hostRules } from '../hosts/rules.ts';
 import { openApiDescription } from '../generator/render/openapi.ts';
 import type { OutputFile } from '../shared/output-file.ts';
 
@@ -22,7 +23,7 @@ export interface PeerJournal {
 export async function writePeerStatic(folder: string, content: string): Promise<PeerJournal> {
   const journal = parse(await readFile(path.join(content, 'journal.yaml'), 'utf8')) as PeerJournal;
   const files: { path: string; text: string }[] = [
-    ...renderHostFiles().map((file) => ({ path: file.path, text: bodyText(file) })),
+    ...renderHostFiles(hostRules).map((file) => ({ path: file.path, text: bodyText(file) })),
     { path: 'api/openapi.json', text: `${JSON.stringify(openApiDescription(journal), null, 2)}\n` },
     { path: 'robots.txt', text: `User-agent: *\nAllow: /\n\nSitemap: ${journal.base_url}/sitemap.xml\n` },
     { path: '404.html', text: errorPage(journal, 'Not found', 'There is no page at this address.') },

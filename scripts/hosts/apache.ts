@@ -13,7 +13,7 @@
  */
 import type { OutputFile } from '../shared/output-file.ts';
 import { quoteFor, serverName } from './config-value.ts';
-import { compressedVary, escapeRegex, typeRulePattern, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, typeRulePattern, type HostRules } from './path-rules.ts';
 
 export interface ApacheOptions {
   /** Absolute path of the built output folder. */

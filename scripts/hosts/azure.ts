@@ -8,7 +8,7 @@
  * API (`api_location: ""` and nothing linked) Azure serves `/api/*` from the static files, which is
  * what this configuration relies on. Routes are matched in order; the first match wins.
  */
-import { compressedVary, typeRuleHeaders, type HostRules } from './rules.ts';
+import { compressedVary, typeRuleHeaders, type HostRules } from './path-rules.ts';
 
 /** Every method an Azure route can name; the ones not allowed get a 405 (SPEC-NOTES 5). */
 const AZURE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'] as const;

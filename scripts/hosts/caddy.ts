@@ -9,7 +9,7 @@
  *   which HTTP reads as one list).
  */
 import { quoteFor, serverName } from './config-value.ts';
-import { escapeRegex, typeRulePattern, typeRuleHeaders, type HostRules } from './rules.ts';
+import { escapeRegex, typeRulePattern, typeRuleHeaders, type HostRules } from './path-rules.ts';
 
 export interface CaddyOptions {
   /** Absolute path of the built output folder. */

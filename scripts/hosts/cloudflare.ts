@@ -3,7 +3,7 @@
  * They are build outputs: they sit in the publish folder and carry nothing private.
  */
 import type { OutputFile } from '../shared/output-file.ts';
-import { apiFolderName, compressedVary, typeRuleHeaders, type HostRules } from './rules.ts';
+import { apiFolderName, compressedVary, typeRuleHeaders, type HostRules } from './path-rules.ts';
 
 export function renderCloudflareFiles(rules: HostRules): OutputFile[] {
   return [

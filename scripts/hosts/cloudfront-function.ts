@@ -17,7 +17,7 @@
  * Rendered from the host rules table; the values are embedded with JSON.stringify, so nothing in
  * them can break out of the source.
  */
-import { compressedVary, typeRuleHeaders, typeRulePattern, type HostRules } from './rules.ts';
+import { compressedVary, typeRuleHeaders, typeRulePattern, type HostRules } from './path-rules.ts';
 
 /** CloudFront's limit on a function's source (docs/hosting/s3-cloudfront.md). */
 export const CLOUDFRONT_FUNCTION_MAX_BYTES = 10 * 1024;

@@ -6,7 +6,7 @@
  * Firebase answers in this order: redirects, exact files, rewrites, the 404 page. The canonical
  * list path has no file of its own (there is no index.html there), so the rewrite answers it.
  */
-import { apiFolderName, compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
+import { apiFolderName, compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './path-rules.ts';
 
 export interface FirebaseOptions {
   /** The folder `firebase deploy` uploads, relative to firebase.json. */

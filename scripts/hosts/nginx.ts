@@ -3,7 +3,7 @@
  * nothing about the server is ever published. Rendered from the host rules table.
  */
 import { quoteFor, serverName } from './config-value.ts';
-import { compressedVary, escapeRegex, typeRulePattern, type HostRules } from './rules.ts';
+import { compressedVary, escapeRegex, typeRulePattern, type HostRules } from './path-rules.ts';
 
 export interface NginxOptions {
   /** Absolute path of the built output folder. */

@@ -8,7 +8,7 @@
  * and `.htaccess` (other hosts' rule files; the CloudFront Function does their work). The bucket
  * and the distribution come from the environment of the job, so the script names nothing private.
  */
-import type { HostRules } from './rules.ts';
+import type { HostRules } from './path-rules.ts';
 
 export function renderS3DeployScript(rules: HostRules): string {
   const apiCache = rules.apiHeaders['Cache-Control']!;

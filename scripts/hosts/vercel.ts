@@ -4,7 +4,7 @@
  * `vercel deploy dist` (docs/hosting/vercel.md): `dist/` itself stays the same for every host.
  * One rule per kind, with the list names as an alternation, so the rule count never grows.
  */
-import { apiFolderName, compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './rules.ts';
+import { apiFolderName, compressedVary, escapeRegex, typeRuleHeaders, type HostRules } from './path-rules.ts';
 
 /** Vercel compresses responses itself, so `Vary` names `Accept-Encoding` too (SPEC-NOTES 7). */
 function apiHeaders(rules: HostRules): { key: string; value: string }[] {

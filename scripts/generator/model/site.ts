@@ -37,8 +37,22 @@ export interface Site {
   newestManuscripts(count: number): readonly ManuscriptRecord[];
 }
 
+/**
+ * How hosts serve some of a renderer's files: with `contentType`, and the `headers` besides, for the
+ * file at exactly `path`, or for any file in the folder `folder` (one level, as `/citations/<id>.bib`)
+ * whose name ends with `extension`. Paths are URL paths, with their leading slash. Only for files a
+ * host would not type right by its extension (or would type without the charset): every host
+ * configuration is rendered with these rules (scripts/hosts/rules.ts collects them, in the order of
+ * the renderers).
+ */
+export type TypeRule = { contentType: string; headers?: Readonly<Record<string, string>> } & (
+  { path: string } | { folder: string; extension: string }
+);
+
 export interface Renderer {
   /** What the outputs are, for a reader of an error ("the HTML pages"). */
   readonly name: string;
   render(site: Site): OutputFile[];
+  /** How hosts serve the files it writes that they would not type right by themselves; none if left out. */
+  readonly types?: readonly TypeRule[];
 }

@@ -13,7 +13,8 @@
  */
 import type { OutputFile } from '../../shared/output-file.ts';
 import type { ManuscriptRecord } from '../model/records.ts';
-import type { Site } from '../model/site.ts';
+import type { Site, TypeRule } from '../model/site.ts';
+import { CROSS_ORIGIN_HEADERS } from '../../hosts/path-rules.ts';
 import { mediaUrl } from './api.ts';
 import { plainAbstractOf } from './citations/citation.ts';
 import { titleToPlain } from './title-text.ts';
@@ -22,6 +23,11 @@ import { FEED_PATH, FEED_TYPE } from './linked-files.ts';
 
 /** How many manuscripts the feed lists: a reader polls it for what is new, not for the archive. */
 export const FEED_ENTRIES = 50;
+
+/** How hosts serve the feed: Atom in UTF-8, readable from any origin, for a feed reader in the browser. */
+export const FEED_TYPES: readonly TypeRule[] = [
+  { path: `/${FEED_PATH}`, contentType: `${FEED_TYPE}; charset=utf-8`, headers: CROSS_ORIGIN_HEADERS },
+];
 
 export function renderFeed(site: Site): OutputFile[] {
   return [{ path: FEED_PATH, body: () => [feed(site)] }];

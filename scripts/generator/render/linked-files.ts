@@ -2,7 +2,8 @@
  * Where the files that the pages link to, besides other pages, are, and their media types: the
  * citation files of a manuscript (citations/citations.ts) and the feed (feed.ts). A module of its
  * own, which imports nothing, because the pages link to them and their renderers read the pages'
- * helpers. The host rules give each the same media type (docs/indexing.md).
+ * helpers. Their renderers declare the same media types for the hosts (`CITATION_TYPES`,
+ * `FEED_TYPES`; docs/indexing.md).
  */
 
 /** The folder of the citation files in the output. */

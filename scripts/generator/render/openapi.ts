@@ -11,11 +11,11 @@
 import { createHash } from 'node:crypto';
 import type { ZodType } from 'zod';
 import type { OutputFile } from '../../shared/output-file.ts';
-import { hostRules } from '../../hosts/rules.ts';
+import { CONTRACT_HEADERS, CONTRACT_RULES, CROSS_ORIGIN_HEADERS } from '../../hosts/path-rules.ts';
 import { PUBLISHED_SCHEMAS, publishedJsonSchema, type PublishedSchemaName } from '../model/published.ts';
 import type { JournalInput } from '../model/schema.ts';
-import type { Site } from '../model/site.ts';
-import { escapePattern, OPENAPI_FILE, ROUTES, routePaths, type JsonObject } from './openapi-routes.ts';
+import type { Site, TypeRule } from '../model/site.ts';
+import { escapePattern, OPENAPI_FILE, OPENAPI_PATH, ROUTES, routePaths, type JsonObject } from './openapi-routes.ts';
 
 /**
  * The contract's version (SPEC section 9 fixes none; the paths carry no version segment). The
@@ -23,6 +23,15 @@ import { escapePattern, OPENAPI_FILE, ROUTES, routePaths, type JsonObject } from
  * changes exactly when the description does, and no clock is read.
  */
 export const CONTRACT_VERSION = '1.0.0';
+
+/**
+ * How hosts serve the description: OpenAPI 3.1 names `application/json` for a description written
+ * in JSON, so it is typed as the API's lists are; readable from any origin, for an API explorer
+ * (Swagger UI, Redoc) on another site.
+ */
+export const OPENAPI_TYPES: readonly TypeRule[] = [
+  { path: OPENAPI_PATH, contentType: CONTRACT_HEADERS['Content-Type'], headers: CROSS_ORIGIN_HEADERS },
+];
 
 export type DescribedJournal = Pick<JournalInput, 'title' | 'base_url' | 'publisher'>;
 
@@ -107,7 +116,7 @@ const HEADER_DESCRIPTIONS: Readonly<Record<string, string>> = {
  */
 function successHeaders(): Record<string, JsonObject> {
   const headers: Record<string, JsonObject> = {};
-  for (const [name, value] of Object.entries(hostRules.apiHeaders)) {
+  for (const [name, value] of Object.entries(CONTRACT_RULES.apiHeaders)) {
     if (name === 'Content-Type') continue;
     const schema =
       name === 'Vary'
@@ -119,13 +128,13 @@ function successHeaders(): Record<string, JsonObject> {
 }
 
 /**
- * The headers the host rules send with a file served as it is (`types` in scripts/hosts/rules.ts),
- * where they are the API's own, with the same value: the description's CORS and nosniff.
+ * The headers the host rules send with a file served as it is (its `types`, OPENAPI_TYPES for the
+ * description), where they are the API's own, with the same value: the description's CORS and nosniff.
  */
 function fileHeaders(path: string): string[] {
-  const rule = hostRules.types.find((candidate) => 'path' in candidate && candidate.path === path);
+  const rule = OPENAPI_TYPES.find((candidate) => 'path' in candidate && candidate.path === path);
   return Object.entries(rule?.headers ?? {})
-    .filter(([name, value]) => name !== 'Content-Type' && hostRules.apiHeaders[name] === value)
+    .filter(([name, value]) => name !== 'Content-Type' && CONTRACT_RULES.apiHeaders[name] === value)
     .map(([name]) => name);
 }
 

@@ -12,12 +12,25 @@
  */
 import { RecordFile, type OutputFile } from '../../../shared/output-file.ts';
 import type { ManuscriptRecord } from '../../model/records.ts';
-import type { Site } from '../../model/site.ts';
+import type { Site, TypeRule } from '../../model/site.ts';
+import { CROSS_ORIGIN_HEADERS } from '../../../hosts/path-rules.ts';
 import { bibtexEntry } from './bibtex.ts';
 import { citationOf, readCitationInputs, type Citation } from './citation.ts';
 import { cslJson } from './csl-json.ts';
 import { risRecord } from './ris.ts';
-import { CITATION_FORMATS, citationPath, type CitationExtension } from '../linked-files.ts';
+import { CITATION_FORMATS, CITATIONS_FOLDER, citationPath, type CitationExtension } from '../linked-files.ts';
+
+/**
+ * How hosts serve the files: each format's registered or customary type, the text ones in UTF-8,
+ * which they are, and CSL JSON without a charset (JSON has none: RFC 8259, always UTF-8); readable
+ * from any origin, for a reference manager in the browser.
+ */
+export const CITATION_TYPES: readonly TypeRule[] = CITATION_FORMATS.map(({ extension, type }) => ({
+  folder: `/${CITATIONS_FOLDER}/`,
+  extension: `.${extension}`,
+  contentType: extension === 'json' ? type : `${type}; charset=utf-8`,
+  headers: CROSS_ORIGIN_HEADERS,
+}));
 
 /** What writes each format's file (linked-files.ts lists the formats). */
 const WRITERS: Record<CitationExtension, (c: Citation) => string> = { bib: bibtexEntry, ris: risRecord, json: cslJson };

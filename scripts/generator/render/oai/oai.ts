@@ -18,7 +18,8 @@
 import { createHash } from 'node:crypto';
 import { RecordFile, type OutputFile } from '../../../shared/output-file.ts';
 import type { ManuscriptRecord } from '../../model/records.ts';
-import type { Site } from '../../model/site.ts';
+import type { Site, TypeRule } from '../../model/site.ts';
+import { CROSS_ORIGIN_HEADERS } from '../../../hosts/path-rules.ts';
 import { sectionsOf } from '../api-detail.ts';
 import { xmlText } from '../feed.ts';
 import { indexFiles } from './oai-index.ts';
@@ -36,6 +37,16 @@ import {
   setsOf,
   volumeSetSpec,
 } from './oai-values.ts';
+
+/**
+ * How hosts serve the repository's files: XML in UTF-8, as the protocol's answers are, and the
+ * handler's index as JSON; readable from any origin, for a harvester or a static repository gateway.
+ */
+export const OAI_TYPES: readonly TypeRule[] = [
+  { folder: '/oai/', extension: '.xml', contentType: 'text/xml; charset=utf-8', headers: CROSS_ORIGIN_HEADERS },
+  { folder: '/oai/records/', extension: '.xml', contentType: 'text/xml; charset=utf-8', headers: CROSS_ORIGIN_HEADERS },
+  { path: '/oai/items.json', contentType: 'application/json', headers: CROSS_ORIGIN_HEADERS },
+];
 
 /** The earliest datestamp of a repository with no record yet: Identify requires one, and no clock is read. */
 const NO_RECORD_DATESTAMP = '1970-01-01';
