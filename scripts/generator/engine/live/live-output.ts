@@ -11,6 +11,8 @@ import type { Renderer } from '../../model/site.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
 import { readLongFieldsIn } from '../load/packed-manuscript.ts';
 import { rereadManuscript } from '../load/reread.ts';
+import { joinChunk, keyed, splicedChunks, type ByteRange, type ListTable } from '../write/list-items.ts';
+import { chunksOf } from '../write/previous-lists.ts';
 import { trackReads } from '../reuse/read-tracking.ts';
 import { emptyReads, keyOutputs, type KeyedRender, type RecordedReads } from '../reuse/reuse.ts';
 import { listingSite, type ListedFields } from './listing-site.ts';
@@ -23,13 +25,10 @@ export interface OutputMemo {
   lists: Map<string, KeptList>;
 }
 
-/** A list as last made: its bytes and key, where each item starts and ends, and each item's place by its key. */
+/** A list as last made: its bytes, and its items' keys and lengths as the build's write stage records them. */
 interface KeptList {
   bytes: Uint8Array;
-  key: string | undefined;
-  starts: Float64Array;
-  ends: Float64Array;
-  places: Map<string, number>;
+  table: ListTable;
 }
 
 export function emptyMemo(): OutputMemo {
@@ -96,46 +95,25 @@ function bytesOf(output: OutputFile, memo: OutputMemo, render: KeyedRender): Uin
 }
 
 /**
- * SPEC 4, rule 1 (render/api.ts, wholeList): a bare JSON array, its items joined by commas. An item
- * whose key the previous list has is that list's bytes; equal keys mean equal bytes (reuse.ts).
+ * A list as the build's write stage makes it (list-items.ts, splicedChunks): an item the previous
+ * list holds under the same key is taken from its bytes, the rest are rendered; equal keys mean
+ * equal bytes (reuse.ts).
  */
 function listBytes(output: OutputFile, memo: OutputMemo): Uint8Array {
-  const items = output.items!;
   const previous = memo.lists.get(output.path);
-  if (previous && previous.key !== undefined && previous.key === output.key) return previous.bytes;
-  const pieces: Uint8Array[] = [];
-  for (let i = 0; i < items.count; i++) {
-    const key = items.keys?.[i];
-    const at = key === undefined || key.startsWith('new:') ? undefined : previous?.places.get(key);
-    if (previous && at !== undefined) {
-      pieces.push(previous.bytes.subarray(previous.starts[at], previous.ends[at]));
-      continue;
-    }
-    const item = items.render(i);
-    pieces.push(typeof item === 'string' ? encoder.encode(item) : Buffer.concat(item.map((piece) => toBytes(piece))));
-  }
-  const comma = encoder.encode(',');
-  const framed: Uint8Array[] = [encoder.encode('[')];
-  const starts = new Float64Array(items.count);
-  const ends = new Float64Array(items.count);
-  let offset = 1;
-  pieces.forEach((piece, i) => {
-    if (i > 0) {
-      framed.push(comma);
-      offset += 1;
-    }
-    starts[i] = offset;
-    framed.push(piece);
-    offset += piece.length;
-    ends[i] = offset;
-  });
-  framed.push(encoder.encode(']'));
-  const bytes = Buffer.concat(framed);
-  // Items rendered just now were keyed while they ran (reuse.ts): the next list may take them.
-  const places = new Map<string, number>();
-  items.keys?.forEach((key, i) => {
-    if (!key.startsWith('new:')) places.set(key, i);
-  });
-  memo.lists.set(output.path, { bytes, key: output.key, starts, ends, places });
+  if (previous && previous.table.key === output.key) return previous.bytes;
+  const items = output.items && keyed(output.items) ? output.items : undefined;
+  const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
+  const chunks = items ? splicedChunks(items, previous?.table, record) : chunksOf(output.body);
+  const readInto = (range: ByteRange, into: Uint8Array, at: number) =>
+    into.set(previous!.bytes.subarray(range.position, range.position + range.length), at);
+  const bytes = Buffer.concat([...chunks].map((parts) => joinChunk(parts, readInto)));
+  // As the build records a list's table (site-writer.ts): only with every item keyed.
+  if (items && output.key !== undefined)
+    memo.lists.set(output.path, {
+      bytes,
+      table: { key: output.key, stamps: [], keys: items.keys.join('\n'), lengths: record.lengths },
+    });
+  else memo.lists.delete(output.path);
   return bytes;
 }
