@@ -101,4 +101,20 @@ describe('host type rules are declared with the outputs', () => {
     expect([page?.file, folder?.file, page?.code]).toEqual(['the HTML pages', 'the errata', 'output/conflict']);
     expect(page?.message).toMatch(/the page volumes\/\d+\.html, .* writes into the folder volumes\/\d+\//);
   });
+
+  it('refuse a folder at the path of a file, with both paths in one sentence', async () => {
+    ws = await createWorkspace();
+    const feedNotes: Renderer = {
+      name: 'the feed notes',
+      render: () => [{ path: 'feed.xml/notes.txt', body: 'none\n' }],
+    };
+    const result = await build(ws.paths, 'build', { renderers: [...RENDERERS, feedNotes] });
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem) => [problem.file, problem.code])).toEqual([
+      ['the feed', 'output/conflict'],
+      ['the feed notes', 'output/conflict'],
+    ]);
+    expect(result.problems[0]?.message).toContain('feed.xml');
+    expect(result.problems[1]?.message).toContain('feed.xml/notes.txt');
+  });
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PRECOMPRESSED, type OutputFile } from '../../shared/output-file.ts';
 import { fnv1a } from '../../shared/text-hash.ts';
 import type { Problem } from '../model/problems.ts';
-import { findPagesBehindFolders } from './page-folders.ts';
+import { findFolderClashes } from './page-folders.ts';
 import { caseTwinsMessage, foldCase } from './case-fold.ts';
 
 export async function readPublicFiles(
@@ -73,8 +73,8 @@ export function findOutputConflicts(groups: { source: string; outputs: readonly 
     }
   hashes.sort();
   for (let i = 1; i < count; i++)
-    if (hashes[i] === hashes[i - 1]) return [...conflictsOf(groups), ...findPagesBehindFolders(groups)];
-  return findPagesBehindFolders(groups);
+    if (hashes[i] === hashes[i - 1]) return [...conflictsOf(groups), ...findFolderClashes(groups)];
+  return findFolderClashes(groups);
 }
 
 const MIX_SEED = 0x9747b28c;
