@@ -13,6 +13,7 @@ import type { ExtraFiles, OutputGroup, OutputSink } from '../../pipeline.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
 import { noListedFields, sameListings, type ListedFields } from './listing-site.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './live-output.ts';
+import { chunksOf } from '../write/previous-lists.ts';
 import { indexOutputs, listsPaths, outputAt, reindexOutputs, type OutputIndex } from './output-index.ts';
 
 /** The files a build would write into dist/, by their path there. */
@@ -126,12 +127,7 @@ export function outputToMemory(
   };
 }
 
-const encoder = new TextEncoder();
-
-/** The bytes of a file beside the renderers' (the web editor's script is made when asked for). */
+/** The bytes of a file beside the renderers' (the web editor's script is made when asked for), as the build writes it. */
 function bytesOf(file: OutputFile): Uint8Array {
-  const { body } = file;
-  if (typeof body === 'string') return encoder.encode(body);
-  if (body instanceof Uint8Array) return body;
-  return encoder.encode([...body()].map((part) => (typeof part === 'string' ? part : part.toString())).join(''));
+  return Buffer.concat([...chunksOf(file.body)].flat());
 }
