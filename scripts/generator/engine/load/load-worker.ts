@@ -1,22 +1,15 @@
 /**
- * A load worker: runs batches of load jobs off the main thread, so both cores parse
- * YAML (the build's hot spot) while the main thread receives, resolves and writes.
+ * A load worker's task: a batch of load jobs, run off the main thread so that both cores parse
+ * YAML (the build's hot spot) while the main thread receives, resolves and writes. A journal too
+ * small for workers runs its batches in-thread with the same function (workers.ts).
  */
-import { parentPort } from 'node:worker_threads';
 import { runLoadJob, type LoadJob, type LoadResult } from './load-job.ts';
 
-export interface WorkerRequest {
-  batch: number;
+export interface LoadBatch {
   jobs: LoadJob[];
   now: number;
 }
 
-export interface WorkerResponse {
-  batch: number;
-  results: LoadResult[];
+export default function loadBatch({ jobs, now }: LoadBatch): LoadResult[] {
+  return jobs.map((job) => runLoadJob(job, now));
 }
-
-parentPort?.on('message', (request: WorkerRequest) => {
-  const results = request.jobs.map((job) => runLoadJob(job, request.now));
-  parentPort!.postMessage({ batch: request.batch, results } satisfies WorkerResponse);
-});

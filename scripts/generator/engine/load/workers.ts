@@ -7,9 +7,9 @@
  * workers would cost more than it saves.
  */
 import { availableParallelism } from 'node:os';
-import { startThread } from '../start-thread.ts';
-import { runLoadJob, type LoadJob, type LoadResult } from './load-job.ts';
-import type { WorkerRequest, WorkerResponse } from './load-worker.ts';
+import { startPool } from '../start-thread.ts';
+import type { LoadJob, LoadResult } from './load-job.ts';
+import loadBatch, { type LoadBatch } from './load-worker.ts';
 
 export interface LoadPoolOptions {
   /** Worker threads; 0 loads in-thread. Default: one per core, when there are enough files. */
@@ -34,51 +34,22 @@ export async function runLoadJobs(jobs: readonly LoadJob[], options: LoadPoolOpt
   const now = Date.now();
   const threads =
     options.threads ?? (jobs.length >= MIN_FILES_FOR_WORKERS ? Math.max(1, Math.min(availableParallelism(), 8)) : 0);
+  const batches: LoadBatch[] = [];
+  for (let start = 0; start < jobs.length; start += BATCH_SIZE)
+    batches.push({ jobs: jobs.slice(start, start + BATCH_SIZE), now });
   if (threads === 0) {
-    for (let start = 0; start < jobs.length; start += BATCH_SIZE) {
-      options.onResults(jobs.slice(start, start + BATCH_SIZE).map((job) => runLoadJob(job, now)));
-    }
+    for (const batch of batches) options.onResults(loadBatch(batch));
     return;
   }
-
-  const batches: LoadJob[][] = [];
-  for (let start = 0; start < jobs.length; start += BATCH_SIZE) batches.push(jobs.slice(start, start + BATCH_SIZE));
-  const entry = new URL('./load-worker.ts', import.meta.url);
-  const workers = Array.from({ length: Math.min(threads, batches.length) }, () => startThread('load-worker', entry));
-  let next = 0;
+  const workers = Math.min(threads, batches.length);
+  const pool = startPool('load-worker', new URL('./load-worker.ts', import.meta.url), {
+    minThreads: workers,
+    maxThreads: workers,
+    concurrentTasksPerWorker: IN_FLIGHT,
+  });
   try {
-    await Promise.all([
-      ...workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            let pending = 0;
-            const send = () => {
-              while (pending < IN_FLIGHT && next < batches.length) {
-                const batch = next++;
-                worker.postMessage({ batch, jobs: batches[batch]!, now } satisfies WorkerRequest);
-                pending++;
-              }
-              if (pending === 0) resolve();
-            };
-            worker.on('message', (response: WorkerResponse) => {
-              pending--;
-              try {
-                options.onResults(response.results);
-              } catch (error) {
-                reject(error);
-                return;
-              }
-              send();
-            });
-            worker.on('error', reject);
-            worker.on('exit', (code) =>
-              reject(new Error(`a load worker stopped (exit code ${code}) before its work was done`)),
-            );
-            send();
-          }),
-      ),
-    ]);
+    await Promise.all(batches.map(async (batch) => options.onResults((await pool.run(batch)) as LoadResult[])));
   } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await pool.destroy();
   }
 }

@@ -5,7 +5,8 @@
  * 200,000 files again once all are written. It makes a page's deferred parts (abstract-text.ts) as
  * it writes the page, and counts the batches it has written where the main thread can read them at
  * once (file-writer.ts: how far behind it is). A writer given few files makes them on its own
- * thread with the same code (batchWriter), without starting this one.
+ * thread with the same code (batchWriter), without starting this one. Each batch is a task of the
+ * writer's pool of one thread (start-thread.ts).
  */
 import {
   closeSync,
@@ -19,7 +20,7 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { makeDeferredText } from '../../render/abstract-text.ts';
 
 /** Why a hard link can be refused where a copy would work: then the PDF is copied (CopyMode). */
@@ -43,7 +44,6 @@ export type CopyMode = 'copy' | 'link';
 
 /** A batch as the writer's thread receives it (file-writer-worker.ts). */
 export interface FileBatch {
-  batch: number;
   paths: string[];
   /** Each file's bytes; for a copy, its CopyMode. */
   bodies: (Uint8Array | CopyMode)[];
@@ -51,18 +51,21 @@ export interface FileBatch {
   sources: (string | null)[];
   /** For each deferred part, in order: the file's index, its maker, and where its source starts and ends in the file's bytes. */
   deferred: number[];
-  /** The buffer the texts were encoded into, to be sent back; null when the batch has none. */
-  texts: ArrayBuffer | null;
 }
+
+/**
+ * A batch written: each file's stamp as size, mtimeMs and ino, three numbers per file; or the first
+ * failure, as its message and code (an error sent from a thread would lose its code).
+ */
+export type BatchAnswer = { stamps: Float64Array } | { error: { message: string; code?: string } };
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? '';
 
 /**
- * Writes batches (FileBatch) one after the other, returning each file's stamp as size, mtimeMs and
- * ino, three numbers per file; throws on the first failure. Its buffers and what it learned of the
- * file system (whether clones work) are its own.
+ * Writes batches (FileBatch) one after the other, answering each (BatchAnswer). Its buffers and
+ * what it learned of the file system (whether clones work) are its own.
  */
-export function batchWriter(): (batch: FileBatch) => Float64Array {
+export function batchWriter(): (batch: FileBatch) => BatchAnswer {
   const bytes = Buffer.allocUnsafe(SMALL_FILE);
   /** Whether the files given here can be cloned: unknown until the first copy tries (all come from one folder to another). */
   let clones: boolean | undefined;
@@ -167,7 +170,15 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
     return page.subarray(0, at);
   }
 
-  return ({ paths, bodies, sources, deferred }) => {
+  return (batch) => {
+    try {
+      return { stamps: writeBatch(batch) };
+    } catch (error) {
+      return { error: { message: (error as Error).message, ...(codeOf(error) ? { code: codeOf(error) } : {}) } };
+    }
+  };
+
+  function writeBatch({ paths, bodies, sources, deferred }: FileBatch): Float64Array {
     const stamps = new Float64Array(paths.length * 3);
     let next = 0;
     for (let i = 0; i < paths.length; i++) {
@@ -187,28 +198,17 @@ export function batchWriter(): (batch: FileBatch) => Float64Array {
       stamps[i * 3 + 2] = stat?.ino ?? NaN;
     }
     return stamps;
-  };
+  }
 }
 
-if (!isMainThread && (workerData as { written?: SharedArrayBuffer } | null)?.written) {
-  /** Batches written, for the thread that hands them over to see how far behind this one is (file-writer.ts). */
-  const written = new Int32Array((workerData as { written: SharedArrayBuffer }).written);
-  const writeBatch = batchWriter();
-  parentPort!.on('message', (batch: FileBatch) => {
-    try {
-      const stamps = writeBatch(batch);
-      const { texts } = batch;
-      // The buffer the batch's texts were encoded into goes back, to be filled again (file-writer.ts).
-      parentPort!.postMessage(
-        { batch: batch.batch, stamps, texts },
-        texts ? [stamps.buffer as ArrayBuffer, texts] : [stamps.buffer as ArrayBuffer],
-      );
-    } catch (error) {
-      parentPort!.postMessage({
-        batch: batch.batch,
-        error: { message: (error as Error).message, code: codeOf(error) || undefined },
-      });
-    }
-    Atomics.add(written, 0, 1);
-  });
+/** The thread's own writer: one pool of one thread, whose buffers live as long as it does. */
+let threadWriter: ((batch: FileBatch) => BatchAnswer) | undefined;
+
+/** A task of the writer's thread (file-writer.ts): one batch, then one more counted as written. */
+export default function writeOnThread(batch: FileBatch): BatchAnswer {
+  threadWriter ??= batchWriter();
+  const answer = threadWriter(batch);
+  // Batches written, for the thread that hands them over to see how far behind this one is.
+  Atomics.add(new Int32Array((workerData as { written: SharedArrayBuffer }).written), 0, 1);
+  return answer;
 }

@@ -25,12 +25,11 @@
  * A writer given few files (IN_THREAD_FILES) makes them on this thread once it is closed, with the
  * thread's own code (batchWriter), and never starts the thread.
  */
-import type { Worker } from 'node:worker_threads';
-import { startThread } from '../start-thread.ts';
+import { startPool, type ThreadPool } from '../start-thread.ts';
 import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
 import type { DeferredText } from '../../../shared/output-file.ts';
-import { batchWriter, type CopyMode, type FileBatch } from './file-writer-worker.ts';
+import { batchWriter, type BatchAnswer, type CopyMode, type FileBatch } from './file-writer-worker.ts';
 
 export type { CopyMode, FileBatch };
 
@@ -39,6 +38,15 @@ const BATCH = 64;
 const IN_FLIGHT = 4;
 /** The buffer a batch's texts are encoded into (a text that cannot fit gets one of its own). */
 const BATCH_BYTES = 1 << 20;
+const textBuffer = () => Buffer.from(new SharedArrayBuffer(BATCH_BYTES));
+
+/** A batch made up and not yet written: what the thread is given, and what this one keeps of it. */
+interface HeldBatch {
+  batch: FileBatch;
+  transfer: ArrayBuffer[];
+  tags: number[];
+  texts?: Buffer;
+}
 /**
  * Files a writer holds before it starts its thread; a writer closed with no more than these makes
  * them on this thread. A thread's start is about 0.1 s of CPU (Node's own start and the modules),
@@ -101,12 +109,10 @@ export function createFileWriter(
   // Started with the first batch: a thread costs about 0.1 s of CPU and 10 MB to start, and after
   // one edit the PDFs' writers have nothing to write. At the start of a cold build's write stage
   // memory is at its peak.
-  let started: Worker | undefined;
-  const thread = () => (started ??= start());
+  let pool: ThreadPool | undefined;
   /** Batches held, not yet sent: no thread has been started (IN_THREAD_FILES). */
-  let held: { batch: FileBatch; transfer: ArrayBuffer[] }[] = [];
+  let held: HeldBatch[] = [];
   let heldFiles = 0;
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void; tags: number[] }>();
   const inFlight: Promise<void>[] = [];
   let failure: Error | undefined;
   let next = 0;
@@ -117,13 +123,16 @@ export function createFileWriter(
   let tags: number[] = [];
   /** The batch's deferred parts: file, maker, and where the source lies in the file's bytes, four numbers each. */
   let deferred: number[] = [];
-  /** Where the batch's texts are encoded, and how much of it they fill. */
-  let texts: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  /**
+   * Where the batch's texts are encoded, and how much of it they fill. Shared with the thread, which
+   * reads the pages from it where they are: it is filled again once its batch is written.
+   */
+  let texts: Buffer = textBuffer();
   let used = 0;
   /**
-   * Text buffers the thread has written and handed back, to be filled again. A new buffer of this
-   * size is memory the kernel has to find and clear: 600 MB of pages at 100,000 manuscripts, about
-   * a second of the kernel's time in a cold build.
+   * Text buffers whose batch is written, to be filled again. A new buffer of this size is memory the
+   * kernel has to find and clear: 600 MB of pages at 100,000 manuscripts, about a second of the
+   * kernel's time in a cold build.
    */
   const spare: Buffer[] = [];
   const encoder = new TextEncoder();
@@ -132,103 +141,73 @@ export function createFileWriter(
    * each from its answer only once it waits, so this is what tells it how far behind the thread is.
    */
   const batchesWritten = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  const start = () => {
-    const worker = startThread('file-writer-worker', new URL('./file-writer-worker.ts', import.meta.url), {
+  /** A batch written (here or on the thread): its files' stamps to `stamped`, its text buffer to `spare`. */
+  const settle = ({ tags: batchTags, texts: batchTexts }: HeldBatch, answer: BatchAnswer) => {
+    if (batchTexts) spare.push(batchTexts);
+    if ('error' in answer)
+      throw (failure ??= Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+    const { stamps } = answer;
+    batchTags.forEach((tag, i) => {
+      if (tag >= 0) stamped(tag, { size: stamps[i * 3]!, mtimeMs: stamps[i * 3 + 1]!, ino: stamps[i * 3 + 2]! });
+    });
+  };
+  const thread = () =>
+    (pool ??= startPool('file-writer-worker', new URL('./file-writer-worker.ts', import.meta.url), {
+      minThreads: 1,
+      maxThreads: 1,
+      // Every batch goes to the thread at once: it never waits for this one, which holds its
+      // thread for long stretches while it renders.
+      concurrentTasksPerWorker: Infinity,
       workerData: { written: batchesWritten.buffer },
-    });
-    worker.on(
-      'message',
-      ({
-        batch,
-        error,
-        stamps,
-        texts: written,
-      }: {
-        batch: number;
-        error?: { message: string; code?: string };
-        stamps?: Float64Array;
-        texts?: ArrayBuffer;
-      }) => {
-        if (written) spare.push(Buffer.from(written));
-        const settle = waiting.get(batch)!;
-        waiting.delete(batch);
-        if (!error) {
-          settle.tags.forEach((tag, i) => {
-            if (tag >= 0)
-              stamped(tag, { size: stamps![i * 3]!, mtimeMs: stamps![i * 3 + 1]!, ino: stamps![i * 3 + 2]! });
-          });
-          return settle.resolve();
-        }
-        failure ??= Object.assign(new Error(error.message), { code: error.code });
-        settle.reject(failure);
-      },
-    );
-    worker.on('error', (error) => {
-      failure ??= error;
-      for (const settle of waiting.values()) settle.reject(error);
-      waiting.clear();
-    });
-    return worker;
+    }));
+  const post = (item: HeldBatch) => {
+    const done = thread()
+      .run(item.batch, { transferList: item.transfer })
+      .then(
+        (answer: BatchAnswer) => settle(item, answer),
+        (error: Error) => {
+          throw (failure ??= error);
+        },
+      );
+    done.catch(() => {}); // awaited by write or close
+    inFlight.push(done);
   };
   const send = async () => {
     if (paths.length === 0) return;
-    const batch = next++;
-    const done = new Promise<void>((resolve, reject) => waiting.set(batch, { resolve, reject, tags }));
-    done.catch(() => {}); // awaited below, or by close
-    // Each buffer once: the texts' views share one.
+    next++;
+    // A buffer of its own is transferred; the texts' buffer is shared.
     const transfer = [
-      ...new Set(bodies.filter((body) => typeof body !== 'string').map((body) => body.buffer as ArrayBuffer)),
+      ...new Set(
+        bodies.flatMap((body) => (typeof body !== 'string' && body.buffer instanceof ArrayBuffer ? [body.buffer] : [])),
+      ),
     ];
-    // The texts' buffer comes back once the batch is written (the thread answers with it).
-    const message: FileBatch = {
-      batch,
-      paths,
-      bodies,
-      sources,
-      deferred,
-      texts: used > 0 ? (texts.buffer as ArrayBuffer) : null,
+    const item: HeldBatch = {
+      batch: { paths, bodies, sources, deferred },
+      transfer,
+      tags,
+      ...(used > 0 ? { texts } : {}),
     };
-    if (!started && heldFiles + paths.length <= (options.inThreadFiles ?? IN_THREAD_FILES)) {
-      held.push({ batch: message, transfer });
+    if (!pool && heldFiles + paths.length <= (options.inThreadFiles ?? IN_THREAD_FILES)) {
+      held.push(item);
       heldFiles += paths.length;
     } else {
-      for (const early of held) thread().postMessage(early.batch, early.transfer);
+      for (const early of held) post(early);
       held = [];
-      thread().postMessage(message, transfer);
+      post(item);
     }
     paths = [];
     bodies = [];
     sources = [];
     tags = [];
     deferred = [];
-    if (used > 0) texts = spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
+    if (used > 0) texts = spare.pop() ?? textBuffer();
     used = 0;
-    inFlight.push(done);
-    if (!options.unbounded && started && inFlight.length > IN_FLIGHT) await inFlight.shift();
+    if (!options.unbounded && pool && inFlight.length > IN_FLIGHT) await inFlight.shift();
   };
   /** The batches held, made on this thread (the writer is closed with few files). */
   const writeHeld = () => {
     const writeBatch = batchWriter();
-    for (const { batch } of held) {
-      const settle = waiting.get(batch.batch)!;
-      waiting.delete(batch.batch);
-      if (failure) {
-        settle.reject(failure);
-        continue;
-      }
-      try {
-        const stamps = writeBatch(batch);
-        settle.tags.forEach((tag, i) => {
-          if (tag >= 0) stamped(tag, { size: stamps[i * 3]!, mtimeMs: stamps[i * 3 + 1]!, ino: stamps[i * 3 + 2]! });
-        });
-        settle.resolve();
-      } catch (error) {
-        const { message, code } = error as NodeJS.ErrnoException;
-        // As the thread reports a failure: the message and the code, never the stack of this thread.
-        failure ??= Object.assign(new Error(message), { code });
-        settle.reject(failure);
-      }
-    }
+    for (const item of held) if (!failure) settle(item, writeBatch(item.batch));
     held = [];
   };
   const queue = async (absolutePath: string, body: Uint8Array | CopyMode, source: string | null, tag = -1) => {
@@ -297,20 +276,18 @@ export function createFileWriter(
     async close() {
       try {
         await send();
-        if (!started) writeHeld();
+        if (!pool) writeHeld();
         await Promise.all(inFlight);
         if (failure) throw failure;
       } finally {
-        await started?.terminate();
+        await pool?.destroy();
       }
     },
     async abort() {
       failure ??= new Error('writing the pages was stopped');
       held = [];
-      await started?.terminate();
       // Whatever waits for a batch learns that it will never be written, rather than waiting forever.
-      for (const settle of waiting.values()) settle.reject(failure);
-      waiting.clear();
+      await pool?.destroy();
     },
   };
 }

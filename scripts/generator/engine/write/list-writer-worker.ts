@@ -6,7 +6,7 @@
 import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { workerData, type MessagePort } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { joinChunk, type ByteRange, type ChunkPart } from './list-items.ts';
 import { gzipSegments, segmentedTwins, type SegmentCodec, type SegmentTable } from '../compress/segmented-twins.ts';
@@ -244,9 +244,15 @@ export function listWriterCore(
   };
 }
 
-if (!isMainThread && (workerData as { setup?: ListWriterSetup } | null)?.setup) {
+/**
+ * The thread's one task (list-writer.ts): a list writer answering the requests that come through
+ * `port`, until the port is closed. Lists come as a stream of chunks, not as tasks: piscina hands a
+ * task's port over as it is.
+ */
+export default function writeListsOnThread(port: MessagePort): Promise<void> {
   const handle = listWriterCore((workerData as { setup: ListWriterSetup }).setup, (message) =>
-    parentPort!.postMessage(message),
+    port.postMessage(message),
   );
-  parentPort!.on('message', handle);
+  port.on('message', handle);
+  return new Promise((resolve) => port.once('close', resolve));
 }

@@ -9,8 +9,8 @@
  * here, each chunk needed this thread for a moment, and the steps of the build that follow hold it
  * for hundreds of milliseconds at a time: the lists had to be written before the build went on.
  */
-import type { Worker } from 'node:worker_threads';
-import { startThread } from '../start-thread.ts';
+import type { MessagePort } from 'node:worker_threads';
+import { messageChannel, startPool, type ThreadPool } from '../start-thread.ts';
 import type { ChunkPart } from './list-items.ts';
 import { ownsItsBuffer } from '../../../shared/movable-bytes.ts';
 import {
@@ -103,18 +103,25 @@ export function createListWriter(setup: ListWriterSetup, options: ListWriterOpti
       list.done({ sizes: response.sizes, twins: response.twins, compressed: response.compressed });
     else list.failed(Object.assign(new Error(response.error.message), { code: response.error.code }));
   };
-  /** The thread, started with the first list too large for this one. */
-  let worker: Worker | undefined;
+  /** The thread, started with the first list too large for this one, and the port its one task listens on. */
+  let pool: ThreadPool | undefined;
+  let port: MessagePort | undefined;
   const thread = () => {
-    if (worker) return worker;
-    worker = startThread('list-writer-worker', new URL('./list-writer-worker.ts', import.meta.url), {
+    if (port) return port;
+    pool = startPool('list-writer-worker', new URL('./list-writer-worker.ts', import.meta.url), {
+      minThreads: 1,
+      maxThreads: 1,
+      // Its one task is written with streams: the thread's event loop must never be held waiting for another.
+      atomics: 'disabled',
       workerData: { setup },
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
-    worker.on('message', answer);
-    worker.on('error', breakAll);
-    worker.on('exit', (code) => breakAll(new Error(`the list writer stopped (exit code ${code})`)));
-    return worker;
+    const channel = messageChannel();
+    channel.port1.on('message', answer);
+    pool
+      .run(channel.port2, { transferList: [channel.port2] })
+      .then(() => breakAll(new Error('the list writer stopped before its work was done')), breakAll);
+    return (port = channel.port1);
   };
   /** The same work on this thread, for the small lists; its answers come as the thread's would, after the call. */
   let here: ((request: ListWriterRequest) => void) | undefined;
@@ -200,7 +207,7 @@ export function createListWriter(setup: ListWriterSetup, options: ListWriterOpti
     stop: async () => {
       if (!broken) {
         const writers = [
-          ...(worker ? [(message: ListWriterRequest) => worker!.postMessage(message)] : []),
+          ...(port ? [(message: ListWriterRequest) => port!.postMessage(message)] : []),
           ...(here ? [here] : []),
         ];
         await Promise.all(
@@ -218,7 +225,8 @@ export function createListWriter(setup: ListWriterSetup, options: ListWriterOpti
       open.clear();
     },
     close: async () => {
-      await worker?.terminate();
+      port?.close();
+      await pool?.destroy();
     },
   };
 }
