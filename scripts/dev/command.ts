@@ -4,6 +4,7 @@
  * rebuild in one line, and each new set of problems once (model/problems.ts). Writes nothing but
  * the build cache: dist/ is left as the last `build` made it. Stops on SIGINT or SIGTERM.
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { openLiveBuild, type LiveBuild, type LiveSite } from '../generator/live-build.ts';
 import { formatProblem, formatReport } from '../generator/model/problems.ts';
@@ -40,6 +41,7 @@ export async function runDev(paths: ProjectPaths, options: DevOptions): Promise<
       const begun = performance.now();
       const ready = await loading;
       if (!(await ready.update(changed))) return;
+      await settle(ready, changed, paths.root);
       server.reload();
       shownProblems = report(ready.site, shownProblems, `Rebuilt in ${Math.round(performance.now() - begun)} ms`);
     },
@@ -84,6 +86,33 @@ export async function runDev(paths: ProjectPaths, options: DevOptions): Promise<
     process.on('SIGTERM', stop);
   });
   return 0;
+}
+
+/**
+ * How long a file just saved must stay as it is before its problems are shown. An editor's save
+ * empties the file and then writes it: on a loaded machine the second step can come well after the
+ * watcher's wait for a burst of events (watch.ts), and the file read between the two has problems
+ * that the save does not.
+ */
+const QUIET_MS = 300;
+/** Beyond this, a file still being written is shown as it is. */
+const MOST_MS = 3000;
+
+/** Until no file the site's problems name among `changed` was modified within QUIET_MS, loaded again as it is then. */
+async function settle(live: LiveBuild, changed: readonly string[], root: string): Promise<void> {
+  const since = Date.now();
+  for (;;) {
+    const site = live.site;
+    if (site.ok) return;
+    const named = new Set(site.problems.map((problem) => problem.file));
+    const suspects = changed.filter((file) => named.has(path.relative(root, file).split(path.sep).join('/')));
+    const modified = suspects.map((file) => lstatSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    const wait = Math.max(0, ...modified) + QUIET_MS - Date.now();
+    if (suspects.length === 0 || wait <= 0 || Date.now() - since > MOST_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    // The same bytes as read before change nothing (live-build.ts).
+    await live.update(suspects);
+  }
 }
 
 /** One line per build; the problems once each time they change. Returns the report shown. */
