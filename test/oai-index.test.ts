@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNKING, indexFiles, type IndexItem } from '../scripts/generator/render/oai/oai-index.ts';
 import { renderOai } from '../scripts/generator/render/oai/oai.ts';
-import { manuscript, site, volume } from './helpers/synthetic-site.ts';
+import { datestampOf, sectionSets, setsOf } from '../scripts/generator/render/oai/oai-values.ts';
+import type { Site } from '../scripts/generator/model/site.ts';
+import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 
 const HEAD = { identifierPrefix: 'oai:journal.example.org:', earliestDatestamp: '2020-01-01', sets: ['a', 'b', 'c'] };
 
@@ -113,5 +115,68 @@ describe('the index as the build keys it', () => {
     // Of about 3 x 6 chunks (the whole list, the volume, the section) and the ids' blocks.
     expect(changed.length).toBeLessThanOrEqual(1 + 3 * 2);
     expect(after.size).toBeGreaterThan(3 * 4);
+  });
+});
+
+describe('the index as the build lists it', () => {
+  const journal = { oai: { admin_email: 'editor@journal.example.org' }, sections: ['Zoology', 'Botany'] };
+  const authors = (modified?: string) =>
+    Array.from({ length: 30 }, (_, i) => ({
+      ...author(`a-${i}`, 'Ana', `Surname ${i}`, 'Institute'),
+      ...(i === 7 && modified ? { modified } : {}),
+    }));
+  const journalOf = (authorModified?: string) =>
+    site({
+      authors: authors(authorModified),
+      volumes: [
+        volume(1, 'Volume I', '2021-12-01'),
+        { ...volume(2, 'Volume II', '2022-12-01'), modified: '2023-02-01' },
+      ],
+      manuscripts: Array.from({ length: 3000 }, (_, i) =>
+        manuscript(i + 1, {
+          citation_volume: 1 + (i % 2),
+          citation_date: new Date(Date.UTC(2020, 0, 1 + Math.floor(i / 5))).toISOString().slice(0, 10),
+          section: ['Zoology', 'Botany', 'Ecology', ''][i % 4]!,
+          authors: [`a-${i % 30}`, `a-${(i * 7) % 30}`],
+          ...(i % 50 === 3 ? { modified: '2021-06-01' } : {}),
+        }),
+      ),
+      journal,
+    });
+  /** The site with its lookups counted: what listing the outputs asked of it, record by record. */
+  const counted = (of: Site) => {
+    const asked = { volume: 0, authorsOf: 0 };
+    const spy: Site = {
+      ...of,
+      volume: (id) => (asked.volume++, of.volume(id)),
+      authorsOf: (m) => (asked.authorsOf++, of.authorsOf(m)),
+    };
+    return { spy, asked };
+  };
+  it("reads each volume once, and a manuscript's authors only when an author has a modified date", () => {
+    const plain = counted(journalOf());
+    renderOai(plain.spy);
+    expect(plain.asked).toEqual({ volume: 0, authorsOf: 0 });
+    const withAuthorDate = counted(journalOf('2024-03-01'));
+    renderOai(withAuthorDate.spy);
+    expect(withAuthorDate.asked).toEqual({ volume: 0, authorsOf: 3000 });
+  });
+
+  it("lists each manuscript with the datestamp and sets its record's header gives", () => {
+    for (const authorModified of [undefined, '2024-03-01']) {
+      const of = journalOf(authorModified);
+      const outputs = renderOai(of);
+      const text = (path: string) => bodyText(outputs.find((output) => output.path === path));
+      const { sets } = JSON.parse(text('oai/items.json')) as { sets: string[] };
+      const listed = outputs
+        .filter((output) => /^oai\/items\/\d+\.json$/.test(output.path))
+        .flatMap((output) => JSON.parse(bodyText(output)) as [number, string, number[]][]);
+      const sections = sectionSets(journal.sections);
+      const headers = of.manuscripts
+        .map((m) => [m.id, datestampOf(of, m), setsOf(of, m, sections).map((set) => sets.indexOf(set))] as const)
+        .sort(([a, x], [b, y]) => (x < y ? -1 : x > y ? 1 : a - b));
+      expect(listed).toEqual(headers);
+      expect(listed.some(([, datestamp]) => datestamp === '2024-03-01')).toBe(authorModified !== undefined);
+    }
   });
 });

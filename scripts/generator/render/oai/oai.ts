@@ -22,7 +22,8 @@ import type { Site, TypeRule } from '../../model/site.ts';
 import { CROSS_ORIGIN_HEADERS } from '../../../hosts/path-rules.ts';
 import { sectionsOf } from '../api-detail.ts';
 import { xmlText } from '../feed.ts';
-import { indexFiles } from './oai-index.ts';
+import { indexFiles, type IndexItem } from './oai-index.ts';
+import { indexItems } from './oai-items.ts';
 import { dublinCore, oaiRecord } from './oai-record.ts';
 import {
   OAI_DC_PREFIX,
@@ -34,7 +35,6 @@ import {
   recordPath,
   repositoryIdentifier,
   sectionSets,
-  setsOf,
   volumeSetSpec,
 } from './oai-values.ts';
 
@@ -108,22 +108,6 @@ function sectionSetsOf(site: Site): () => ReadonlyMap<string, string> {
   };
 }
 
-interface Item {
-  id: number;
-  datestamp: string;
-  sets: string[];
-}
-
-/** Every manuscript's identifier, datestamp and sets, by datestamp, then id (both ascending). */
-function itemsOf(site: Site, sections: ReadonlyMap<string, string>): Item[] {
-  const items = site.manuscripts.map((m) => ({
-    id: m.id,
-    datestamp: datestampOf(site, m),
-    sets: setsOf(site, m, sections),
-  }));
-  return items.sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : a.id - b.id));
-}
-
 /** Every set: the volumes by id, then the sections in the journal's order. */
 function allSets(site: Site, sections: ReadonlyMap<string, string>): { spec: string; name: string }[] {
   const volumes = [...site.volumes].sort((a, b) => a.id - b.id);
@@ -138,18 +122,13 @@ function allSets(site: Site, sections: ReadonlyMap<string, string>): { spec: str
  * its bytes: which chunk an item falls in depends on every datestamp, so a chunk made by a body of
  * its own would read every manuscript, volume and author and be made again, and written, after any
  * edit. Made here, a chunk whose bytes are the previous build's is taken from the previous output.
- * At 100,000 manuscripts this costs every build about a second of CPU (docs/oai-pmh.md).
+ * Its files' names depend on every datestamp too, so it is made in every build, a build with nothing
+ * changed included (oai-items.ts reads what it needs once; docs/oai-pmh.md says what it costs).
  */
 function index(site: Site, sections: ReadonlyMap<string, string>): OutputFile[] {
   const sets = allSets(site, sections).map((set) => set.spec);
-  const position = new Map(sets.map((spec, i) => [spec, i]));
-  const list = itemsOf(site, sections);
-  const items = list.map((item) => ({
-    id: item.id,
-    datestamp: item.datestamp,
-    sets: item.sets.map((s) => position.get(s)!),
-  }));
-  const head = { identifierPrefix: identifierPrefix(site.journal), earliestDatestamp: earliest(list), sets };
+  const items = indexItems(site, sets, sections);
+  const head = { identifierPrefix: identifierPrefix(site.journal), earliestDatestamp: earliest(items), sets };
   return indexFiles(head, items).map(({ path, text }) => ({
     path,
     body: text,
@@ -157,7 +136,7 @@ function index(site: Site, sections: ReadonlyMap<string, string>): OutputFile[] 
   }));
 }
 
-function earliest(items: readonly Item[]): string {
+function earliest(items: readonly IndexItem[]): string {
   return items[0]?.datestamp ?? NO_RECORD_DATESTAMP;
 }
 
@@ -218,7 +197,7 @@ function* staticRepository(site: Site, metadata: (site: Site, m: ManuscriptRecor
   yield `<sr:Identify>${identify(site, `${site.journal.base_url}/${OAI_FILES.staticRepository}`)}</sr:Identify>\n`;
   yield `<sr:ListMetadataFormats>${metadataFormats()}</sr:ListMetadataFormats>\n`;
   yield `<sr:ListRecords metadataPrefix="${OAI_DC_PREFIX}">\n`;
-  const ordered = itemsOf(site, new Map());
+  const ordered = indexItems(site, [], new Map());
   const byId = new Map(site.manuscripts.map((m) => [m.id, m]));
   for (const item of ordered) yield `${oaiRecord(site, byId.get(item.id)!, undefined, metadata)}\n`;
   yield '</sr:ListRecords>\n</sr:Repository>\n';

@@ -1,0 +1,58 @@
+/**
+ * Every manuscript as the OAI-PMH index lists it (oai-index.ts): its id, its datestamp and its sets,
+ * by datestamp, then id. The index is made while the outputs are listed, in every build, a build
+ * with nothing changed included: its files are named by where its chunks start, which every
+ * datestamp decides (oai.ts). So this reads what it needs once: each volume's `modified` and set
+ * once for all its manuscripts, and the manuscripts' authors only when an author has a `modified`
+ * date: looking each manuscript's volume up twice and its authors once, each a record the site
+ * hands out, was a third of what listing the repository's files cost (docs/oai-pmh.md).
+ *
+ * An item's datestamp and sets are the ones its record's header gives (datestampOf and setsOf,
+ * oai-values.ts): the tests hold the two to each other.
+ */
+import type { ManuscriptRecord } from '../../model/records.ts';
+import type { Site } from '../../model/site.ts';
+import type { IndexItem } from './oai-index.ts';
+import { volumeSetSpec } from './oai-values.ts';
+
+/** A volume as its manuscripts' items need it: its `modified` date and the position of its set. */
+interface VolumeDates {
+  modified: string | undefined;
+  set: number | undefined;
+}
+
+/**
+ * The items, in the list's order. `sets`: every set's spec, as the head lists them (an item names
+ * its sets by their positions there); `sections`: each section's set, by the section's name.
+ */
+export function indexItems(site: Site, sets: readonly string[], sections: ReadonlyMap<string, string>): IndexItem[] {
+  const position = new Map(sets.map((spec, i) => [spec, i]));
+  // As site.volume finds one: the last volume of an id (ids are unique once the content is valid).
+  const volumes = new Map<number, VolumeDates>();
+  for (const v of site.volumes) volumes.set(v.id, { modified: v.modified, set: position.get(volumeSetSpec(v)) });
+  const sectionSet = new Map<string, number | undefined>();
+  for (const [name, spec] of sections) sectionSet.set(name, position.get(spec));
+  const authorDates = site.authors.some((a) => a.modified !== undefined);
+  const items = site.manuscripts.map((m): IndexItem => {
+    const volume = volumes.get(m.citation_volume);
+    let datestamp = later(later(m.citation_date, m.modified), volume?.modified);
+    if (authorDates) datestamp = latestOfAuthors(site, m, datestamp);
+    const itemSets: number[] = [];
+    if (volume?.set !== undefined) itemSets.push(volume.set);
+    const section = m.section === '' ? undefined : sectionSet.get(m.section);
+    if (section !== undefined) itemSets.push(section);
+    return { id: m.id, datestamp, sets: itemSets };
+  });
+  return items.sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : a.id - b.id));
+}
+
+/** The later of two ISO dates, which compare as text. */
+function later(date: string, other: string | undefined): string {
+  return other !== undefined && other > date ? other : date;
+}
+
+function latestOfAuthors(site: Site, m: ManuscriptRecord, datestamp: string): string {
+  let latest = datestamp;
+  for (const author of site.authorsOf(m)) latest = later(latest, author?.modified);
+  return latest;
+}
