@@ -8,8 +8,8 @@
  * created in one folder are serialized by the file system anyway. A build keeps one writer for
  * the pages and two for the PDFs (write.ts), since they go to different folders.
  *
- * A page's text is encoded into its batch's one buffer, transferred with the batch and handed
- * back to be filled again: an encoding per page into a buffer of its own took twice as long (0.7
+ * A page's text is encoded into its batch's one buffer, shared with the thread and filled again
+ * once the batch is written: an encoding per page into a buffer of its own took twice as long (0.7
  * against 0.3 s for 100,000 pages of 5,600 characters) and gave the garbage collector 100,000
  * buffers. Handing over the text instead, to be encoded on the writer's thread, cost the main
  * thread as much in copying (a page with Cyrillic names is held at two bytes per character) as the
