@@ -1,13 +1,15 @@
 /**
  * `npm run dev`'s wiring: the stages after loading are build.ts's own (pipeline.ts), run after each
  * save with dev's content and dev's output. The content is the journal held in memory and loaded
- * again from the changed paths (engine/live/live-source.ts); the output is the site in memory, its files made when asked for
+ * again from the changed paths, its order patched when an edit leaves it as it was
+ * (engine/live/live-source.ts); the output is the site in memory, its files made when asked for
  * (engine/live/memory-output.ts). It prints nothing.
  */
 import path from 'node:path';
 import type { ProjectPaths } from '../project.ts';
-import { openLiveContent } from './engine/live/live-content.ts';
+import { openLiveContent, type RecordChange } from './engine/live/live-content.ts';
 import { liveSource } from './engine/live/live-source.ts';
+import { sameListedFields } from './engine/live/listing-site.ts';
 import { keptOutput, outputToMemory, type LiveFiles } from './engine/live/memory-output.ts';
 import type { Problem } from './model/problems.ts';
 import type { Renderer } from './model/site.ts';
@@ -45,15 +47,21 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
   const kept = keptOutput();
   const sink = outputToMemory(options.renderers ?? RENDERERS, kept, {
     readExtraFiles: (journal, journalFile) => readExtraFiles(paths, journal, journalFile),
+    // Records replaced in their places, the same in all the listings read of them: every renderer
+    // lists the paths it listed for the last site (listing-site.ts), and is listed when asked.
+    sameListings: () => source.patched !== undefined && sameListedFields(kept.listed, source.patched),
     media: () => content.media(),
   });
-  const run = async (): Promise<LiveSite> => {
-    const result = await runPipeline(source.content(), Promise.resolve(sink));
+  const run = async (replaced: readonly RecordChange[] | undefined): Promise<LiveSite> => {
+    const result = await runPipeline(source.content(replaced), Promise.resolve(sink));
     const { counts, contentWarnings: warnings } = result;
-    if (!result.ok || !result.files) return { ok: false, problems: result.problems, counts, warnings };
+    if (!result.ok || !result.files) {
+      source.forgetOrder();
+      return { ok: false, problems: result.problems, counts, warnings };
+    }
     return { ok: true, files: result.files, counts, mediaUrl: content.journal!.media_url, warnings };
   };
-  let site = await run();
+  let site = await run([]);
   const inPublic = (file: string) => file === paths.public || file.startsWith(paths.public + path.sep);
 
   return {
@@ -71,7 +79,7 @@ export async function openLiveBuild(paths: ProjectPaths, options: LiveOptions = 
       if (publicChanged) kept.extra = undefined;
       // New settings (or code) change what every output is: nothing made before is kept.
       if (change === 'all') Object.assign(kept, keptOutput());
-      site = await run();
+      site = await run(change === 'records' ? content.replaced() : undefined);
       return true;
     },
   };

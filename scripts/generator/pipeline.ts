@@ -7,7 +7,7 @@
  * scan and load through the build cache, or dev's records kept in memory and loaded again from the
  * changed paths) and where the outputs go (`OutputSink`: a build's writer into dist/, nothing for
  * `check`, dev's files in memory made when asked); never the stages, nor their order. What makes
- * dev fast (its records kept in memory, the paths kept between saves) is its content's and its
+ * dev fast (the order patched in place, the paths kept between saves) is its content's and its
  * sink's, behind these interfaces. It prints nothing and exits nothing.
  */
 import type { OutputFile, WrittenFiles } from '../shared/output-file.ts';
@@ -43,6 +43,8 @@ export interface PipelineContent {
   readonly counts: Omit<Counts, 'pdfs'>;
   /** The PDFs' checks: their problems, how many passed, and where each goes in the output. */
   checkMedia(): Promise<MediaResult>;
+  /** The journal in its published order; orderJournal (stages/resolve.ts) unless the content keeps one. */
+  order?(journal: JournalInput, records: Records): ResolvedJournal;
   /** Gives problems of records restored from the build cache their lines and columns. */
   locate(problems: Problem[]): Promise<void>;
 }
@@ -143,7 +145,8 @@ export async function runPipeline<Files>(
   appendAll(warned, oaiWarnings(journal, journalFile, counts.manuscripts));
 
   const media = content.checkMedia();
-  const site = problems.length === 0 && records ? orderJournal(journal, records) : undefined;
+  const order = content.order ?? orderJournal;
+  const site = problems.length === 0 && records ? order(journal, records) : undefined;
   const to = site && (await sink);
   const output = site && to && (await to.start(site));
   try {

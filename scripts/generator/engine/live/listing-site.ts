@@ -5,7 +5,7 @@
  * while they run (model/site.ts). Dev lists a renderer's outputs only when one of them is asked for
  * (live-output.ts); to know, at a save, whether the paths it serves are still the site's without
  * listing 750,000 outputs again, it notes which fields of each collection the listings read (the
- * reads outside any body). A save that leaves every record in its place (the order the build gives) and
+ * reads outside any body). A save that replaces records in their places (live-order.ts) and leaves
  * every such field as it was cannot change a listing: a renderer is pure, so the same fields give
  * the same paths. Any other save lists everything again.
  *
@@ -16,7 +16,7 @@
  */
 import type { AuthorRecord, FoundAuthors, ManuscriptRecord, VolumeRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
-import type { ResolvedJournal } from '../../stages/resolve.ts';
+import type { RecordChange } from './live-content.ts';
 
 type Collection = 'authors' | 'volumes' | 'manuscripts';
 
@@ -36,21 +36,13 @@ export function noListedFields(): ListedFields {
   return { authors: new Set(), volumes: new Set(), manuscripts: new Set() };
 }
 
-/**
- * Whether every renderer lists for `after` the paths it listed for `before`: each list as long, and
- * each record in its place either the same or the same in every field the listings read.
- */
-export function sameListings(fields: ListedFields, before: ResolvedJournal, after: ResolvedJournal): boolean {
-  const collections: Collection[] = ['authors', 'volumes', 'manuscripts'];
-  return collections.every((collection) => {
-    const [was, is] = [before[collection] as readonly object[], after[collection] as readonly object[]];
-    if (was.length !== is.length) return false;
+/** Whether the replaced records are the same as before in everything the listings read of them. */
+export function sameListedFields(fields: ListedFields, replaced: readonly RecordChange[]): boolean {
+  return replaced.every(({ collection, before, after }) => {
+    if (!before || !after) return false;
     const read = fields[collection];
-    for (let i = 0; i < is.length; i++) {
-      if (was[i] === is[i]) continue;
-      if (read.has(WHOLE)) return false;
-      for (const path of read) if (!sameValue(valueAt(was[i]!, path), valueAt(is[i]!, path))) return false;
-    }
+    if (read.has(WHOLE)) return false;
+    for (const path of read) if (!sameValue(valueAt(before, path), valueAt(after, path))) return false;
     return true;
   });
 }

@@ -42,6 +42,12 @@ interface FileEntry {
   readonly copies: readonly MediaCopy[];
 }
 
+export interface RecordChange {
+  collection: CollectionName;
+  before: AnyRecord | undefined;
+  after: AnyRecord | undefined;
+}
+
 /** What a batch of changed paths did to the content. */
 export type ContentChange =
   /** Nothing that matters: the same bytes saved again, or a file no build reads. */
@@ -65,6 +71,11 @@ export interface LiveContent {
   media(): ReadonlyMap<string, string>;
   /** The changed paths (absolute), as a watcher reports them. */
   apply(changed: readonly string[]): Promise<ContentChange>;
+  /**
+   * After `apply`: each record it replaced and what replaced it (`after` undefined: now invalid);
+   * undefined when it loaded everything again (files may have come or gone).
+   */
+  replaced(): readonly RecordChange[] | undefined;
   /** Gives problems of records restored from the build cache their lines and columns. */
   locate(problems: Problem[]): Promise<void>;
 }
@@ -72,6 +83,7 @@ export interface LiveContent {
 export async function openLiveContent(paths: ProjectPaths, progress: Progress = silentProgress): Promise<LiveContent> {
   let state = await loadEverything(paths, progress);
   let media: Map<string, string> | undefined;
+  let replaced: RecordChange[] | undefined = [];
   // The records as last handed out, and the entries loaded again since (by their place).
   let records: KeptRecords | undefined;
   let patched: number[] = [];
@@ -81,6 +93,7 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
     records = undefined;
     patched = [];
     media = undefined;
+    replaced = undefined;
     return state.fingerprint === before ? 'records' : 'all';
   };
 
@@ -116,8 +129,11 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
       }
       return media;
     },
+    replaced: () => replaced,
     async apply(changed) {
       const known: number[] = [];
+      const changes: RecordChange[] = [];
+      replaced = changes;
       for (const absolute of changed) {
         const relative = path.relative(paths.content, absolute);
         if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
@@ -146,6 +162,7 @@ export async function openLiveContent(paths: ProjectPaths, progress: Progress = 
         const now = await reloadFile(paths, entry, bytes, hash);
         state.entries[at] = now;
         patched.push(at);
+        changes.push({ collection: entry.collection, before: entry.record, after: now.record });
         // The same PDFs in the same places (an edit of anything but `document` or `pdf`): the map stands.
         if (copiesOf(entry) !== copiesOf(now)) media = undefined;
         reloaded = true;

@@ -10,8 +10,7 @@ import type { OutputFile } from '../../../shared/output-file.ts';
 import type { Renderer } from '../../model/site.ts';
 import type { JournalInput } from '../../model/schema.ts';
 import type { ExtraFiles, OutputGroup, OutputSink } from '../../pipeline.ts';
-import type { ResolvedJournal } from '../../stages/resolve.ts';
-import { noListedFields, sameListings, type ListedFields } from './listing-site.ts';
+import { noListedFields, type ListedFields } from './listing-site.ts';
 import { emptyMemo, renderLive, type OutputMemo } from './live-output.ts';
 import { chunksOf } from '../write/previous-lists.ts';
 import { indexOutputs, listsPaths, outputAt, reindexOutputs, type OutputIndex } from './output-index.ts';
@@ -30,8 +29,6 @@ export interface KeptOutput {
   memo: OutputMemo;
   /** The outputs of the last site that had no conflict, by path: the same paths have none again. */
   index: OutputIndex | undefined;
-  /** The site the index's paths were listed for. */
-  site: ResolvedJournal | undefined;
   /** What the renderers' listings have read of the records (listing-site.ts). */
   listed: ListedFields;
   /** The files beside the renderers', as last read. */
@@ -39,11 +36,16 @@ export interface KeptOutput {
 }
 
 export function keptOutput(): KeptOutput {
-  return { memo: emptyMemo(), index: undefined, site: undefined, listed: noListedFields(), extra: undefined };
+  return { memo: emptyMemo(), index: undefined, listed: noListedFields(), extra: undefined };
 }
 
 export interface MemoryOutputOptions {
   readExtraFiles(journal: JournalInput, journalFile: string): Promise<ExtraFiles>;
+  /**
+   * Whether every renderer lists the paths it listed for the last site: the records were replaced
+   * in their places, the same in all the listings read of them (listing-site.ts).
+   */
+  sameListings(): boolean;
   /** Where each PDF goes in the output, and its file. */
   media(): ReadonlyMap<string, string>;
 }
@@ -81,13 +83,10 @@ export function outputToMemory(
         copyMedia() {},
         conflicts(all) {
           groups = all;
-          // Every renderer lists the paths it listed for the indexed site (listing-site.ts): not listed to compare.
-          const same =
-            kept.index !== undefined && kept.site !== undefined && sameListings(kept.listed, kept.site, site);
+          const same = options.sameListings();
           const indexed = indexOutputs(all, kept.index, same ? rendered.length : 0);
           if ('conflicts' in indexed) return indexed.conflicts;
           index = kept.index = indexed.index;
-          kept.site = site;
           if (!same) for (const at of rendered.keys()) compared.add(at);
           return [];
         },
