@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import httpServer from 'http-server';
 import { headersFor, parseHeaders, parseRedirects, redirectFor } from '../hosts/cloudflare.ts';
-import { hostRules } from '../hosts/rules.ts';
+import { CONTRACT_RULES } from '../hosts/path-rules.ts';
 import { answerOaiRequest, isOaiRequest, OAI_INDEX } from '../oai/answer-request.ts';
 
 export interface PreviewOptions {
@@ -99,12 +99,13 @@ export function pathRules(
 ): (method: string | undefined, url: string, isFile: (relative: string) => boolean) => RuleAnswer {
   const headerRules = parseHeaders(headersText);
   const redirectRules = parseRedirects(redirectsText);
-  const allowed = new Set<string>(hostRules.allowedMethods);
+  const allowed = new Set<string>(CONTRACT_RULES.allowedMethods);
   return (method, requested, isFile): RuleAnswer => {
     const url = new URL(requested, 'http://preview.invalid');
     const headers = headersFor(headerRules, url.pathname);
     // As the CDN answers: 405, the path's headers, Allow, no body.
-    if (!allowed.has(method ?? '')) return { headers, status: 405, set: { Allow: hostRules.apiHeaders['Allow']! } };
+    if (!allowed.has(method ?? ''))
+      return { headers, status: 405, set: { Allow: CONTRACT_RULES.apiHeaders['Allow']! } };
     const redirect = redirectFor(redirectRules, url.pathname);
     if (redirect && redirect.status !== 200)
       return { headers, status: redirect.status, set: { Location: redirect.to + url.search } };
