@@ -9,7 +9,10 @@ import { CHUNKING, indexFiles, type IndexItem } from '../scripts/generator/rende
 import { renderOai } from '../scripts/generator/render/oai/oai.ts';
 import { datestampOf, sectionSets, setsOf } from '../scripts/generator/render/oai/oai-values.ts';
 import type { Site } from '../scripts/generator/model/site.ts';
-import { author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
+import { trackReads } from '../scripts/generator/engine/reuse/read-tracking.ts';
+import { resolveAuthors } from '../scripts/generator/stages/resolve.ts';
+import type { JournalInput } from '../scripts/generator/model/schema.ts';
+import { JOURNAL, author, bodyText, manuscript, site, volume } from './helpers/synthetic-site.ts';
 
 const HEAD = { identifierPrefix: 'oai:journal.example.org:', earliestDatestamp: '2020-01-01', sets: ['a', 'b', 'c'] };
 
@@ -153,13 +156,30 @@ describe('the index as the build lists it', () => {
     };
     return { spy, asked };
   };
-  it("reads each volume once, and a manuscript's authors only when an author has a modified date", () => {
+  it("looks no volume up by id, and a manuscript's authors only when an author has a modified date", () => {
     const plain = counted(journalOf());
     renderOai(plain.spy);
     expect(plain.asked).toEqual({ volume: 0, authorsOf: 0 });
     const withAuthorDate = counted(journalOf('2024-03-01'));
     renderOai(withAuthorDate.spy);
     expect(withAuthorDate.asked).toEqual({ volume: 0, authorsOf: 3000 });
+  });
+
+  it("notes Identify's reads as the three lists, not each author: an edit makes it again without valuing them one by one", () => {
+    const of = journalOf();
+    const resolved = {
+      journal: { ...JOURNAL, ...journal } as JournalInput,
+      authors: [...of.authors],
+      volumes: [...of.volumes],
+      manuscripts: [...of.manuscripts],
+      manuscriptAuthors: resolveAuthors([...of.authors], [...of.manuscripts]),
+    };
+    const tracker = trackReads(resolved);
+    const identify = renderOai(tracker.site).find((output) => output.path === 'oai/identify.xml')!;
+    const { value, reads } = tracker.track(() => [...(identify.body as () => Iterable<string>)()]);
+    expect(reads.split('\n').sort()).toEqual(['each:authors', 'each:manuscripts', 'each:volumes']);
+    expect(value.join('')).toBe(bodyText(renderOai(of).find((output) => output.path === 'oai/identify.xml')));
+    expect(value.join('')).toContain('<earliestDatestamp>2020-01-01</earliestDatestamp>');
   });
 
   it("lists each manuscript with the datestamp and sets its record's header gives", () => {

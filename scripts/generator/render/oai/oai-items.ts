@@ -15,12 +15,6 @@ import type { Site } from '../../model/site.ts';
 import type { IndexItem } from './oai-index.ts';
 import { volumeSetSpec } from './oai-values.ts';
 
-/** A volume as its manuscripts' items need it: its `modified` date and the position of its set. */
-interface VolumeDates {
-  modified: string | undefined;
-  set: number | undefined;
-}
-
 /**
  * The items, in the list's order. `sets`: every set's spec, as the head lists them (an item names
  * its sets by their positions there); `sections`: each section's set, by the section's name.
@@ -28,31 +22,40 @@ interface VolumeDates {
 export function indexItems(site: Site, sets: readonly string[], sections: ReadonlyMap<string, string>): IndexItem[] {
   const position = new Map(sets.map((spec, i) => [spec, i]));
   // As site.volume finds one: the last volume of an id (ids are unique once the content is valid).
-  const volumes = new Map<number, VolumeDates>();
-  for (const v of site.volumes) volumes.set(v.id, { modified: v.modified, set: position.get(volumeSetSpec(v)) });
+  const volumeSet = new Map<number, number | undefined>();
+  for (const v of site.volumes) volumeSet.set(v.id, position.get(volumeSetSpec(v)));
   const sectionSet = new Map<string, number | undefined>();
   for (const [name, spec] of sections) sectionSet.set(name, position.get(spec));
-  const authorDates = site.authors.some((a) => a.modified !== undefined);
+  const datestampOf = datestamps(site);
   const items = site.manuscripts.map((m): IndexItem => {
-    const volume = volumes.get(m.citation_volume);
-    let datestamp = later(later(m.citation_date, m.modified), volume?.modified);
-    if (authorDates) datestamp = latestOfAuthors(site, m, datestamp);
     const itemSets: number[] = [];
-    if (volume?.set !== undefined) itemSets.push(volume.set);
+    const volume = volumeSet.get(m.citation_volume);
+    if (volume !== undefined) itemSets.push(volume);
     const section = m.section === '' ? undefined : sectionSet.get(m.section);
     if (section !== undefined) itemSets.push(section);
-    return { id: m.id, datestamp, sets: itemSets };
+    return { id: m.id, datestamp: datestampOf(m), sets: itemSets };
   });
   return items.sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : a.id - b.id));
+}
+
+/**
+ * Each manuscript's datestamp, as datestampOf gives it, from the volumes' and authors' lists read
+ * whole: in a body (Identify's, which reads every datestamp), the lists are noted as three tokens,
+ * where a lookup per manuscript noted every author on its own, a token for each to value again
+ * after any edit.
+ */
+export function datestamps(site: Site): (m: ManuscriptRecord) => string {
+  const volumeDates = new Map<number, string | undefined>();
+  for (const v of site.volumes) volumeDates.set(v.id, v.modified);
+  const authorDates = site.authors.some((a) => a.modified !== undefined);
+  return (m) => {
+    let datestamp = later(later(m.citation_date, m.modified), volumeDates.get(m.citation_volume));
+    if (authorDates) for (const author of site.authorsOf(m)) datestamp = later(datestamp, author?.modified);
+    return datestamp;
+  };
 }
 
 /** The later of two ISO dates, which compare as text. */
 function later(date: string, other: string | undefined): string {
   return other !== undefined && other > date ? other : date;
-}
-
-function latestOfAuthors(site: Site, m: ManuscriptRecord, datestamp: string): string {
-  let latest = datestamp;
-  for (const author of site.authorsOf(m)) latest = later(latest, author?.modified);
-  return latest;
 }

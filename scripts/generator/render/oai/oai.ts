@@ -23,14 +23,13 @@ import { CROSS_ORIGIN_HEADERS } from '../../../hosts/path-rules.ts';
 import { sectionsOf } from '../api-detail.ts';
 import { xmlText } from '../feed.ts';
 import { indexFiles, type IndexItem } from './oai-index.ts';
-import { indexItems } from './oai-items.ts';
+import { datestamps, indexItems } from './oai-items.ts';
 import { dublinCore, oaiRecord } from './oai-record.ts';
 import {
   OAI_DC_PREFIX,
   OAI_FILES,
   OAI_NAMESPACE,
   STATIC_REPOSITORY_MAX_RECORDS,
-  datestampOf,
   identifierPrefix,
   recordPath,
   repositoryIdentifier,
@@ -145,8 +144,9 @@ function identify(site: Site, baseUrl: string): string {
   const { journal } = site;
   let earliestDatestamp = NO_RECORD_DATESTAMP;
   let firstId: number | undefined;
+  const datestampOf = datestamps(site);
   for (const m of site.manuscripts) {
-    const datestamp = datestampOf(site, m);
+    const datestamp = datestampOf(m);
     if (firstId === undefined || datestamp < earliestDatestamp) earliestDatestamp = datestamp;
     if (firstId === undefined || m.id < firstId) firstId = m.id;
   }
