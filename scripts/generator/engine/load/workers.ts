@@ -37,11 +37,12 @@ export async function runLoadJobs(jobs: readonly LoadJob[], options: LoadPoolOpt
   const batches: LoadBatch[] = [];
   for (let start = 0; start < jobs.length; start += BATCH_SIZE)
     batches.push({ jobs: jobs.slice(start, start + BATCH_SIZE), now });
-  if (threads === 0) {
+  // No files to load (all unchanged since the cache) starts no thread either.
+  const workers = Math.min(threads, batches.length);
+  if (workers === 0) {
     for (const batch of batches) options.onResults(loadBatch(batch));
     return;
   }
-  const workers = Math.min(threads, batches.length);
   const pool = startPool('load-worker', new URL('./load-worker.ts', import.meta.url), {
     minThreads: workers,
     maxThreads: workers,
