@@ -165,7 +165,7 @@ describe('a damaged build cache is removed, said in one line, and the build is c
         await writeFile(cache(ws), 'not a folder');
       },
     ],
-    ...['store.lmdb', 'lists.bin'].map((name): [string, (ws: Workspace) => Promise<void>] => [
+    ...['outputs.bin', 'reads.bin', 'lists.bin'].map((name): [string, (ws: Workspace) => Promise<void>] => [
       `a folder where ${name} should be`,
       async (ws) => {
         await rm(path.join(cache(ws), name), { force: true });

@@ -7,8 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutputManifest } from '../scripts/generator/engine/cache/cache.ts';
-import { packReads, type PackedReads } from '../scripts/generator/engine/cache/output-reads.ts';
+import {
+  readOutputManifest,
+  readOutputReads,
+  removeOutputManifest,
+  writeOutputManifest,
+  writeOutputReads,
+} from '../scripts/generator/engine/cache/cache.ts';
+import { packReads } from '../scripts/generator/engine/cache/output-reads.ts';
 import {
   JoinedRows,
   OutputRowsBuilder,
@@ -16,38 +22,14 @@ import {
   rowStamp,
   type OutputRows,
 } from '../scripts/generator/engine/cache/output-rows.ts';
-import type { RecordValues } from '../scripts/generator/engine/reuse/record-values.ts';
-import { openStore, type BuildStore } from '../scripts/generator/engine/store/build-store.ts';
-import {
-  commitOutput,
-  forgetOutput,
-  readOutputManifest,
-  readOutputReads,
-} from '../scripts/generator/engine/store/output-sections.ts';
 
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'output-rows-'));
 });
 afterAll(async () => {
-  store?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-let store: BuildStore | undefined;
-/** The build store as the next build opens it. */
-function reopened(fingerprint = 'fingerprint'): BuildStore {
-  store?.close();
-  store = openStore(dir, fingerprint);
-  return store;
-}
-
-const NO_READS: PackedReads = { paths: [], table: [], index: new Uint32Array(0) };
-
-/** Commits a manifest, and reads with it (none unless given), as a build does once its output is in place. */
-function commit(manifest: OutputManifest, reads = NO_READS, values?: RecordValues): void {
-  expect(commitOutput(reopened(), manifest, reads, values)).toBeUndefined();
-}
 
 function pages(count: number): OutputRowsBuilder {
   const rows = new OutputRowsBuilder();
@@ -130,15 +112,15 @@ describe('rows made one at a time', () => {
 describe('the output manifest in the build cache', () => {
   it("writes the next manifest from the previous one's rows, taken where they are, and from rows of its own", () => {
     const files = pages(5_000);
-    commit({ out: '/site/dist', files });
-    const previous = readOutputManifest(reopened())!.files;
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files });
+    const previous = readOutputManifest(dir, 'fingerprint')!.files;
     // Rows of the previous build's taken as they are, one of this build's, and one taken from another build's rows.
     const next = new OutputRowsBuilder(1);
     for (let row = 0; row < 4_001; row++) if (row !== 2_500) next.copy(previous, row);
     next.add('feed.xml', 'feed', 7, 1.9e12, 9);
     next.copy(files, 4_999);
-    commit({ out: '/site/dist', files: next });
-    const read = readOutputManifest(reopened())!.files;
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files: next });
+    const read = readOutputManifest(dir, 'fingerprint')!.files;
     expect(read.count).toBe(4_002);
     expect([read.name(2_499), read.name(2_500), read.key(2_500)]).toEqual([
       'manuscripts/2500.html',
@@ -166,8 +148,8 @@ describe('the output manifest in the build cache', () => {
   it('reads back every row with its own key and stamp, across frames', () => {
     // More rows than one frame holds (10,000), so that the second frame's stamps must land after the first's.
     const files = pages(25_003);
-    commit({ out: '/site/dist', files });
-    const read = readOutputManifest(reopened())!;
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files });
+    const read = readOutputManifest(dir, 'fingerprint')!;
     expect(read.out).toBe('/site/dist');
     const column = (rows: OutputRows, of: (row: number) => string) =>
       Array.from({ length: rows.count }, (_, row) => of(row));
@@ -195,23 +177,25 @@ describe('the output manifest in the build cache', () => {
     expect(['anuscripts/1.html', 'manuscripts/25004.html', ''].map((name) => read.files.rowNamed(name))).toEqual([
       -1, -1, -1,
     ]);
-    expect(readOutputManifest(reopened('another fingerprint'))).toBeUndefined();
+    expect(readOutputManifest(dir, 'another fingerprint')).toBeUndefined();
   });
 
   it('goes with the reads recorded with it: reads of an older output are never compared with a newer manifest', () => {
+    writeOutputManifest(dir, 'fingerprint', { out: '/site/dist', files: pages(3) });
     const values = { keys: ['', '', 'm1'], values: ['', '', 'hash-m1'], groups: [''], composites: [] };
-    commit(
-      { out: '/site/dist', files: pages(3) },
+    writeOutputReads(
+      dir,
+      'fingerprint',
       { paths: ['manuscripts/1.html'], table: ['m:m1'], index: Uint32Array.of(0) },
       values,
     );
-    expect(readOutputReads(reopened()).values).toEqual(values);
-    expect(readOutputReads(reopened()).outputs.get('manuscripts/1.html')).toBe('m:m1');
-    // A build about to change the output forgets both; one that stops before committing them again
+    expect(readOutputReads(dir, 'fingerprint').values).toEqual(values);
+    expect(readOutputReads(dir, 'fingerprint').outputs.get('manuscripts/1.html')).toBe('m:m1');
+    // A build about to change the output removes both; one that stops before writing them again
     // leaves neither.
-    expect(forgetOutput(reopened())).toBeUndefined();
-    expect(readOutputManifest(reopened())).toBeUndefined();
-    const reads = readOutputReads(reopened());
+    removeOutputManifest(dir);
+    expect(readOutputManifest(dir, 'fingerprint')).toBeUndefined();
+    const reads = readOutputReads(dir, 'fingerprint');
     expect(reads.values).toBeUndefined();
     expect(reads.outputs.get('manuscripts/1.html')).toBeUndefined();
   });
@@ -219,8 +203,8 @@ describe('the output manifest in the build cache', () => {
   it('keeps the reads of many outputs, their paths in parts, and finds each again', () => {
     const paths = Array.from({ length: 30_000 }, (_, i) => `citations/${i}.bib`);
     const reads = new Map(paths.map((path, i) => [path, `m:m${i % 7_000}`]));
-    commit({ out: '/site/dist', files: pages(1) }, packReads(paths, reads));
-    const found = readOutputReads(reopened()).outputs;
+    writeOutputReads(dir, 'fingerprint', packReads(paths, reads), undefined);
+    const found = readOutputReads(dir, 'fingerprint').outputs;
     expect(paths.filter((path) => found.get(path) !== reads.get(path))).toEqual([]);
     expect(found.get('citations/30000.bib')).toBeUndefined();
   });

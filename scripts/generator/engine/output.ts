@@ -14,7 +14,15 @@ import type { Progress } from '../progress.ts';
 import type { MediaCopy } from '../stages/media.ts';
 import type { ResolvedJournal } from '../stages/resolve.ts';
 import type { SwapSteps } from '../../shared/folder-swap.ts';
-import { readListTables, removeRetiredFiles, writeListTables } from './cache/cache.ts';
+import {
+  readListTables,
+  readOutputManifest,
+  readOutputReads,
+  removeOutputManifest,
+  writeListTables,
+  writeOutputManifest,
+  writeOutputReads,
+} from './cache/cache.ts';
 import { packReadsNow } from './cache/output-reads.ts';
 import { readLongFieldsIn } from './load/packed-manuscript.ts';
 import { rereadManuscript } from './load/reread.ts';
@@ -22,8 +30,6 @@ import { trackReads } from './reuse/read-tracking.ts';
 import { emptyReads, keyedByBody, keyOutputs, type PreviousReads, type RecordedReads } from './reuse/reuse.ts';
 import type { Scan } from './scan/stat-many.ts';
 import { startSearchIndex } from './search/search-index.ts';
-import { openStore, type BuildStore } from './store/build-store.ts';
-import { commitOutput, forgetOutput, readOutputManifest, readOutputReads } from './store/output-sections.ts';
 import type { ListTable } from './write/list-items.ts';
 import { countListItems } from './write/previous-lists.ts';
 import { startSite, type WriteStats } from './write/site-writer.ts';
@@ -86,8 +92,6 @@ export async function startOutput(
   const useCache = options.cache !== false;
   const { fingerprint } = options;
   const previousLists = useCache ? readListTables(paths.cache, fingerprint) : undefined;
-  // Opened for the whole output: read when the previous output is reused, written once the new one is in place.
-  const store = openStore(paths.cache, fingerprint);
   // A record restored from the check index is read in before an output that read it is rendered
   // again, so that no renderer waits on the disk.
   const tracker = trackReads(resolved, { readIn: (record) => readLongFieldsIn(record, rereadManuscript) });
@@ -95,7 +99,7 @@ export async function startOutput(
   const outputs = groups.flatMap((group) => group.outputs);
   const shrunk = options.allowShrink ? [] : shrinking(paths.out, outputs, previousLists);
   const reads: RecordedReads = { ...emptyReads(), byPlace: new Array<string | undefined>(keyedCount(outputs)) };
-  const previous = previousLists && previousReads(store, previousLists);
+  const previous = previousLists && previousReads(paths, fingerprint, previousLists);
   const renderKeyed = keyOutputs(outputs, tracker, previous, reads, { once: true });
   // Kept to the end: the composite tokens the previous build valued (an output taken whole may
   // still name them), and the previous outputs' reads; not what the records were worth then.
@@ -118,7 +122,7 @@ export async function startOutput(
     previousOutput: options.previous,
     ...(options.linkMedia ? { linkMedia: true } : {}),
     ...(options.swapSteps ? { swapSteps: options.swapSteps } : {}),
-    ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(store) } : {}),
+    ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
     filesAtFinish: outputs.length - streamed.length,
     reusePlanned: () => options.collect?.('reuse'),
   });
@@ -128,8 +132,7 @@ export async function startOutput(
     copyMedia: (copies) => writing.copyMedia(copies),
     async finish(more, accept) {
       // The output is about to change: the old manifest no longer describes it.
-      const forgotten = forgetOutput(store);
-      removeRetiredFiles(paths.cache);
+      removeOutputManifest(paths.cache);
       options.collect?.('pages');
       const whole = outputs.filter((output) => !output.items);
       const searchFiles = (await search?.files()) ?? [];
@@ -150,31 +153,23 @@ export async function startOutput(
           }),
         (index) => (places[index]! < 0 ? undefined : renderKeyed(whole[index]!, places[index]!)),
       );
-      if (!written) {
-        store.close();
-        return undefined;
-      }
+      if (!written) return undefined;
       options.collect?.('written');
       // The output is in place: a cache that cannot be written now is a warning (cache.ts).
       const warnings = [
-        store.warning,
-        forgotten,
-        commitOutput(
-          store,
-          written.manifest,
+        writeOutputManifest(paths.cache, fingerprint, written.manifest),
+        writeListTables(paths.cache, fingerprint, written.lists),
+        writeOutputReads(
+          paths.cache,
+          fingerprint,
           packReadsNow(() => keyedPaths(outputs), reads.byPlace!, previousOutputs),
           tracker.values(carried),
         ),
-        writeListTables(paths.cache, fingerprint, written.lists),
         search?.remember(),
       ].filter((warning) => warning !== undefined);
-      store.close();
       return { ...written, warnings: [...new Set(warnings)] };
     },
-    abandon: () => {
-      store.close();
-      return writing.abandon();
-    },
+    abandon: () => writing.abandon(),
   };
 }
 
@@ -191,10 +186,10 @@ function keyedCount(outputs: readonly OutputFile[]): number {
 }
 
 /** What the previous build's outputs and list items read, from the build cache. */
-function previousReads(store: BuildStore, lists: ReadonlyMap<string, ListTable>): PreviousReads {
+function previousReads(paths: ProjectPaths, fingerprint: string, lists: ReadonlyMap<string, ListTable>): PreviousReads {
   const items = new Map<string, ReadonlyMap<string, string>>();
   for (const [path, table] of lists) if (table.reads) items.set(path, table.reads);
-  return { ...readOutputReads(store), items };
+  return { ...readOutputReads(paths.cache, fingerprint), items };
 }
 
 /**

@@ -1,19 +1,16 @@
 /**
  * The build cache's folder as the build expects it: a folder (or a link to one), whose `.bin` files
- * and build store (engine/store/build-store.ts) are files and whose `listings` (written by earlier versions of the scan) is a folder. Anything
+ * are files and whose `listings` (written by earlier versions of the scan) is a folder. Anything
  * else (the folder replaced by a file, a cache file replaced by a folder, by hand or a tool gone wrong)
  * made the build fail on its first write or removal there. The cache is disposable
  * (engine/cache/cache.ts): a damaged one is emptied, said in one line, and the build that follows
  * is cold, its output the same as any cold build's. Damaged bytes inside a cache file need nothing
- * of this: every frame and every value of the store carries a CRC-32, and the store checks its own
- * head.
+ * of this: every frame carries a CRC-32.
  */
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { removeTree } from '../../shared/remove-tree.ts';
 
-/** The build store's file and its lock file start so (engine/store/build-store.ts, STORE_FILE). */
-const STORE_FILES = 'store.lmdb';
 /** The folder under the cache where earlier versions of the scan kept the content folders' listings. */
 const LISTINGS = 'listings';
 
@@ -41,7 +38,7 @@ async function damageOf(dir: string): Promise<{ what: string; inside: boolean } 
   // A folder that cannot be listed is left to the writes, which warn (engine/cache/cache.ts).
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
-    if ((entry.name.endsWith('.bin') || entry.name.startsWith(STORE_FILES)) && !entry.isFile())
+    if (entry.name.endsWith('.bin') && !entry.isFile())
       return { what: `${entry.name} is ${entry.isDirectory() ? 'a folder' : 'no file'}, not a file`, inside: true };
     if (entry.name === LISTINGS && !entry.isDirectory()) return { what: `${LISTINGS} is not a folder`, inside: true };
   }

@@ -30,18 +30,20 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { FileStamp } from '../scan/stat-many.ts';
-import type { OutputRows } from './output-rows.ts';
+import { JoinedRows, ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
+import { PreviousOutputReads, type PackedReads, type ReadsByPath } from './output-reads.ts';
+import type { RecordValues } from '../reuse/record-values.ts';
 import type { ListTable } from '../write/list-items.ts';
 import type { Loaded } from '../../stages/load.ts';
 import type { SetAsideFields } from '../load/set-aside.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
-/** Bump when the layout of the cache files or of the build store's values changes. */
-const CACHE_FORMAT = 15;
+/** Bump when the layout of the cache files changes. */
+const CACHE_FORMAT = 14;
+const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
-/** Files of earlier versions whose content moved into the build store (store/output-sections.ts). */
-const RETIRED_FILES = ['outputs.bin', 'reads.bin'];
+const OUTPUT_READS_FILE = 'reads.bin';
 
 export interface RecordEntry {
   file: string;
@@ -110,9 +112,58 @@ function readVersion(manifest: string): string {
   }
 }
 
-/** Removes the files of earlier versions whose content the build store keeps now. */
-export function removeRetiredFiles(dir: string): void {
-  for (const name of RETIRED_FILES) rmSync(path.join(dir, name), { force: true });
+/**
+ * outputs.bin: frames of up to OUTPUT_ROWS_PER_FRAME files in columns (paths and keys
+ * NUL-joined, stamps as numbers): no array or object per file to write or to read back: 200,000
+ * files at 100,000 manuscripts, where an entry each costs tens of MB at the end of a cold build.
+ * A frame's texts (about 50 KB each) are collected young: frames of 10,000 files made texts large
+ * enough for the old generation, where they waited for a full collection (57 MB of a cold build's
+ * peak at 100,000 manuscripts).
+ */
+type OutputFrame = [out: string, files: string, keys: string, stamps: Float64Array];
+const OUTPUT_ROWS_PER_FRAME = 2_000;
+
+export function readOutputManifest(dir: string, fingerprint: string): OutputManifest | undefined {
+  const frames = readFrames<OutputFrame>(path.join(dir, OUTPUTS_FILE), fingerprint);
+  if (!frames || frames.length === 0) return undefined;
+  const files = JoinedRows.fromFrames(frames.map(([, names, keys, stamps]) => ({ names, keys, stamps })));
+  return files && { out: frames[0]![0], files };
+}
+
+export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): CacheWarning {
+  // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
+  const { files } = manifest;
+  const count = Math.max(1, Math.ceil(files.count / OUTPUT_ROWS_PER_FRAME));
+  return writeFrames(dir, OUTPUTS_FILE, fingerprint, {
+    length: count,
+    *[Symbol.iterator]() {
+      for (let i = 0; i < count; i++) {
+        const start = i * OUTPUT_ROWS_PER_FRAME;
+        const end = Math.min(files.count, start + OUTPUT_ROWS_PER_FRAME);
+        const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
+        for (let row = start; row < end; row++)
+          for (let f = 0; f < ROW_STAMP_FIELDS; f++)
+            frameStamps[(row - start) * ROW_STAMP_FIELDS + f] = files.stampField(row, f);
+        yield [
+          manifest.out,
+          files.joinedNames(start, end),
+          files.joinedKeys(start, end),
+          frameStamps,
+        ] satisfies OutputFrame;
+      }
+    },
+  });
+}
+
+/**
+ * Removes the manifest of the output and the reads recorded with it: both describe the output as
+ * it is, and are written again once the new one is in place. The reads go too, so that reads from
+ * an older output are never compared with a newer manifest: what their tokens were worth then
+ * (record-values.ts) is only what the manifest's keys were made from if both come from one build.
+ */
+export function removeOutputManifest(dir: string): void {
+  rmSync(path.join(dir, OUTPUTS_FILE), { force: true });
+  rmSync(path.join(dir, OUTPUT_READS_FILE), { force: true });
 }
 
 /*
@@ -253,6 +304,46 @@ export function writeListTables(
 ): CacheWarning {
   // A table is a few MB at 100,000 manuscripts: one per frame.
   return writeMap(dir, LIST_TABLES_FILE, fingerprint, tables, 1);
+}
+
+/** What each output read when it was last rendered (reuse.ts), by output path, and what the tokens named then. */
+export function readOutputReads(dir: string, fingerprint: string): { outputs: ReadsByPath; values?: RecordValues } {
+  const [head, ...rest] =
+    readFrames<OutputReadsHead | string | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
+  if (!head || typeof head !== 'object' || Array.isArray(head)) return { outputs: new Map() };
+  const { values, parts, index } = head;
+  const paths = rest.slice(0, parts) as string[];
+  const table = (rest.slice(parts) as string[][]).flat();
+  return {
+    outputs: new PreviousOutputReads({ paths, index, table }),
+    ...(values ? { values } : {}),
+  };
+}
+
+/**
+ * The reads in frames: the places and the values first, then the paths, a part of a few thousand
+ * per frame, then the table of reads, 10,000 at a time.
+ */
+export function writeOutputReads(
+  dir: string,
+  fingerprint: string,
+  reads: PackedReads,
+  values: RecordValues | undefined,
+): CacheWarning {
+  const frames: (OutputReadsHead | string | string[])[] = [
+    { parts: reads.paths.length, index: reads.index, ...(values ? { values } : {}) },
+    ...reads.paths,
+  ];
+  for (let start = 0; start < reads.table.length; start += 10_000)
+    frames.push(reads.table.slice(start, start + 10_000));
+  return writeFrames(dir, OUTPUT_READS_FILE, fingerprint, frames);
+}
+
+/** The first frame of the reads' file: how many frames of paths follow it. */
+interface OutputReadsHead {
+  parts: number;
+  index: Uint32Array;
+  values?: RecordValues;
 }
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {

@@ -18,7 +18,7 @@
  * - lmdb is loaded on the first open only: `check` does not open the store yet, and loading lmdb's
  *   code and its native addons costs tens of milliseconds.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -76,9 +76,6 @@ let lmdb: LmdbModule | undefined;
 /** Opens (or makes) the store in the cache folder `dir`; one holding another fingerprint is emptied. */
 export function openStore(dir: string, fingerprint: string): BuildStore {
   const file = path.join(dir, STORE_FILE);
-  // LMDB maps its lock file: made on a full disk, the first write to it stopped the process with a
-  // bus error, where a cache file that cannot be written is only a warning.
-  if (freeBytes(dir) < MIN_FREE_BYTES) return emptyStore(notWritten(dir, { code: 'ENOSPC' }));
   let damage: string | undefined;
   try {
     return new LmdbStore(openChecked(file), dir, fingerprint, undefined);
@@ -94,21 +91,6 @@ export function openStore(dir: string, fingerprint: string): BuildStore {
     return emptyStore(
       `the build cache (${shown}) could not be opened (${reason(error)}): the output is complete; the next build does again what the cache would have spared it`,
     );
-  }
-}
-
-/** Free space below which the store is not opened (its lock file alone is 8 KB, a commit a few pages). */
-const MIN_FREE_BYTES = 1 << 20;
-
-/** The space free for this user on the disk of `dir` (made if missing); unbounded when it cannot be told. */
-function freeBytes(dir: string): number {
-  try {
-    mkdirSync(dir, { recursive: true });
-    const { bavail, bsize } = statfsSync(dir);
-    return bavail * bsize;
-  } catch {
-    // Opening will say what is wrong with the folder.
-    return Number.POSITIVE_INFINITY;
   }
 }
 
@@ -287,8 +269,7 @@ class LmdbStore implements BuildStore {
       action();
       return undefined;
     } catch (error) {
-      // LMDB reports a write refused for want of space as an I/O error: the disk says which it was.
-      return notWritten(this.#dir, freeBytes(this.#dir) < MIN_FREE_BYTES ? { code: 'ENOSPC' } : error);
+      return notWritten(this.#dir, error);
     }
   }
 }
@@ -326,20 +307,12 @@ function unpack(packed: Buffer | undefined): unknown {
 }
 
 function reason(error: unknown): string {
-  return noSpace(error) ? 'no space left' : String((error as Error).message).split('\n')[0]!;
-}
-
-/** Whether a write failed for want of space: Node's errors say so by their code, lmdb's by their message. */
-function noSpace(error: unknown): boolean {
   const { code, message } = error as NodeJS.ErrnoException;
-  return (
-    code === 'ENOSPC' ||
-    code === 'EDQUOT' ||
-    /ENOSPC|No space left|Disk quota exceeded|File too large/i.test(message ?? '')
-  );
+  return code === 'ENOSPC' || code === 'EDQUOT' ? 'no space left' : message.split('\n')[0]!;
 }
 
 function notWritten(dir: string, error: unknown): string {
-  const why = noSpace(error) ? `no space left on ${dir}` : reason(error);
+  const { code } = error as NodeJS.ErrnoException;
+  const why = code === 'ENOSPC' || code === 'EDQUOT' ? `no space left on ${dir}` : reason(error);
   return `the build cache could not be written (${why}): the output is complete; the next build does again what the cache would have spared it`;
 }
