@@ -13,7 +13,7 @@
 import type { ManuscriptRecord } from '../../model/records.ts';
 import type { Site } from '../../model/site.ts';
 import type { IndexItem } from './oai-index.ts';
-import { volumeSetSpec } from './oai-values.ts';
+import { later, volumeSetSpec } from './oai-values.ts';
 
 /**
  * The items, in the list's order. `sets`: every set's spec, as the head lists them (an item names
@@ -53,9 +53,4 @@ export function datestamps(site: Site): (m: ManuscriptRecord) => string {
     if (authorDates) for (const author of site.authorsOf(m)) datestamp = later(datestamp, author?.modified);
     return datestamp;
   };
-}
-
-/** The later of two ISO dates, which compare as text. */
-function later(date: string, other: string | undefined): string {
-  return other !== undefined && other > date ? other : date;
 }

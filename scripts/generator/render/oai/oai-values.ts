@@ -37,14 +37,14 @@ export function identifierPrefix(journal: JournalInput): string {
  * its authors' (ISO dates compare as text). No clock: the same content gives the same datestamps.
  */
 export function datestampOf(site: Site, m: ManuscriptRecord): string {
-  let latest = m.citation_date;
-  const later = (date: string | undefined) => {
-    if (date !== undefined && date > latest) latest = date;
-  };
-  later(m.modified);
-  later(site.volume(m.citation_volume)?.modified);
-  for (const author of site.authorsOf(m)) later(author?.modified);
-  return latest;
+  let datestamp = later(later(m.citation_date, m.modified), site.volume(m.citation_volume)?.modified);
+  for (const author of site.authorsOf(m)) datestamp = later(datestamp, author?.modified);
+  return datestamp;
+}
+
+/** The later of two ISO dates, which compare as text. */
+export function later(date: string, other: string | undefined): string {
+  return other !== undefined && other > date ? other : date;
 }
 
 export const volumeSetSpec = (volume: VolumeRecord) => `volume-${volume.id}`;
