@@ -55,11 +55,32 @@ export const PRECOMPRESSED = ['.gz', '.br'] as const;
  */
 export const KEY_AS_RECORDED = '\0as recorded';
 
-/** A JSON array, item by item (render/api.ts); its `keys` are set by the build from what each item read (engine/reuse/reuse.ts). */
+/**
+ * How a list's items make its file: `open`, the items joined by `separator`, then `close` (with no
+ * item, `open` and `close` alone). The write stage and dev splice a list by it; nothing else of the
+ * format is theirs to know.
+ */
+export interface ListFraming {
+  readonly open: string;
+  readonly separator: string;
+  readonly close: string;
+}
+
+/** SPEC 4, rule 1: a bare JSON array, its items joined by commas, no spaces (as DRF writes it). */
+export const JSON_ARRAY: ListFraming = Object.freeze({ open: '[', separator: ',', close: ']' });
+
+/** A list's framing: its own, or the JSON array when it names none. */
+export function framingOf(items: ListItems): ListFraming {
+  return items.framing ?? JSON_ARRAY;
+}
+
+/** A list, item by item (render/api.ts); its `keys` are set by the build from what each item read (engine/reuse/reuse.ts). */
 export interface ListItems {
   count: number;
-  /** The item's JSON text, or its pieces: texts, and bytes that are UTF-8 JSON already. */
+  /** The item's text, or its pieces: texts, and bytes that are UTF-8 text already (JSON, in a JSON array). */
   render(i: number): string | readonly (string | Uint8Array)[];
+  /** What surrounds and separates the items; JSON_ARRAY when left out. `body` must give the same bytes. */
+  framing?: ListFraming;
   /** The record item `i` is about: an item is matched with the previous build's by it. */
   subject?(i: number): object;
   /** What each item read when it was last rendered, by its record (set by the build, kept in its cache). */

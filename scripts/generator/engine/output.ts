@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ProjectPaths } from '../../project.ts';
-import type { OutputFile, WrittenFiles } from '../../shared/output-file.ts';
+import { framingOf, type OutputFile, type WrittenFiles } from '../../shared/output-file.ts';
 import type { Problem } from '../model/problems.ts';
 import type { Renderer } from '../model/site.ts';
 import type { Progress } from '../progress.ts';
@@ -205,7 +205,9 @@ function shrinking(
   const shrunk: Shrink[] = [];
   for (const output of outputs) {
     if (!output.items) continue;
-    const before = previousLists?.get(output.path)?.lengths.length ?? countListItems(path.join(outDir, output.path));
+    const before =
+      previousLists?.get(output.path)?.lengths.length ??
+      countListItems(path.join(outDir, output.path), framingOf(output.items));
     const after = output.items.count;
     if (before !== undefined && before > 0 && (after === 0 || after * 2 < before))
       shrunk.push({ path: output.path, before, after });

@@ -5,7 +5,7 @@
  * (list-items.ts), so that a build after an edit renders only the items that changed.
  */
 import type { AuthorRecord, ManuscriptRecord, VolumeRecord } from '../model/records.ts';
-import type { ListItems, OutputFile } from '../../shared/output-file.ts';
+import { framingOf, type ListItems, type OutputFile } from '../../shared/output-file.ts';
 import { listFile } from '../../shared/contract.ts';
 import type { Site } from '../model/site.ts';
 import { publishedJsonOf, type FoundAuthors, type LongField } from '../model/records.ts';
@@ -108,15 +108,19 @@ function list<T extends object>(
     render: (i) => render(records[i]!),
     subject: (i) => records[i]!,
   };
-  return { path, precompress: true, items, body: () => wholeList(items) };
+  return { path, precompress: true, items, body: () => listBody(items) };
 }
 
-/** SPEC 4, rule 1: a bare JSON array, its items joined by commas, no spaces (as DRF writes it). */
-function* wholeList(items: ListItems): Generator<string> {
+/**
+ * A list's body, item by item, in its framing: the bytes the write stage makes of its items. The
+ * lists above name none, and are bare JSON arrays (SPEC 4, rule 1).
+ */
+export function* listBody(items: ListItems): Generator<string> {
+  const { open, separator, close } = framingOf(items);
   const decoder = new TextDecoder();
-  yield '[';
-  for (let i = 0; i < items.count; i++) yield (i > 0 ? ',' : '') + itemText(items.render(i), decoder);
-  yield ']';
+  yield open;
+  for (let i = 0; i < items.count; i++) yield (i > 0 ? separator : '') + itemText(items.render(i), decoder);
+  yield close;
 }
 
 /** An item's JSON as one text: its pieces joined, the UTF-8 ones decoded. */

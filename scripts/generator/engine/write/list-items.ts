@@ -1,15 +1,16 @@
 /**
  * The API lists as items (a build after one edit at 100,000 manuscripts must not serialize
- * the whole 238 MB manuscripts list again). A list is `[`, its items joined by `,`, and `]`, cut into
- * chunks of ITEMS_PER_CHUNK items: the chunks are what the write stage streams and what the
- * segmented twins group into segments (segmented-twins.ts), so the layout lives here, once, for
- * both ways of producing it.
+ * the whole 238 MB manuscripts list again). A list is its framing's `open`, its items joined by its
+ * `separator`, and its `close` (ListItems.framing: the JSON array's `[`, `,` and `]` unless the
+ * renderer says otherwise), cut into chunks of ITEMS_PER_CHUNK items: the chunks are what the write
+ * stage streams and what the segmented twins group into segments (segmented-twins.ts), so the
+ * layout lives here, once, for both ways of producing it.
  *
  * The write stage records, for each list it writes, every item's key (OutputFile.items) and length
  * in bytes: a ListTable. The next build takes an item whose key it finds in the previous table from
  * the previous file, by byte range (runs of consecutive items in one read), and renders only the rest.
  */
-import type { ListItems } from '../../../shared/output-file.ts';
+import { framingOf, type ListFraming, type ListItems } from '../../../shared/output-file.ts';
 import { bufferView } from '../../../shared/movable-bytes.ts';
 import type { SegmentTable } from '../compress/segmented-twins.ts';
 import type { FileStamp } from '../scan/stat-many.ts';
@@ -81,11 +82,25 @@ export function keyed(items: ListItems): items is ListItems & { keys: readonly s
   );
 }
 
-/** The size in bytes of the file a table describes. */
-export function tableBytes(table: ListTable): number {
-  let bytes = 2 + Math.max(0, table.lengths.length - 1);
+/**
+ * The size in bytes of the file a table describes, framed by `framing`: the list's own now, which
+ * was its own when the table was written too (the framing is the renderer's, and the build cache is
+ * dropped whole when the code or the journal's settings change).
+ */
+export function tableBytes(table: ListTable, framing: ListFraming): number {
+  const { open, separator, close } = framingBytes(framing);
+  let bytes = open + close + separator * Math.max(0, table.lengths.length - 1);
   for (const length of table.lengths) bytes += length;
   return bytes;
+}
+
+/** The sizes in bytes of a framing's texts. */
+function framingBytes({ open, separator, close }: ListFraming): Record<keyof ListFraming, number> {
+  return {
+    open: Buffer.byteLength(open, 'utf8'),
+    separator: Buffer.byteLength(separator, 'utf8'),
+    close: Buffer.byteLength(close, 'utf8'),
+  };
 }
 
 /** What splicedChunks reports as it goes: every item's length (for the next table), and how many it rendered. */
@@ -104,10 +119,13 @@ export function* splicedChunks(
   record: SpliceRecord = { lengths: new Uint32Array(items.count), rendered: 0 },
 ): Generator<ChunkPart[]> {
   const { lengths } = record;
-  const old = previous ? oldItems(previous) : undefined;
+  const framing = framingOf(items);
+  const { separator } = framing;
+  const separatorSize = framingBytes(framing).separator;
+  const old = previous ? oldItems(previous, framing) : undefined;
   /** The previous item after the last one taken: where the next chunk most likely starts. */
   let next = 0;
-  yield [Buffer.from('[')];
+  yield [Buffer.from(framing.open)];
   for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
     const end = Math.min(start + ITEMS_PER_CHUNK, items.count);
     // A chunk whose items are the previous list's, in order, from `next` (after an edit, all but one
@@ -121,14 +139,14 @@ export function* splicedChunks(
         length: old.offsets[next + end - start - 1]! + old.lengths[next + end - start - 1]! - old.offsets[next]!,
       };
       next += end - start;
-      yield start > 0 ? [Buffer.from(','), range] : [range];
+      yield start > 0 ? [Buffer.from(separator), range] : [range];
       continue;
     }
     const parts: ChunkPart[] = [];
     // What was rendered since the last range: texts and bytes, and their size in bytes.
     const rendered = new RenderedBytes(parts);
-    if (start > 0) rendered.text(',', 1);
-    // A run of consecutive previous items, [first, last]: one read, commas included.
+    if (start > 0) rendered.text(separator, separatorSize);
+    // A run of consecutive previous items, [first, last]: one read, separators included.
     let first = -1;
     let last = -1;
     const endRun = () => {
@@ -153,7 +171,7 @@ export function* splicedChunks(
             continue;
           }
           endRun();
-          if (i > start) rendered.text(',', 1);
+          if (i > start) rendered.text(separator, separatorSize);
           first = last = j;
           continue;
         }
@@ -161,7 +179,7 @@ export function* splicedChunks(
       endRun();
       const json = items.render(i);
       record.rendered++;
-      if (i > start) rendered.text(',', 1);
+      if (i > start) rendered.text(separator, separatorSize);
       if (typeof json === 'string') {
         lengths[i] = rendered.text(json);
         continue;
@@ -175,7 +193,7 @@ export function* splicedChunks(
     rendered.flush();
     yield parts;
   }
-  yield [Buffer.from(']')];
+  yield [Buffer.from(framing.close)];
 }
 
 /**
@@ -210,7 +228,7 @@ class RenderedBytes {
   flush(): void {
     if (this.#pieces.length === 0) return;
     // A buffer of its own from 4 KB on (a chunk's); below, a view on Node's shared pool, which the
-    // list writer copies rather than moves (the commas between ranges after an edit).
+    // list writer copies rather than moves (the separators between ranges after an edit).
     const buffer = Buffer.allocUnsafe(this.#size);
     let at = 0;
     for (const piece of this.#pieces) {
@@ -228,15 +246,17 @@ class RenderedBytes {
 
 /**
  * A key for each chunk splicedChunks yields, in order: equal keys, equal bytes (the items' keys,
- * and what surrounds them in the chunk). The segmented twins key their segments by these instead of
- * hashing the bytes (segmented-twins.ts: 216 MB at 100,000 manuscripts).
+ * and what surrounds them in the chunk; the framing's texts are their own keys). The segmented twins
+ * key their segments by these instead of hashing the bytes (segmented-twins.ts: 216 MB at 100,000
+ * manuscripts).
  */
 export function* chunkKeys(items: ListItems & { keys: readonly string[] }): Generator<string> {
-  yield '[';
+  const { open, separator, close } = framingOf(items);
+  yield open;
   for (let start = 0; start < items.count; start += ITEMS_PER_CHUNK) {
-    yield `items${start === 0 ? '' : ','}\n${items.keys.slice(start, Math.min(start + ITEMS_PER_CHUNK, items.count)).join('\n')}`;
+    yield `items${start === 0 ? '' : separator}\n${items.keys.slice(start, Math.min(start + ITEMS_PER_CHUNK, items.count)).join('\n')}`;
   }
-  yield ']';
+  yield close;
 }
 
 /**
@@ -244,18 +264,19 @@ export function* chunkKeys(items: ListItems & { keys: readonly string[] }): Gene
  * table's newline-joined keys as they are. Splitting them into 250,000 strings and a map
  * of them took the main thread a tenth of a second after every edit, and their garbage as much.
  */
-function oldItems(table: ListTable) {
+function oldItems(table: ListTable, framing: ListFraming) {
   const { keys, lengths } = table;
   const count = lengths.length;
+  const sizes = framingBytes(framing);
   /** Where each key starts in `keys`; keyStarts[count] is one past the end (as if a newline followed). */
   const keyStarts = new Uint32Array(count + 1);
   const offsets = new Float64Array(count);
-  let offset = 1; // after `[`
+  let offset = sizes.open;
   let at = 0;
   for (let j = 0; j < count; j++) {
     keyStarts[j] = at;
     offsets[j] = offset;
-    offset += lengths[j]! + 1; // and the comma
+    offset += lengths[j]! + sizes.separator;
     const newline = keys.indexOf('\n', at);
     at = newline < 0 ? keys.length + 1 : newline + 1;
   }

@@ -1,6 +1,6 @@
 /** The previous build's list files, when they are still the files their tables describe. */
 import { closeSync, lstatSync, openSync, readSync } from 'node:fs';
-import type { OutputFile } from '../../../shared/output-file.ts';
+import { JSON_ARRAY, type ListFraming, type OutputFile } from '../../../shared/output-file.ts';
 import { sameStamp, stampOfStat, type FileStamp } from '../scan/stat-many.ts';
 import { tableBytes, type ListTable } from './list-items.ts';
 import type { PreviousListFile } from './list-writer.ts';
@@ -9,14 +9,16 @@ import { PRECOMPRESSED } from '../../../shared/output-file.ts';
 /**
  * The previous build's files of a list, when they still are the files its table describes: same
  * stamp (the previous output's files are only ever replaced, never modified), and for the list the
- * size the table adds up to. Otherwise every item is rendered (and a twin's every segment
- * compressed). The list writer checks the stamps again as it opens them.
+ * size the table adds up to, framed by `framing` (the list's). Otherwise every item is rendered (and a
+ * twin's every segment compressed). The list writer checks the stamps again as it opens them.
  */
 export function previousListFile(
   file: string,
   table: ListTable | undefined,
+  framing: ListFraming,
 ): { table: ListTable; files: PreviousListFile } | undefined {
-  if (!table || !hasStamp(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table)) return undefined;
+  if (!table || !hasStamp(file, table.stamps[0]) || table.stamps[0]!.size !== tableBytes(table, framing))
+    return undefined;
   // The twins' stamps follow the list's, in the order of PRECOMPRESSED.
   const twins = PRECOMPRESSED.flatMap((suffix, i) => {
     const segments = table.twins?.[suffix];
@@ -43,9 +45,12 @@ export function* chunksOf(body: OutputFile['body']): Iterable<Uint8Array[]> {
 /**
  * How many items the JSON array in `file` holds, read in slices and counted without parsing it (a
  * 216 MB list parsed whole would take a build over its memory). Undefined when there is no such
- * file or it is not one array.
+ * file or it is not one array, and for a list framed otherwise (`framing`, the list's): a separator
+ * may occur inside an item, and only a JSON scanner tells the two apart. Such a list's items are
+ * counted by the table the build cache keeps of it, or not at all.
  */
-export function countListItems(file: string): number | undefined {
+export function countListItems(file: string, framing: ListFraming = JSON_ARRAY): number | undefined {
+  if (!isJsonArray(framing)) return undefined;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -87,6 +92,11 @@ export function countListItems(file: string): number | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Whether `framing` is the JSON array's. */
+function isJsonArray({ open, separator, close }: ListFraming): boolean {
+  return open === JSON_ARRAY.open && separator === JSON_ARRAY.separator && close === JSON_ARRAY.close;
 }
 
 const [BACKSLASH, QUOTE, SPACE, NEWLINE, TAB, RETURN, COMMA, OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [

@@ -20,7 +20,7 @@ import type { OutputManifest } from '../cache/cache.ts';
 import { OutputRowsBuilder, rowFinder, rowStamp, type OutputRows } from '../cache/output-rows.ts';
 import type { MediaCopy } from '../../stages/media.ts';
 
-import type { OutputFile } from '../../../shared/output-file.ts';
+import { framingOf, type OutputFile } from '../../../shared/output-file.ts';
 
 import { statMany, type FileStamp } from '../scan/stat-many.ts';
 import { createFileWriter } from './file-writer.ts';
@@ -163,7 +163,7 @@ export async function startSite(
     await ensureFolder(file);
     const items = output.items && keyed(output.items) ? output.items : undefined;
     const previous = items
-      ? previousListFile(under(outDir, output.path), options.previousLists?.get(output.path))
+      ? previousListFile(under(outDir, output.path), options.previousLists?.get(output.path), framingOf(items))
       : undefined;
     const record = { lengths: new Uint32Array(items?.count ?? 0), rendered: 0 };
     const chunks = items ? splicedChunks(items, previous?.table, record) : chunksOf(output.body);
