@@ -8,7 +8,9 @@
  *     search-index.ts times the search index), and the files and bytes the build wrote under dist/oai/;
  *   - a full harvest through the preview server, in this process on a free port: ListIdentifiers
  *     and ListRecords followed through every resumptionToken, their pages, requests a second and
- *     bytes, and a check that every manuscript came exactly once.
+ *     bytes, and a check that every manuscript came exactly once;
+ *   - the CPU each kind of request costs the Cloudflare Pages worker, warm and cold, against the
+ *     Free plan's 10 ms (oai-cpu.ts).
  *
  *   tsx scripts/bench/oai-harvest.ts <project root>
  */
@@ -25,6 +27,7 @@ import { createPreviewServer } from '../preview/server.ts';
 import { projectPaths } from '../project.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
 const OAI_SETTING = 'oai:\n  admin_email: editor@journal.example.org\n';
 
 async function main(root: string): Promise<void> {
@@ -52,6 +55,9 @@ async function main(root: string): Promise<void> {
   } finally {
     await server.close();
   }
+  // In a process of its own: a worker's isolate holds no journal loaded, as this one has.
+  const cpu = [TSX, path.join(REPO, 'scripts/bench/oai-cpu.ts'), path.join(copy, 'dist')];
+  console.log(execFileSync(process.execPath, ['--import', ...cpu], { encoding: 'utf8' }).trimEnd());
 }
 
 /** `<root>-oai`: the journal's content hard-linked, its journal.yaml a file of its own with `oai` set. */
