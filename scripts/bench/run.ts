@@ -28,8 +28,9 @@
  *   search          the site search's index alone: Pagefind indexing every manuscript, its time and
  *                   the index's size (scripts/bench/search-index.ts)
  *   oai             the OAI-PMH repository, on a copy of the journal with `oai` set (<DIR>-oai): its
- *                   files rendered in memory, what the build wrote under dist/oai/, and a full
- *                   harvest through the preview (scripts/bench/oai-harvest.ts)
+ *                   files rendered in memory, what the build wrote under dist/oai/, a full
+ *                   harvest through the preview (scripts/bench/oai-harvest.ts), and the CPU each
+ *                   kind of request costs the Cloudflare worker (scripts/bench/oai-cpu.ts)
  *
  * and prints one table, the files and bytes each maker of the site wrote (a peer whose file count
  * is more than SAME_SITE_TOLERANCE off the cold build's is reported, not timed), then each step
