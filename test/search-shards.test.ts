@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSearchIndex } from '../scripts/generator/engine/search/search-index.ts';
+import type { Progress } from '../scripts/generator/progress.ts';
+import type { ResolvedJournal } from '../scripts/generator/stages/resolve.ts';
+
+// What Pagefind is given of a manuscript holds its whole abstract as plain text: at 100,000 imported
+// manuscripts, made for every shard before the first was indexed, it took the build's own heap over
+// 1.2 GB. A shard's text is made when that shard is indexed, and let go with it.
+describe('an index in shards', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'search-shards-'));
+    process.env['JOURNAL_SEARCH_SHARD_SIZE'] = '1';
+  });
+  afterEach(() => {
+    delete process.env['JOURNAL_SEARCH_SHARD_SIZE'];
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads a shard's abstracts only when that shard is indexed, not every shard's first", async () => {
+    const events: string[] = [];
+    const manuscript = (id: number) => ({
+      id,
+      citation_volume: 1,
+      citation_title: `On the salamanders of lake ${id}`,
+      keywords: 'salamanders, lakes',
+      citation_language: 'English',
+      authors: [],
+      origin: { key: `manuscripts/${id}`, hash: `hash-${id}` },
+      get abstract() {
+        events.push(`abstract ${id}`);
+        return `Salamanders were counted at lake ${id}.`;
+      },
+    });
+    const resolved = {
+      journal: { citation_language: 'English' },
+      authors: [],
+      volumes: [
+        { id: 1, citation_journal_title: 'Bulletin', full_date: '2020-01-01', origin: { key: 'v', hash: 'v' } },
+      ],
+      manuscripts: [1, 2, 3].map(manuscript),
+      manuscriptAuthors: [[], [], []],
+    } as unknown as ResolvedJournal;
+    const progress: Progress = {
+      stage: () => ({ advance: () => events.push('shard indexed'), done: () => {} }),
+    };
+    const index = startSearchIndex(resolved, {
+      outDir: path.join(dir, 'dist'),
+      cacheDir: path.join(dir, 'cache'),
+      fingerprint: 'test',
+      reuse: false,
+      progress,
+    });
+    const files = await index.files();
+    expect(files.some((file) => file.path === 'pagefind/languages.json')).toBe(true);
+    expect(events).toEqual([
+      'abstract 1',
+      'shard indexed',
+      'abstract 2',
+      'shard indexed',
+      'abstract 3',
+      'shard indexed',
+    ]);
+  }, 60_000);
+});
