@@ -6,6 +6,32 @@ import { startSearchIndex } from '../scripts/generator/engine/search/search-inde
 import type { Progress } from '../scripts/generator/progress.ts';
 import type { ResolvedJournal } from '../scripts/generator/stages/resolve.ts';
 
+/**
+ * A resolved journal of manuscripts `ids` in one volume, each abstract read through `abstractOf`:
+ * what the index reads of a journal, and no more.
+ */
+function journalOf(ids: number[], abstractOf: (id: number) => string): ResolvedJournal {
+  const manuscript = (id: number) => ({
+    id,
+    citation_volume: 1,
+    citation_title: `On the salamanders of lake ${id}`,
+    keywords: 'salamanders, lakes',
+    citation_language: 'English',
+    authors: [],
+    origin: { key: `manuscripts/${id}`, hash: `hash-${id}` },
+    get abstract() {
+      return abstractOf(id);
+    },
+  });
+  return {
+    journal: { citation_language: 'English' },
+    authors: [],
+    volumes: [{ id: 1, citation_journal_title: 'Bulletin', full_date: '2020-01-01', origin: { key: 'v', hash: 'v' } }],
+    manuscripts: ids.map(manuscript),
+    manuscriptAuthors: ids.map(() => []),
+  } as unknown as ResolvedJournal;
+}
+
 // What Pagefind is given of a manuscript holds its whole abstract as plain text: at 100,000 imported
 // manuscripts, made for every shard before the first was indexed, it took the build's own heap over
 // 1.2 GB. A shard's text is made when that shard is indexed, and let go with it.
@@ -22,28 +48,10 @@ describe('an index in shards', () => {
 
   it("reads a shard's abstracts only when that shard is indexed, not every shard's first", async () => {
     const events: string[] = [];
-    const manuscript = (id: number) => ({
-      id,
-      citation_volume: 1,
-      citation_title: `On the salamanders of lake ${id}`,
-      keywords: 'salamanders, lakes',
-      citation_language: 'English',
-      authors: [],
-      origin: { key: `manuscripts/${id}`, hash: `hash-${id}` },
-      get abstract() {
-        events.push(`abstract ${id}`);
-        return `Salamanders were counted at lake ${id}.`;
-      },
+    const resolved = journalOf([1, 2, 3], (id) => {
+      events.push(`abstract ${id}`);
+      return `Salamanders were counted at lake ${id}.`;
     });
-    const resolved = {
-      journal: { citation_language: 'English' },
-      authors: [],
-      volumes: [
-        { id: 1, citation_journal_title: 'Bulletin', full_date: '2020-01-01', origin: { key: 'v', hash: 'v' } },
-      ],
-      manuscripts: [1, 2, 3].map(manuscript),
-      manuscriptAuthors: [[], [], []],
-    } as unknown as ResolvedJournal;
     const progress: Progress = {
       stage: () => ({ advance: () => events.push('shard indexed'), done: () => {} }),
     };
@@ -67,25 +75,7 @@ describe('an index in shards', () => {
   }, 60_000);
 
   it("hands the write stage the index's files set aside, their bytes read back only when written", async () => {
-    const manuscript = (id: number) => ({
-      id,
-      citation_volume: 1,
-      citation_title: `On the salamanders of lake ${id}`,
-      keywords: 'salamanders, lakes',
-      citation_language: 'English',
-      authors: [],
-      origin: { key: `manuscripts/${id}`, hash: `hash-${id}` },
-      abstract: `Salamanders were counted at lake ${id}.`,
-    });
-    const resolved = {
-      journal: { citation_language: 'English' },
-      authors: [],
-      volumes: [
-        { id: 1, citation_journal_title: 'Bulletin', full_date: '2020-01-01', origin: { key: 'v', hash: 'v' } },
-      ],
-      manuscripts: [1, 2].map(manuscript),
-      manuscriptAuthors: [[], []],
-    } as unknown as ResolvedJournal;
+    const resolved = journalOf([1, 2], (id) => `Salamanders were counted at lake ${id}.`);
     const options = {
       outDir: path.join(dir, 'dist'),
       cacheDir: path.join(dir, 'cache'),
