@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSearchIndex } from '../scripts/generator/engine/search/search-index.ts';
 import type { Progress } from '../scripts/generator/progress.ts';
 import type { ResolvedJournal } from '../scripts/generator/stages/resolve.ts';
+import { createWorkspace } from './helpers/workspace.ts';
 
 /**
  * A resolved journal of manuscripts `ids` in one volume, each abstract read through `abstractOf`:
@@ -96,5 +98,23 @@ describe('an index in shards', () => {
     expect(
       Buffer.from(files.find((file) => file.path.endsWith('pagefind-entry.json'))!.body as Uint8Array).toString(),
     ).toContain('"languages"');
+  }, 60_000);
+});
+
+describe('a build that stops on a problem', () => {
+  it("leaves nothing in the cache's folder once it has returned, while its index is still being made", async () => {
+    const workspace = await createWorkspace();
+    try {
+      await workspace.remove('authors/jane-doe.json');
+      const result = await workspace.build();
+      expect(result.problems.some((problem) => problem.code === 'ref/unknown-author')).toBe(true);
+      // The index of a stopped build goes on in the background until Pagefind is done: whatever it
+      // keeps must already be open, not made in a folder the caller may be removing by then.
+      await rm(workspace.paths.cache, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(existsSync(workspace.paths.cache)).toBe(false);
+    } finally {
+      await workspace.dispose();
+    }
   }, 60_000);
 });

@@ -293,9 +293,10 @@ type Keep = (path: string, bytes: Uint8Array) => OutputFile;
  * set aside, they are held as before.
  */
 function keeper(cacheDir: string): Keep {
-  let aside: SetAsideFile | undefined | null = null;
+  // Opened now, while the build runs: a build that stops on a problem returns while Pagefind is still
+  // at work, and a file made then could land in a folder its caller is removing.
+  const aside = SetAsideFile.open(cacheDir);
   return (file, bytes) => {
-    if (aside === null) aside = SetAsideFile.open(cacheDir);
     const kept = aside ? aside.keep(bytes) : bytes;
     return {
       path: file,
