@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSearchIndex } from '../scripts/generator/engine/search/search-index.ts';
 import type { Progress } from '../scripts/generator/progress.ts';
 import type { ResolvedJournal } from '../scripts/generator/stages/resolve.ts';
+import { pagefindChildren } from './helpers/pagefind-processes.ts';
 import { createWorkspace } from './helpers/workspace.ts';
 
 /**
@@ -117,4 +118,28 @@ describe('a build that stops on a problem', () => {
       await workspace.dispose();
     }
   }, 60_000);
+
+  it.runIf(process.platform === 'linux')(
+    'leaves no Pagefind process behind once it has returned: its index stops with it',
+    async () => {
+      const workspace = await createWorkspace();
+      process.env['JOURNAL_SEARCH_SHARD_SIZE'] = '1';
+      try {
+        await workspace.remove('authors/jane-doe.json');
+        const result = await workspace.build();
+        expect(result.problems.some((problem) => problem.code === 'ref/unknown-author')).toBe(true);
+        // Three shards, one service after another: none may be running, or start, once the build returned.
+        const seen = new Set<string>();
+        for (let look = 0; look < 40; look++) {
+          for (const child of await pagefindChildren()) seen.add(child);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect([...seen]).toEqual([]);
+      } finally {
+        delete process.env['JOURNAL_SEARCH_SHARD_SIZE'];
+        await workspace.dispose();
+      }
+    },
+    60_000,
+  );
 });

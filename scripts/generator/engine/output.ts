@@ -114,6 +114,7 @@ export async function startOutput(
           cacheDir: paths.cache,
           fingerprint,
           reuse: useCache,
+          listed: options.previous,
           progress: options.progress,
         });
   const streamed = outputs.filter((output) => output.items);
@@ -125,6 +126,9 @@ export async function startOutput(
     ...(previousLists ? { previousLists, previousManifest: () => readOutputManifest(paths.cache, fingerprint) } : {}),
     filesAtFinish: outputs.length - streamed.length,
     reusePlanned: () => options.collect?.('reuse'),
+  }).catch(async (error: unknown) => {
+    await search?.abandon();
+    throw error;
   });
   return {
     groups,
@@ -165,11 +169,14 @@ export async function startOutput(
           packReadsNow(() => keyedPaths(outputs), reads.byPlace!, previousOutputs),
           tracker.values(carried),
         ),
-        search?.remember(),
+        search?.remember(written.manifest.files),
       ].filter((warning) => warning !== undefined);
       return { ...written, warnings: [...new Set(warnings)] };
     },
-    abandon: () => writing.abandon(),
+    // Pagefind stops with the build: a caller of build() has no process of it left once it returns.
+    abandon: async () => {
+      await Promise.all([writing.abandon(), search?.abandon()]);
+    },
   };
 }
 

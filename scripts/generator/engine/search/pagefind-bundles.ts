@@ -7,6 +7,9 @@
  * process to itself. Until a process that exited is waited for, it stays in the process table (a
  * zombie): so the service is learnt of as Node starts it (the `child_process` diagnostics channel),
  * and the shard is done only once it has exited and been waited for.
+ *
+ * A build that stops (a problem found while Pagefind works) stops its shard too: its service is
+ * closed at once, and nothing more is asked of Pagefind's module, which would start another.
  */
 import type { ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
@@ -35,30 +38,44 @@ let queue: Promise<unknown> = Promise.resolve();
 /**
  * Each group's bundle, in the groups' order, by one service process, which has exited when this
  * returns or throws. Pagefind's own errors stop the build with a sentence for an operator. Two
- * builds in one process (the tests) index one after the other.
+ * builds in one process (the tests) index one after the other. Once `signal` is aborted, the
+ * service is closed and this throws its reason.
  */
-export function pagefindBundles(groups: readonly (readonly Pagefind.CustomRecord[])[]): Promise<BundleFile[][]> {
-  const bundles = queue.then(() => bundlesByOneService(groups));
+export function pagefindBundles(
+  groups: readonly (readonly Pagefind.CustomRecord[])[],
+  signal: AbortSignal = new AbortController().signal,
+): Promise<BundleFile[][]> {
+  const bundles = queue.then(() => bundlesByOneService(groups, signal));
   queue = bundles.catch(() => {});
   return bundles;
 }
 
-async function bundlesByOneService(groups: readonly (readonly Pagefind.CustomRecord[])[]): Promise<BundleFile[][]> {
+async function bundlesByOneService(
+  groups: readonly (readonly Pagefind.CustomRecord[])[],
+  signal: AbortSignal,
+): Promise<BundleFile[][]> {
+  signal.throwIfAborted();
   // Started without its program, Pagefind prints its own stack traces before it fails.
   const missing = missingProgram();
   if (missing) throw searchStopped(missing);
   // An ES module alone: imported, not required, in the compiled command line too.
   const pagefind = await import('pagefind');
+  signal.throwIfAborted();
   const started: ChildProcess[] = [];
   const onStart = (message: unknown) => started.push((message as { process: ChildProcess }).process);
   subscribe('child_process', onStart);
+  // Its requests in flight fail at once ("backend closed"), and the shard with them.
+  const onAbort = () => void pagefind.close();
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
     const bundles: BundleFile[][] = [];
-    for (const records of groups) bundles.push(await bundleOf(pagefind, records));
+    for (const records of groups) bundles.push(await bundleOf(pagefind, records, signal));
     return bundles;
   } catch (error) {
+    if (signal.aborted) throw signal.reason;
     throw error instanceof PagefindErrors ? searchStopped(error.message) : error;
   } finally {
+    signal.removeEventListener('abort', onAbort);
     unsubscribe('child_process', onStart);
     await pagefind.close();
     // Any other process started on this thread meanwhile is its starter's to wait for.
@@ -66,17 +83,27 @@ async function bundlesByOneService(groups: readonly (readonly Pagefind.CustomRec
   }
 }
 
-/** One language's bundle: its files' paths and bytes. */
-async function bundleOf(pagefind: typeof Pagefind, records: readonly Pagefind.CustomRecord[]): Promise<BundleFile[]> {
+/**
+ * One language's bundle: its files' paths and bytes. Each request first checks `signal`: one made
+ * once the service was closed would start another.
+ */
+async function bundleOf(
+  pagefind: typeof Pagefind,
+  records: readonly Pagefind.CustomRecord[],
+  signal: AbortSignal,
+): Promise<BundleFile[]> {
+  signal.throwIfAborted();
   const created = await pagefind.createIndex({});
   const { index } = created;
   if (!index) throw new PagefindErrors(created.errors.join('; '));
   try {
     // One at a time: the service answers in order, and the order makes the index's bytes.
     for (const record of records) {
+      signal.throwIfAborted();
       const added = await index.addCustomRecord(record);
       if (added.errors.length > 0) throw new PagefindErrors(added.errors.join('; '));
     }
+    signal.throwIfAborted();
     const written = await index.getFiles();
     if (written.errors.length > 0) throw new PagefindErrors(written.errors.join('; '));
     return written.files
@@ -88,7 +115,7 @@ async function bundleOf(pagefind: typeof Pagefind, records: readonly Pagefind.Cu
         content: new Uint8Array(file.content),
       }));
   } finally {
-    await index.deleteIndex().catch(() => {});
+    if (!signal.aborted) await index.deleteIndex().catch(() => {});
   }
 }
 

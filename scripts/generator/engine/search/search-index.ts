@@ -11,7 +11,12 @@
  * cache: one over its records' content hashes (unchanged: nothing it holds changed, and no abstract
  * is read), one over the text it indexes (unchanged: an edit touched no searched field, as a
  * manuscript's date or PDF). The previous files are taken only when each still has the bytes it
- * was written with.
+ * was written with: kept in place, unread, when it has the stamp it was written with (as the write
+ * stage trusts any file of the previous output), else read and compared with its digest.
+ *
+ * Each file is keyed by its digest (OutputFile.key), as the OAI-PMH index's chunks are: the write
+ * stage leaves a file of the previous output whose key and stamp are unchanged where it is, and
+ * asks for the bytes only of the others.
  *
  * Pagefind's output is the same for the same records in the same order (its files are named by
  * their content's hash), so a cold build and a reused index give the same bytes.
@@ -20,6 +25,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OutputFile } from '../../../shared/output-file.ts';
+import { Stopped } from '../../../shared/stopped.ts';
 import type { ManuscriptRecord } from '../../model/records.ts';
 import { richTextToPlain } from '../../model/rich-text.ts';
 import { keywordList, languageCode, pageAuthors } from '../../render/page-metadata.ts';
@@ -28,13 +34,18 @@ import { titleToPlain } from '../../render/title-text.ts';
 import type { Progress, ProgressStage } from '../../progress.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
 import { readFrames, writeFrames, type CacheWarning } from '../cache/cache.ts';
+import { rowFinder, ROW_STAMP_FIELDS, type OutputRows } from '../cache/output-rows.ts';
 import { SetAsideFile } from '../load/set-aside.ts';
+import { STAT_FIELDS, type FolderListing, type Scan } from '../scan/stat-many.ts';
 import { pagefindBundles } from './pagefind-bundles.ts';
 
 /** Where the index is, relative to the output folder; the pages' script loads it from `/pagefind/`. */
 export const SEARCH_FOLDER = 'pagefind/';
 
 const KEYS_FILE = 'search-index.bin';
+
+/** An index file's key (OutputFile.key): its digest, under a prefix no other output's key has. */
+const keyOf = (fileDigest: string): string => `search/${fileDigest}`;
 
 /**
  * The most manuscripts one shard of the index holds: Pagefind holds a whole index in memory while it
@@ -64,6 +75,11 @@ interface IndexKeys {
   input: string;
   languages: string[];
   files: [path: string, sha256: string][];
+  /**
+   * Each file's stamp as the output has it once written (ROW_STAMP_FIELDS numbers a file, in the
+   * order of `files`; NaN where it is not known), from the write stage's rows.
+   */
+  stamps?: Float64Array;
 }
 
 export interface SearchIndexOptions {
@@ -72,6 +88,11 @@ export interface SearchIndexOptions {
   fingerprint: string;
   /** `false`: the previous output's index is not taken (as the rest of the output is not). */
   reuse: boolean;
+  /**
+   * The output folder's listing when the build started (content-scan.ts): a previous index file
+   * with the stamp it was written with is kept unread. Without it, each one is read and compared.
+   */
+  listed?: Scan;
   /** Shows Pagefind's work as the `search` stage, when it runs. */
   progress: Progress;
 }
@@ -79,8 +100,13 @@ export interface SearchIndexOptions {
 export interface SearchIndex {
   /** The index's files, to write with the rest of the output. */
   files(): Promise<OutputFile[]>;
-  /** Keeps the keys of these files for the next build, once the output is in place. */
-  remember(): CacheWarning;
+  /**
+   * Keeps the keys of these files for the next build, once the output is in place, with their stamps
+   * as `written` (the output's rows) has them.
+   */
+  remember(written?: OutputRows): CacheWarning;
+  /** Stops the indexing of a build that stops: no Pagefind process of it is left once this settles. */
+  abandon(): Promise<void>;
 }
 
 /** One shard's index: made, or the previous output's taken. */
@@ -100,20 +126,68 @@ export function startSearchIndex(resolved: ResolvedJournal, options: SearchIndex
       )
     : [];
   const shards = shardsOf(resolved, shardSize());
-  const made = makeShards(resolved, shards, previous, options, keeper(options.cacheDir));
+  const stop = new AbortController();
+  const made = makeShards(resolved, shards, previous, options, keeper(options.cacheDir), stop.signal);
   // Awaited by files(); a build that stops before it asks must not leave an unhandled rejection.
   made.catch(() => {});
   let keys: IndexKeys[] | undefined;
+  /** Each index file's shard and place in its shard's keys, in the order the files are given (by path). */
+  let order: Int32Array | undefined;
   return {
     async files() {
       const result = await made;
       keys = result.map((shard) => shard.keys);
-      const files = result.flatMap((shard) => shard.files);
-      files.push({ path: `${SEARCH_FOLDER}languages.json`, body: `${JSON.stringify(bundlesOf(keys))}\n` });
-      return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const places = result.flatMap((shard, n) => shard.files.map((file, i) => ({ file, n, i })));
+      places.sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+      order = new Int32Array(places.length * 2);
+      places.forEach(({ n, i }, at) => {
+        order![at * 2] = n;
+        order![at * 2 + 1] = i;
+      });
+      const files = places.map(({ file }) => file);
+      const languages = `${JSON.stringify(bundlesOf(keys))}\n`;
+      const listed: OutputFile = {
+        path: `${SEARCH_FOLDER}languages.json`,
+        body: languages,
+        key: keyOf(fileDigest(languages)),
+      };
+      const at = files.findIndex((file) => file.path > listed.path);
+      files.splice(at < 0 ? files.length : at, 0, listed);
+      return files;
     },
-    remember: () => (keys ? writeFrames(options.cacheDir, KEYS_FILE, options.fingerprint, keys) : undefined),
+    remember(written) {
+      if (!keys) return undefined;
+      if (written && order) stampsFrom(written, keys, order);
+      return writeFrames(options.cacheDir, KEYS_FILE, options.fingerprint, keys);
+    },
+    async abandon() {
+      stop.abort(new Stopped('The search index was stopped with the build.'));
+      await made.then(
+        () => {},
+        () => {},
+      );
+    },
   };
+}
+
+/**
+ * Each index file's stamp as the output's rows have it, into its shard's keys. The files are looked
+ * up in the order they were given, which is the order of their rows: each one is then found where
+ * the one before it ends (rowFinder).
+ */
+function stampsFrom(written: OutputRows, keys: readonly IndexKeys[], order: Int32Array): void {
+  for (const shard of keys) shard.stamps = new Float64Array(shard.files.length * ROW_STAMP_FIELDS).fill(NaN);
+  const find = rowFinder(written);
+  let hint = 0;
+  for (let at = 0; at < order.length; at += 2) {
+    const shard = keys[order[at]!]!;
+    const i = order[at + 1]!;
+    const row = find(shard.files[i]![0], hint);
+    if (row < 0) continue;
+    hint = row + 1;
+    for (let field = 0; field < ROW_STAMP_FIELDS; field++)
+      shard.stamps![i * ROW_STAMP_FIELDS + field] = written.stampField(row, field);
+  }
 }
 
 /**
@@ -156,23 +230,28 @@ async function makeShards(
   previous: readonly IndexKeys[],
   options: SearchIndexOptions,
   keep: Keep,
+  signal: AbortSignal,
 ): Promise<Shard[]> {
   const common = commonKeyOf(resolved);
   const recordsKeys = shards.map((places) =>
     common === undefined ? undefined : recordsKeyOf(resolved, places, common),
   );
-  const taken = shards.map((_, n) => {
-    const before = previous[n];
+  const previousFiles = previousFilesIn(options);
+  const taken: (OutputFile[] | false | undefined)[] = [];
+  for (const [n, before] of shards.map((_, n) => previous[n]).entries()) {
     const recordsKey = recordsKeys[n];
-    return before && recordsKey !== undefined && before.records === recordsKey
-      ? takePrevious(before, options, keep)
-      : false;
-  });
+    taken.push(
+      before && recordsKey !== undefined && before.records === recordsKey
+        ? await takePrevious(before, previousFiles, keep)
+        : false,
+    );
+  }
   // The `search` stage shows Pagefind's work: begun when a shard is first indexed, for the shards
   // whose records changed from there on (one whose text is the same after all is not indexed).
   let stage: ProgressStage | undefined;
   const result: Shard[] = [];
   for (const [n, places] of shards.entries()) {
+    signal.throwIfAborted();
     const before = previous[n];
     const recordsKey = recordsKeys[n];
     const files = taken[n];
@@ -182,7 +261,7 @@ async function makeShards(
     }
     const records = searchRecords(resolved, places);
     const input = digest(JSON.stringify([PAGEFIND_VERSION, records]));
-    const again = before?.input === input ? takePrevious(before, options, keep) : undefined;
+    const again = before?.input === input ? await takePrevious(before, previousFiles, keep) : undefined;
     if (again) {
       result.push({ files: again, keys: { ...before!, records: recordsKey } });
       continue;
@@ -195,7 +274,7 @@ async function makeShards(
       languages,
       files: made,
       digests,
-    } = await indexWithPagefind(records, `${SEARCH_FOLDER}${shardFolder(n)}`, keep);
+    } = await indexWithPagefind(records, `${SEARCH_FOLDER}${shardFolder(n)}`, keep, signal);
     stage.advance(places.length);
     result.push({ files: made, keys: { records: recordsKey, input, languages, files: digests } });
   }
@@ -266,24 +345,81 @@ function recordsKeyOf(resolved: ResolvedJournal, places: readonly number[], comm
 
 type Origin = { key: string; hash?: string };
 
-/** The previous output's index files, when every one is there with the bytes it was written with. */
-function takePrevious(keys: IndexKeys, options: SearchIndexOptions, keep: Keep): OutputFile[] | undefined {
+/** The previous output's index files: where each is, and whether it is still as it was written. */
+interface PreviousFiles {
+  at(file: string): string;
+  /** Whether `file` has the stamp at `stamps[place]` in the listing the build started with. */
+  intact(file: string, stamps: Float64Array, place: number): Promise<boolean>;
+}
+
+function previousFilesIn(options: SearchIndexOptions): PreviousFiles {
+  const { outDir, listed } = options;
+  // The index's files come a folder at a time: the last folder's listing is asked for once.
+  let last: { folder: string; listing: Promise<FolderListing | undefined> } | undefined;
+  return {
+    at: (file) => path.join(outDir, ...file.split('/')),
+    async intact(file, stamps, place) {
+      if (!listed) return false;
+      const slash = file.lastIndexOf('/');
+      const folder = path.join(outDir, ...file.slice(0, Math.max(slash, 0)).split('/'));
+      if (last?.folder !== folder) last = { folder, listing: listed.folder(folder) };
+      const listing = await last.listing;
+      const found = listing?.column.position(file.slice(slash + 1));
+      if (found === undefined || listing!.kind(found) !== 'file') return false;
+      const v = listing!.values;
+      for (let field = 0; field < ROW_STAMP_FIELDS; field++)
+        if (v[found * STAT_FIELDS + 1 + field] !== stamps[place * ROW_STAMP_FIELDS + field]) return false;
+      return true;
+    },
+  };
+}
+
+/**
+ * The previous output's index files, when every one is there with the bytes it was written with.
+ * One with the stamp it was written with is not read: the write stage keeps it where it is (it has
+ * the same key and stamp there), and reads it only where it writes the output whole. Any other is
+ * read and compared with its digest now, and set aside.
+ */
+async function takePrevious(keys: IndexKeys, previous: PreviousFiles, keep: Keep): Promise<OutputFile[] | undefined> {
   const files: OutputFile[] = [];
-  for (const [file, sha256] of keys.files) {
+  for (const [place, [file, sha256]] of keys.files.entries()) {
+    if (
+      keys.stamps?.length === keys.files.length * ROW_STAMP_FIELDS &&
+      (await previous.intact(file, keys.stamps, place))
+    ) {
+      files.push(inPlace(file, previous.at(file), sha256));
+      continue;
+    }
     let body: Uint8Array;
     try {
-      body = readFileSync(path.join(options.outDir, file));
+      body = readFileSync(previous.at(file));
     } catch {
       return undefined;
     }
-    if (digest(body) !== sha256) return undefined;
-    files.push(keep(file, body));
+    if (fileDigest(body) !== sha256) return undefined;
+    files.push(keep(file, body, keyOf(sha256)));
   }
   return files;
 }
 
+/** A previous index file kept where it is, read only if the write stage asks for its bytes. */
+function inPlace(file: string, at: string, sha256: string): OutputFile {
+  return {
+    path: file,
+    key: keyOf(sha256),
+    get body() {
+      const bytes = readFileSync(at);
+      if (fileDigest(bytes) !== sha256)
+        throw new Stopped(
+          `The search index's file ${file} changed in the output folder while the build ran: run the build again.`,
+        );
+      return bytes;
+    },
+  };
+}
+
 /** An index file whose bytes are set aside until the write stage asks for them. */
-type Keep = (path: string, bytes: Uint8Array) => OutputFile;
+type Keep = (path: string, bytes: Uint8Array, key: string) => OutputFile;
 
 /**
  * Sets the index's files aside in a file of the build cache's folder (set-aside.ts), read back one by
@@ -296,10 +432,11 @@ function keeper(cacheDir: string): Keep {
   // Opened now, while the build runs: a build that stops on a problem returns while Pagefind is still
   // at work, and a file made then could land in a folder its caller is removing.
   const aside = SetAsideFile.open(cacheDir);
-  return (file, bytes) => {
+  return (file, bytes, key) => {
     const kept = aside ? aside.keep(bytes) : bytes;
     return {
       path: file,
+      key,
       get body() {
         return kept instanceof Uint8Array ? kept : kept.bytes();
       },
@@ -319,6 +456,7 @@ async function indexWithPagefind(
   records: readonly SearchRecord[],
   folder: string,
   keep: Keep,
+  signal: AbortSignal,
 ): Promise<{ languages: string[]; files: OutputFile[]; digests: [path: string, sha256: string][] }> {
   const byLanguage = new Map<string, SearchRecord[]>();
   for (const record of records) {
@@ -329,14 +467,18 @@ async function indexWithPagefind(
   const languages = [...byLanguage.keys()].sort(
     (a, b) => byLanguage.get(b)!.length - byLanguage.get(a)!.length || (a < b ? -1 : 1),
   );
-  const bundles = await pagefindBundles(languages.map((language) => byLanguage.get(language)!));
+  const bundles = await pagefindBundles(
+    languages.map((language) => byLanguage.get(language)!),
+    signal,
+  );
   const files: OutputFile[] = [];
   const digests: [string, string][] = [];
   bundles.forEach((bundle, i) => {
     for (const file of bundle) {
       const at = `${folder}${languages[i]}/${file.path.split(path.sep).join('/')}`;
-      digests.push([at, digest(file.content)]);
-      files.push(keep(at, file.content));
+      const sha256 = fileDigest(file.content);
+      digests.push([at, sha256]);
+      files.push(keep(at, file.content, keyOf(sha256)));
     }
   });
   return { languages, files, digests };
@@ -350,4 +492,12 @@ const PAGEFIND_VERSION = '1.6.0';
 
 function digest(value: string | Uint8Array): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/**
+ * An index file's digest, kept in the build cache and in its key: base64url, as the OAI-PMH index's
+ * keys, a third shorter than hex in the output's rows (about 103,000 keys at 100,000 manuscripts).
+ */
+function fileDigest(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64url');
 }
