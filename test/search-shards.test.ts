@@ -109,8 +109,8 @@ describe('a build that stops on a problem', () => {
       await workspace.remove('authors/jane-doe.json');
       const result = await workspace.build();
       expect(result.problems.some((problem) => problem.code === 'ref/unknown-author')).toBe(true);
-      // The index of a stopped build goes on in the background until Pagefind is done: whatever it
-      // keeps must already be open, not made in a folder the caller may be removing by then.
+      // Whatever the index of a stopped build keeps must already be open, not made in a folder the
+      // caller may be removing by then (its index stops with it, too: the test below).
       await rm(workspace.paths.cache, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       expect(existsSync(workspace.paths.cache)).toBe(false);

@@ -429,8 +429,8 @@ type Keep = (path: string, bytes: Uint8Array, key: string) => OutputFile;
  * set aside, they are held as before.
  */
 function keeper(cacheDir: string): Keep {
-  // Opened now, while the build runs: a build that stops on a problem returns while Pagefind is still
-  // at work, and a file made then could land in a folder its caller is removing.
+  // Opened now, while the build runs, never once a stopped build has returned: a file made then
+  // could land in a folder its caller is removing.
   const aside = SetAsideFile.open(cacheDir);
   return (file, bytes, key) => {
     const kept = aside ? aside.keep(bytes) : bytes;
