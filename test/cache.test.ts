@@ -371,6 +371,19 @@ describe('check after a change reports what a check without the cache reports', 
       'content/manuscripts/as-published.yaml:10 authors[1]',
     );
   });
+
+  it('a manuscript naming authors as published between unknown and deleted keys is checked from the index columns', async () => {
+    const warm = await checkAfter((ws) => ws.remove('authors/marko-nikolov.yaml'), {
+      'manuscripts/as-published.yaml':
+        'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n' +
+        'abstract: <p>Text.</p>\nkeywords: [text]\ndocument: pdfs/orchids.pdf\nauthors:\n  - as_published: A. Author\n' +
+        '  - marko-nikolov\n  - nobody-at-all\n  - as_published: B. Author\n  - ana-petrovska\nsection: Zoology\n',
+    });
+    expect(warm.parsed).toBe(0);
+    expect(
+      warm.problems.filter((p) => p.file.endsWith('as-published.yaml')).map((p) => `${p.line} ${p.field}`),
+    ).toEqual(['10 authors[1]', '11 authors[2]']);
+  });
 });
 
 describe('the cache is safe to damage or delete', () => {

@@ -7,6 +7,8 @@
 import { readFile, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cacheFingerprint, readFrames } from '../scripts/generator/engine/cache/cache.ts';
+import { INDEX_FILE, type IndexFrame } from '../scripts/generator/engine/cache/check-index.ts';
 import { contentHash } from '../scripts/generator/engine/load/load-job.ts';
 import { rereadManuscript } from '../scripts/generator/engine/load/reread.ts';
 import { age, expectSameAsCold } from './helpers/incremental.ts';
@@ -97,6 +99,49 @@ describe('a build that restores unchanged records from the check index', () => {
     expect(await readFile(path.join(workspace.paths.out, 'manuscripts/40.html'), 'utf8')).toContain(
       'Text <strong>kept</strong>.',
     );
+  });
+});
+
+describe('a manuscript whose authors are kept as published', () => {
+  // An imported journal names an author as published in about one manuscript in eight: the columns
+  // hold them, so that a check makes no record of theirs and the index holds none whole.
+  const asPublished =
+    'id: 40\ncitation_volume: 1\ncitation_title: Kept as published\ncitation_date: 2021-05-01\n' +
+    'abstract: <p>Text <strong>kept</strong>.</p>\nkeywords: [kept]\ndocument: pdfs/orchids.pdf\n' +
+    'authors:\n  - as_published: A. Author\n  - marko-nikolov\n  - as_published: "B.\\tAuthor"\n' +
+    '  - ana-petrovska\n  - as_published: C. Author\nsection: Zoology\n';
+
+  /** The manuscripts the check index keeps whole rather than in its columns, by file. */
+  async function keptWhole(ws: Workspace): Promise<string[]> {
+    const fingerprint = cacheFingerprint(await readFile(path.join(ws.paths.content, 'journal.yaml')));
+    const frames = readFrames<IndexFrame>(path.join(ws.paths.cache, INDEX_FILE), fingerprint) ?? [];
+    const manuscripts = frames.find((frame) => frame.collection === 'manuscripts');
+    return (manuscripts?.whole ?? []).map(([, , loaded]) => loaded.record?.origin.file ?? '');
+  }
+
+  it('is held in the columns of the index when its PDF is in the content, and restored with its authors in order', async () => {
+    workspace = await createWorkspace({
+      'manuscripts/as-published.yaml': asPublished.replace('"B.\\tAuthor"', 'B. Author'),
+    });
+    await age(workspace);
+    expect((await workspace.build()).ok).toBe(true);
+    expect(await keptWhole(workspace)).toEqual([]);
+    await edit(workspace, 'authors/marko-nikolov.yaml', /^surname: .*$/m, 'surname: Nikolovski');
+    await expectSameAsCold(workspace);
+    const record = JSON.parse(await readFile(path.join(workspace.paths.out, 'api/manuscripts/40.json'), 'utf8')) as {
+      authors: string[];
+    };
+    expect(record.authors[0]).toBe('A. Author');
+    expect(record.authors[2]).toBe('B. Author');
+    expect(record.authors[4]).toBe('C. Author');
+    expect(record.authors[1]).toContain('Nikolovski');
+  });
+
+  it('is kept whole when an author as published holds a tab, which the columns use between authors', async () => {
+    workspace = await createWorkspace({ 'manuscripts/as-published.yaml': asPublished });
+    await age(workspace);
+    expect((await workspace.build('check')).ok).toBe(true);
+    expect(await keptWhole(workspace)).toEqual(['content/manuscripts/as-published.yaml']);
   });
 });
 

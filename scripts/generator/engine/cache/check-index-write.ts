@@ -6,7 +6,14 @@ import { type Discovery } from '../../stages/discover.ts';
 import { type AuthorRecord, type ManuscriptRecord } from '../../model/records.ts';
 
 import { COLLECTION_NAMES, type CollectionName } from '../../model/schema.ts';
-import { HASH_LENGTH, INDEX_FILE, sharedColumn, type IndexFrame } from './check-index.ts';
+import {
+  AS_PUBLISHED_ROW,
+  HASH_LENGTH,
+  INDEX_FILE,
+  UNKNOWN_AUTHOR_ROW,
+  sharedColumn,
+  type IndexFrame,
+} from './check-index.ts';
 
 /** Writes the index of `entries` (the load stage's, in discovery order; whole records or skeletons). */
 export function writeCheckIndex(
@@ -93,11 +100,16 @@ function indexFrame(
       if (manuscript.order !== undefined) orders[i] = manuscript.order;
       sections[i] = manuscript.section;
       documents[i] = (manuscript.document as { path: string }).path;
-      // The authors as rows of the authors' frame; as text only when one has no row there (no author
-      // file had that key): the keys are the authors' frame's file names otherwise (megabytes less to read).
-      const rows = (manuscript.authors as string[]).map((key) => authorRow.get(key) ?? -1);
-      authorRows.push(...rows);
-      if (rows.includes(-1)) authors[i] = (manuscript.authors as string[]).join('\t');
+      // The authors as rows of the authors' frame; as text only those with no row there (a key that
+      // no author file had, an author kept as published): the keys are the authors' frame's file
+      // names otherwise (megabytes less to read).
+      const texts: string[] = [];
+      for (const ref of manuscript.authors) {
+        const row = typeof ref === 'string' ? authorRow.get(ref) : AS_PUBLISHED_ROW;
+        authorRows.push(row ?? UNKNOWN_AUTHOR_ROW);
+        if (row === undefined || row === AS_PUBLISHED_ROW) texts.push(typeof ref === 'string' ? ref : ref.as_published);
+      }
+      authors[i] = texts.join('\t');
       titles[i] = manuscript.citation_title;
       dates[i] = manuscript.citation_date;
       dois[i] = manuscript.doi ?? '';
@@ -144,7 +156,10 @@ function indexFrame(
   };
 }
 
-/** Whether the columns can hold a manuscript exactly: local PDF, author keys only, one-line texts. */
+/**
+ * Whether the columns can hold a manuscript exactly: a local PDF, one-line texts, and authors kept
+ * as published without a tab (which joins a row's authors).
+ */
 function fitsColumns(manuscript: ManuscriptRecord): boolean {
   return (
     manuscript.document.kind === 'local' &&
@@ -154,7 +169,7 @@ function fitsColumns(manuscript: ManuscriptRecord): boolean {
     !/\n/.test(manuscript.citation_date) &&
     // A key and the id beside it are kept whole: few files write both.
     manuscript.stated_volume === undefined &&
-    manuscript.authors.every((key) => typeof key === 'string')
+    manuscript.authors.every((ref) => typeof ref === 'string' || !/[\n\t]/.test(ref.as_published))
   );
 }
 

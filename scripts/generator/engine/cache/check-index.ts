@@ -9,8 +9,8 @@
  * title, date and order, and reads a manuscript's long fields from its file when it renders it
  * again (reread.ts). This index holds those fields in columns (tens of MB at 100,000 manuscripts):
  * whole records are several times larger, and take seconds to read and to collect. Files
- * that do not fit the columns (volumes, invalid files, files with problems, manuscripts with
- * authors kept as published or a remote PDF) are kept whole: there are few.
+ * that do not fit the columns (volumes, invalid files, files with problems or warnings, manuscripts
+ * with a remote PDF) are kept whole: there are few.
  *
  * Like valid records (load.ts), records restored from the index carry no positions: a problem found
  * in one (an unchanged manuscript that names an author just deleted) is located afterwards by reading
@@ -29,11 +29,14 @@ import { type AuthorRecord, type ManuscriptRecord, type Origin } from '../../mod
 import type { FileBacked, SlimManuscript } from '../load/packed-manuscript.ts';
 
 import type { Problem } from '../../model/problems.ts';
-import { COLLECTION_NAMES, type CollectionName, type MediaRef } from '../../model/schema.ts';
+import { COLLECTION_NAMES, type AuthorRef, type CollectionName, type MediaRef } from '../../model/schema.ts';
 
 export const INDEX_FILE = 'check-index.bin';
 /** A SHA-1 in base64url (load-job.ts, contentHash) is always this long. */
 export const HASH_LENGTH = 27;
+/** IndexFrame.authorRows of an author key that no author file had, and of an author kept as published. */
+export const UNKNOWN_AUTHOR_ROW = -1;
+export const AS_PUBLISHED_ROW = -2;
 
 /** A file kept whole in the index: its hash and what loading it gave. */
 export interface KeptWhole {
@@ -63,16 +66,18 @@ export interface IndexFrame {
   /** For manuscripts in the columns: the key a file writes in `volume` (shared), '' for none. */
   volumeKeys: SharedColumn;
   /**
-   * For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and,
-   * only for a manuscript naming a key that no author file had, its author keys (tab-joined).
+   * For manuscripts in the columns: the section (shared), and, newline-joined, the PDF's path and
+   * the texts of the authors that are no row of the authors' frame (authorRows), tab-joined in
+   * their order: a key that no author file had, the name of an author kept as published.
    */
   sections: SharedColumn;
   documents: string;
   authors: string;
   /**
-   * The same authors as rows of the authors' frame (-1: no author file had that key), row i's from
-   * authorStarts[i] to authorStarts[i + 1]: while the author files are the same, `check` decides
-   * that a manuscript names only known authors without a string per key (250,000 keys at 100,000 manuscripts).
+   * A manuscript's authors as rows of the authors' frame (UNKNOWN_AUTHOR_ROW: no author file had
+   * that key; AS_PUBLISHED_ROW: kept as published), row i's from authorStarts[i] to
+   * authorStarts[i + 1]: while the author files are the same, `check` decides that a manuscript
+   * names only known authors without a string per key (250,000 keys at 100,000 manuscripts).
    */
   authorRows: Int32Array;
   authorStarts: Uint32Array;
@@ -181,8 +186,8 @@ export function readCheckIndex(
 function manuscriptColumns(frame: IndexFrame, authorKeys: () => readonly string[]) {
   const split = (column: string) => column.split('\n');
   const documents = split(frame.documents);
-  // The authors' keys are the authors' frame's, by row (authorsOf); the column holds them as text
-  // only for a manuscript naming a key that no author file had. Split only if asked.
+  // The authors' keys are the authors' frame's, by row (authorsOf); the column holds as text only
+  // the authors with no row there. Split only if asked.
   const authors = once(() => split(frame.authors));
   const volumeKey = sharedTexts(frame.volumeKeys);
   return {
@@ -192,8 +197,7 @@ function manuscriptColumns(frame: IndexFrame, authorKeys: () => readonly string[
     date: sharedTexts(frame.dates),
     section: sharedTexts(frame.sections),
     document: (row: number): MediaRef => ({ kind: 'local', path: documents[row]! }),
-    authors: (row: number): string[] =>
-      authorsOf(frame, row, authorKeys()) ?? (authors()[row] === '' ? [] : authors()[row]!.split('\t')),
+    authors: (row: number): AuthorRef[] => authorsOf(frame, row, authorKeys(), () => authors()[row]!),
   };
 }
 
@@ -315,14 +319,23 @@ function present<K extends string>(field: K, value: string | undefined): { [F in
   return value ? ({ [field]: value } as { [F in K]: string }) : {};
 }
 
-/** A manuscript row's authors as the restored authors' own keys (recordRow); undefined when one names no author file. */
-function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[]): string[] | undefined {
+/**
+ * A manuscript row's authors: the restored authors' own keys (recordRow) where they have a row, and
+ * from the row's texts (`texts`, split only for such a row) the others.
+ */
+function authorsOf(frame: IndexFrame, row: number, authorKeys: readonly string[], texts: () => string): AuthorRef[] {
   const start = frame.authorStarts[row]!;
-  const refs = new Array<string>(frame.authorStarts[row + 1]! - start);
+  const refs = new Array<AuthorRef>(frame.authorStarts[row + 1]! - start);
+  let others: string[] | undefined;
+  let other = 0;
   for (let k = 0; k < refs.length; k++) {
-    const key = authorKeys[frame.authorRows[start + k]!];
-    if (key === undefined) return undefined;
-    refs[k] = key;
+    const at = frame.authorRows[start + k]!;
+    if (at >= 0) {
+      refs[k] = authorKeys[at]!;
+      continue;
+    }
+    const text = (others ??= texts().split('\t'))[other++]!;
+    refs[k] = at === AS_PUBLISHED_ROW ? { as_published: text } : text;
   }
   return refs;
 }
@@ -398,10 +411,12 @@ function align(
       section: (i) => column().section(rowOf[i]!),
       document: (i) => column().document(rowOf[i]!),
       // The authors' frame comes first (COLLECTION_NAMES): its rows are the positions of the author files found.
+      // An author kept as published names no author file: it is no position.
       authorPositions: (i) => {
         if (!sameAuthors) return undefined;
         const frame = frames[manuscripts]!;
-        return frame.authorRows.subarray(frame.authorStarts[rowOf[i]!], frame.authorStarts[rowOf[i]! + 1]);
+        const rows = frame.authorRows.subarray(frame.authorStarts[rowOf[i]!], frame.authorStarts[rowOf[i]! + 1]);
+        return rows.includes(AS_PUBLISHED_ROW) ? rows.filter((row) => row !== AS_PUBLISHED_ROW) : rows;
       },
     },
     // A build's manuscripts read their long fields from their files (reread.ts); `check` never does.
