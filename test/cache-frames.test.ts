@@ -38,4 +38,17 @@ describe('the build cache, read back', () => {
       expect(frame.nested[0]!.buffer.toString()).toBe('abc');
     }
   });
+
+  it('writes frames made one at a time, their number known only once the last is made', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cache-frames-'));
+    dirs.push(dir);
+    function* made(): Generator<string> {
+      for (let i = 0; i < 12; i++) yield `frame ${i}`;
+    }
+    expect(writeFrames(dir, 'made.bin', 'print', made())).toBeUndefined();
+    expect(readFrames<string>(path.join(dir, 'made.bin'), 'print')).toEqual(
+      Array.from({ length: 12 }, (_, i) => `frame ${i}`),
+    );
+    expect(readFrames<string>(path.join(dir, 'made.bin'), 'another print')).toBeUndefined();
+  });
 });

@@ -4,7 +4,13 @@
  * the next build asks in.
  */
 import { describe, expect, it } from 'vitest';
-import { packReads, packReadsNow, PreviousOutputReads } from '../scripts/generator/engine/cache/output-reads.ts';
+import {
+  packReads,
+  packReadsNow,
+  PreviousOutputReads,
+  readsFrames,
+  unframed,
+} from '../scripts/generator/engine/cache/output-reads.ts';
 
 const recorded = new Map([
   ['citations/1.bib', 'm:one\nv:volume-1'],
@@ -73,7 +79,7 @@ describe('the reads kept for the next build', () => {
     made[9_999] = 'm:3\nv:new';
     made[5_000] = before.get(many[5_000]!);
     const now = new Map(many.map((path, i) => [path, made[i] ?? before.get(path)!]));
-    const again = packReadsNow(() => many, made, new PreviousOutputReads(packReads(many, before)))!;
+    const again = unframed(packReadsNow(() => many, made, new PreviousOutputReads(packReads(many, before))));
     // Taken from the previous ones: the table as it was, with the one new reads after it.
     expect(again.table.length).toBe(10_001);
     const read = new PreviousOutputReads(again);
@@ -81,7 +87,7 @@ describe('the reads kept for the next build', () => {
     expect(again.paths.join('\n')).toBe(many.join('\n'));
     // Outputs added or gone: packed anew, each distinct reads once.
     const fewer = many.slice(1);
-    const packed = packReadsNow(() => fewer, made.slice(1), new PreviousOutputReads(packReads(many, before)));
+    const packed = unframed(packReadsNow(() => fewer, made.slice(1), new PreviousOutputReads(packReads(many, before))));
     expect(packed.table.length).toBe(9_998);
     expect(new PreviousOutputReads(packed).get('manuscripts/3.html')).toBe('m:3\nv:new');
   });
@@ -92,6 +98,29 @@ describe('the reads kept for the next build', () => {
     const previous = new PreviousOutputReads(packReads(many, before));
     const made = many.map((_, i) => `m:${i} edited`);
     expect(previous.repacked(many, made)).toBeUndefined();
-    expect(packReadsNow(() => many, made, previous).table).toEqual(made);
+    expect(unframed(packReadsNow(() => many, made, previous)).table).toEqual(made);
+  });
+
+  it('makes the frames one at a time as they are written, not all of them before the first', () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => `manuscripts/${i}.html`);
+    const reads = new Map(many.map((path, i) => [path, `m:${i}`]));
+    let taken = 0;
+    function* paths(): Generator<string> {
+      for (const path of many) {
+        taken++;
+        yield path;
+      }
+    }
+    const frames = readsFrames(paths(), reads)[Symbol.iterator]();
+    frames.next();
+    expect(taken).toBeLessThan(many.length / 2);
+    // Packed at once or one frame at a time, the same reads.
+    const whole = packReads(many, reads);
+    const streamed = unframed([...readsFrames(many, reads)]);
+    expect(streamed.paths.join('\n')).toBe(whole.paths.join('\n'));
+    expect(streamed.table).toEqual(whole.table);
+    expect([...streamed.index]).toEqual([...whole.index]);
+    const found = new PreviousOutputReads(streamed);
+    expect(many.filter((path) => found.get(path) !== reads.get(path))).toEqual([]);
   });
 });

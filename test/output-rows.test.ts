@@ -14,7 +14,7 @@ import {
   writeOutputManifest,
   writeOutputReads,
 } from '../scripts/generator/engine/cache/cache.ts';
-import { packReads } from '../scripts/generator/engine/cache/output-reads.ts';
+import { readsFrames } from '../scripts/generator/engine/cache/output-reads.ts';
 import {
   JoinedRows,
   OutputRowsBuilder,
@@ -186,7 +186,7 @@ describe('the output manifest in the build cache', () => {
     writeOutputReads(
       dir,
       'fingerprint',
-      { paths: ['manuscripts/1.html'], table: ['m:m1'], index: Uint32Array.of(0) },
+      readsFrames(['manuscripts/1.html'], new Map([['manuscripts/1.html', 'm:m1']])),
       values,
     );
     expect(readOutputReads(dir, 'fingerprint').values).toEqual(values);
@@ -203,7 +203,7 @@ describe('the output manifest in the build cache', () => {
   it('keeps the reads of many outputs, their paths in parts, and finds each again', () => {
     const paths = Array.from({ length: 30_000 }, (_, i) => `citations/${i}.bib`);
     const reads = new Map(paths.map((path, i) => [path, `m:m${i % 7_000}`]));
-    writeOutputReads(dir, 'fingerprint', packReads(paths, reads), undefined);
+    writeOutputReads(dir, 'fingerprint', readsFrames(paths, reads), undefined);
     const found = readOutputReads(dir, 'fingerprint').outputs;
     expect(paths.filter((path) => found.get(path) !== reads.get(path))).toEqual([]);
     expect(found.get('citations/30000.bib')).toBeUndefined();

@@ -31,7 +31,7 @@ import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { FileStamp } from '../scan/stat-many.ts';
 import { JoinedRows, ROW_STAMP_FIELDS, type OutputRows } from './output-rows.ts';
-import { PreviousOutputReads, type PackedReads, type ReadsByPath } from './output-reads.ts';
+import { PreviousOutputReads, unframed, type ReadsByPath, type ReadsFrame } from './output-reads.ts';
 import type { RecordValues } from '../reuse/record-values.ts';
 import type { ListTable } from '../write/list-items.ts';
 import type { Loaded } from '../../stages/load.ts';
@@ -39,7 +39,7 @@ import type { SetAsideFields } from '../load/set-aside.ts';
 import type { VerifiedMedia } from '../../stages/media.ts';
 
 /** Bump when the layout of the cache files changes. */
-const CACHE_FORMAT = 14;
+const CACHE_FORMAT = 15;
 const OUTPUTS_FILE = 'outputs.bin';
 const MEDIA_FILE = 'media.bin';
 const LIST_TABLES_FILE = 'lists.bin';
@@ -133,26 +133,20 @@ export function readOutputManifest(dir: string, fingerprint: string): OutputMani
 export function writeOutputManifest(dir: string, fingerprint: string, manifest: OutputManifest): CacheWarning {
   // Frames are made one at a time as they are written: 200,000 files at once were a peak of their own.
   const { files } = manifest;
+  return writeFrames(dir, OUTPUTS_FILE, fingerprint, manifestFrames(manifest.out, files));
+}
+
+function* manifestFrames(out: string, files: OutputRows): Generator<OutputFrame> {
   const count = Math.max(1, Math.ceil(files.count / OUTPUT_ROWS_PER_FRAME));
-  return writeFrames(dir, OUTPUTS_FILE, fingerprint, {
-    length: count,
-    *[Symbol.iterator]() {
-      for (let i = 0; i < count; i++) {
-        const start = i * OUTPUT_ROWS_PER_FRAME;
-        const end = Math.min(files.count, start + OUTPUT_ROWS_PER_FRAME);
-        const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
-        for (let row = start; row < end; row++)
-          for (let f = 0; f < ROW_STAMP_FIELDS; f++)
-            frameStamps[(row - start) * ROW_STAMP_FIELDS + f] = files.stampField(row, f);
-        yield [
-          manifest.out,
-          files.joinedNames(start, end),
-          files.joinedKeys(start, end),
-          frameStamps,
-        ] satisfies OutputFrame;
-      }
-    },
-  });
+  for (let i = 0; i < count; i++) {
+    const start = i * OUTPUT_ROWS_PER_FRAME;
+    const end = Math.min(files.count, start + OUTPUT_ROWS_PER_FRAME);
+    const frameStamps = new Float64Array(Math.max(0, end - start) * ROW_STAMP_FIELDS);
+    for (let row = start; row < end; row++)
+      for (let f = 0; f < ROW_STAMP_FIELDS; f++)
+        frameStamps[(row - start) * ROW_STAMP_FIELDS + f] = files.stampField(row, f);
+    yield [out, files.joinedNames(start, end), files.joinedKeys(start, end), frameStamps];
+  }
 }
 
 /**
@@ -169,7 +163,9 @@ export function removeOutputManifest(dir: string): void {
 /*
  * File layout: a header line `{"format":1,"fingerprint":"...","frames":N}\n`, then N frames of
  * [u32 length][u32 CRC-32][V8-serialized value]. Frames are read one at a time, so reading never
- * holds the whole file and its decoded values at once.
+ * holds the whole file and its decoded values at once. N is padded with spaces to a width of its
+ * own, so that it is written over once the last frame is: frames are made as they are written,
+ * and how many there are is known only then.
  */
 
 /** What a build says when a cache file could not be written; undefined when it was. */
@@ -179,12 +175,7 @@ export type CacheWarning = string | undefined;
  * Writes a cache file whole, or not at all: on any failure to write it (most often a full disk)
  * the half-written file goes, the previous one stays, and the warning says why.
  */
-export function writeFrames(
-  dir: string,
-  name: string,
-  fingerprint: string,
-  frames: Iterable<unknown> & { length: number },
-): CacheWarning {
+export function writeFrames(dir: string, name: string, fingerprint: string, frames: Iterable<unknown>): CacheWarning {
   try {
     writeFramesOrThrow(dir, name, fingerprint, frames);
     return undefined;
@@ -195,18 +186,16 @@ export function writeFrames(
   }
 }
 
-function writeFramesOrThrow(
-  dir: string,
-  name: string,
-  fingerprint: string,
-  frames: Iterable<unknown> & { length: number },
-): void {
+function writeFramesOrThrow(dir: string, name: string, fingerprint: string, frames: Iterable<unknown>): void {
   mkdirSync(dir, { recursive: true });
   const target = path.join(dir, name);
   const temporary = `${target}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, `${JSON.stringify({ format: CACHE_FORMAT, fingerprint, frames: frames.length })}\n`);
+    const header = (count: number): string =>
+      `{"format":${CACHE_FORMAT},"fingerprint":${JSON.stringify(fingerprint)},"frames":${String(count).padStart(10)}}\n`;
+    writeSync(fd, header(0));
+    let count = 0;
     for (const frame of frames) {
       const payload = v8.serialize(frame);
       const head = Buffer.alloc(8);
@@ -214,7 +203,9 @@ function writeFramesOrThrow(
       head.writeUInt32LE(zlib.crc32(payload), 4);
       writeSync(fd, head);
       writeSync(fd, payload);
+      count++;
     }
+    writeSync(fd, header(count), 0);
   } catch (error) {
     closeSync(fd);
     rmSync(temporary, { force: true });
@@ -339,41 +330,39 @@ export function writeListTables(
 /** What each output read when it was last rendered (reuse.ts), by output path, and what the tokens named then. */
 export function readOutputReads(dir: string, fingerprint: string): { outputs: ReadsByPath; values?: RecordValues } {
   const [head, ...rest] =
-    readFrames<OutputReadsHead | string | string[]>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
-  if (!head || typeof head !== 'object' || Array.isArray(head)) return { outputs: new Map() };
-  const { values, parts, index } = head;
-  const paths = rest.slice(0, parts) as string[];
-  const table = (rest.slice(parts) as string[][]).flat();
+    readFrames<OutputReadsHead | ReadsFrame>(path.join(dir, OUTPUT_READS_FILE), fingerprint) ?? [];
+  if (!isReadsHead(head)) return { outputs: new Map() };
+  const { values } = head;
   return {
-    outputs: new PreviousOutputReads({ paths, index, table }),
+    outputs: new PreviousOutputReads(unframed(rest as ReadsFrame[])),
     ...(values ? { values } : {}),
   };
 }
 
 /**
- * The reads in frames: the places and the values first, then the paths, a part of a few thousand
- * per frame, then the table of reads, 10,000 at a time.
+ * The values first, then the reads' frames (output-reads.ts) as they are made: the values'
+ * serialized copy (about 18 MB at 100,000 manuscripts) goes before the reads are packed.
  */
 export function writeOutputReads(
   dir: string,
   fingerprint: string,
-  reads: PackedReads,
+  reads: Iterable<ReadsFrame>,
   values: RecordValues | undefined,
 ): CacheWarning {
-  const frames: (OutputReadsHead | string | string[])[] = [
-    { parts: reads.paths.length, index: reads.index, ...(values ? { values } : {}) },
-    ...reads.paths,
-  ];
-  for (let start = 0; start < reads.table.length; start += 10_000)
-    frames.push(reads.table.slice(start, start + 10_000));
-  return writeFrames(dir, OUTPUT_READS_FILE, fingerprint, frames);
+  function* frames(): Generator<OutputReadsHead | ReadsFrame> {
+    yield values ? { values } : {};
+    yield* reads;
+  }
+  return writeFrames(dir, OUTPUT_READS_FILE, fingerprint, frames());
 }
 
-/** The first frame of the reads' file: how many frames of paths follow it. */
+/** The first frame of the reads' file. */
 interface OutputReadsHead {
-  parts: number;
-  index: Uint32Array;
   values?: RecordValues;
+}
+
+function isReadsHead(frame: OutputReadsHead | ReadsFrame | undefined): frame is OutputReadsHead {
+  return typeof frame === 'object' && !Array.isArray(frame) && !ArrayBuffer.isView(frame);
 }
 
 function readMap<V>(dir: string, name: string, fingerprint: string): Map<string, V> {

@@ -17,8 +17,8 @@ export interface ReadsByPath {
 }
 
 /**
- * The cache's form: the paths joined by newlines, a part of up to PATHS_PER_PART at a time (each
- * part a frame of the cache's file), and `index[i]` the place of path i's reads in `table`.
+ * The reads whole, as the next build reads them back: the paths joined by newlines, a part of up
+ * to PATHS_PER_PART at a time, and `index[i]` the place of path i's reads in `table`.
  */
 export interface PackedReads {
   paths: string[];
@@ -27,11 +27,23 @@ export interface PackedReads {
 }
 
 /**
+ * The cache's form, a frame at a time: a part of the paths (a string) or of the table (an array),
+ * the parts of each in order whatever comes between them, and last the index. Made one at a time
+ * as they are written, the paths' parts and the table are never held whole beside the reads they
+ * are made from: at the end of a cold build at 100,000 manuscripts that was about 40 MB at the top
+ * of the build's peak of memory.
+ */
+export type ReadsFrame = string | readonly string[] | Uint32Array;
+
+/**
  * Paths joined at a time while packing: a few joined strings of 4,096 paths stay in the young
  * generation, and each is written as it is. Joined whole, they were a text of 20 MB and its
  * serialized copy at the end of a cold build at 100,000 manuscripts.
  */
 const PATHS_PER_PART = 4_096;
+
+/** Distinct reads in a part of the table (a frame of the cache's file). */
+const READS_PER_PART = 10_000;
 
 /**
  * Reads added to the previous build's table past which the reads are packed anew (repacked): each
@@ -39,26 +51,48 @@ const PATHS_PER_PART = 4_096;
  */
 const STALE_READS = 0.1;
 
-/**
- * Packs the reads of `paths` (in that order; a path without reads is left out). At the end of a
- * build at 100,000 manuscripts, arrays of 650,000 paths and places made whole were garbage of the
- * old generation, collected only once the heap reached its limit: tens of MB of the build's peak.
- */
+/** The reads of `paths` packed whole (readsFrames), as the next build reads them back. */
 export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedReads {
-  const table: string[] = [];
+  return unframed(readsFrames(paths, reads));
+}
+
+/** The reads from their frames, as they were written (ReadsFrame). */
+export function unframed(frames: Iterable<ReadsFrame>): PackedReads {
+  const paths: string[] = [];
+  const parts: (readonly string[])[] = [];
+  let index: Uint32Array = new Uint32Array();
+  for (const frame of frames) {
+    if (typeof frame === 'string') paths.push(frame);
+    else if (frame instanceof Uint32Array) index = frame;
+    else parts.push(frame);
+  }
+  return { paths, table: parts.flat(), index };
+}
+
+/**
+ * The reads of `paths` (in that order; a path without reads is left out) in frames, each made as
+ * it is asked for. At the end of a build at 100,000 manuscripts, arrays of 650,000 paths and places
+ * made whole were garbage of the old generation, collected only once the heap reached its limit:
+ * tens of MB of the build's peak.
+ */
+export function* readsFrames(paths: Iterable<string>, reads: ReadsByPath): Generator<ReadsFrame> {
   const places = new Map<string, number>();
   let index = new Uint32Array(PATHS_PER_PART);
   let count = 0;
-  const parts: string[] = [];
   let part: string[] = [];
+  let added: string[] = [];
   for (const path of paths) {
     const read = reads.get(path);
     if (read === undefined) continue;
     let place = places.get(read);
     if (place === undefined) {
-      place = table.length;
+      place = places.size;
       places.set(read, place);
-      table.push(read);
+      added.push(read);
+      if (added.length === READS_PER_PART) {
+        yield added;
+        added = [];
+      }
     }
     if (count === index.length) {
       const grown = new Uint32Array(index.length * 2);
@@ -68,26 +102,28 @@ export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedRe
     index[count++] = place;
     part.push(path);
     if (part.length === PATHS_PER_PART) {
-      parts.push(part.join('\n'));
+      yield part.join('\n');
       part = [];
     }
   }
-  if (part.length > 0) parts.push(part.join('\n'));
-  return { paths: parts, table, index: index.slice(0, count) };
+  if (part.length > 0) yield part.join('\n');
+  if (added.length > 0) yield added;
+  yield index.subarray(0, count);
 }
 
 /**
- * The reads of the outputs keyed by their bodies (`paths`, in order) as they are now: `recorded[i]`
- * where output i was made in this build, else what it read when it was last made (`previous`).
+ * The reads of the outputs keyed by their bodies (`paths`, in order) as they are now, in frames
+ * made as they are written: `recorded[i]` where output i was made in this build, else what it read
+ * when it was last made (`previous`).
  */
 export function packReadsNow(
   paths: () => Iterable<string>,
   recorded: readonly (string | undefined)[],
   previous: ReadsByPath | undefined,
-): PackedReads {
+): Iterable<ReadsFrame> {
   return (
     (previous instanceof PreviousOutputReads && previous.repacked(paths(), recorded)) ||
-    packReads(paths(), readsNow(recorded, previous))
+    readsFrames(paths(), readsNow(recorded, previous))
   );
 }
 
@@ -155,36 +191,48 @@ export class PreviousOutputReads implements ReadsByPath {
   }
 
   /**
-   * The reads of `paths` packed as they are now, from these: when `paths` are the outputs these
-   * were packed for, in the same order, with `recorded[i]` the reads of path i where it was made
-   * again. Undefined when the paths differ, or when the table would hold too many reads no path
-   * has any more: packReads packs them anew.
+   * The reads of `paths` packed as they are now, from these, in frames made as they are written:
+   * when `paths` are the outputs these were packed for, in the same order, with `recorded[i]` the
+   * reads of path i where it was made again. Undefined when the paths differ, or when the table
+   * would hold too many reads no path has any more: readsFrames packs them anew.
    *
    * After an edit nearly every output's reads are as they were: packing them anew made a map of
    * the 325,000 distinct reads and the paths joined again, about 40 MB at the top of the build's
    * peak of memory at 100,000 manuscripts.
    */
-  repacked(paths: Iterable<string>, recorded: readonly (string | undefined)[]): PackedReads | undefined {
+  repacked(paths: Iterable<string>, recorded: readonly (string | undefined)[]): Iterable<ReadsFrame> | undefined {
     const count = this.#index.length;
     const index = this.#index.slice();
-    const table = [...this.#table];
-    const added = new Map<string, number>();
+    const table = this.#table;
+    const added: string[] = [];
+    const places = new Map<string, number>();
     let i = 0;
     for (const path of paths) {
       if (i >= count || !this.#at(i, path)) return undefined;
       const read = recorded[i];
-      if (read !== undefined && read !== this.#table[index[i]!]) {
-        let place = added.get(read);
-        if (place === undefined) added.set(read, (place = table.push(read) - 1));
+      if (read !== undefined && read !== table[index[i]!]) {
+        let place = places.get(read);
+        if (place === undefined) {
+          places.set(read, (place = table.length + added.length));
+          added.push(read);
+        }
         index[i] = place;
       }
       i++;
     }
-    if (i !== count || table.length > this.#table.length * (1 + STALE_READS) + 64) return undefined;
-    const parts: string[] = [];
+    if (i !== count || added.length > table.length * STALE_READS + 64) return undefined;
+    return this.#frames(index, added);
+  }
+
+  /** The paths' parts cut from `#paths`, then the table and `added` after it, then `index`. */
+  *#frames(index: Uint32Array, added: readonly string[]): Generator<ReadsFrame> {
+    const count = index.length;
     for (let first = 0; first < count; first += PATHS_PER_PART)
-      parts.push(this.#paths.slice(this.#starts[first], this.#starts[Math.min(count, first + PATHS_PER_PART)]! - 1));
-    return { paths: parts, table, index };
+      yield this.#paths.slice(this.#starts[first], this.#starts[Math.min(count, first + PATHS_PER_PART)]! - 1);
+    for (const reads of [this.#table, added])
+      for (let first = 0; first < reads.length; first += READS_PER_PART)
+        yield reads.slice(first, first + READS_PER_PART);
+    yield index;
   }
 
   #find(path: string): number | undefined {
