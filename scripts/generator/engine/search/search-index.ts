@@ -22,7 +22,6 @@
  * their content's hash), so a cold build and a reused index give the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OutputFile } from '../../../shared/output-file.ts';
 import { Stopped } from '../../../shared/stopped.ts';
@@ -34,18 +33,24 @@ import { titleToPlain } from '../../render/title-text.ts';
 import type { Progress, ProgressStage } from '../../progress.ts';
 import type { ResolvedJournal } from '../../stages/resolve.ts';
 import { readFrames, writeFrames, type CacheWarning } from '../cache/cache.ts';
-import { rowFinder, ROW_STAMP_FIELDS, type OutputRows } from '../cache/output-rows.ts';
-import { SetAsideFile } from '../load/set-aside.ts';
-import { STAT_FIELDS, type FolderListing, type Scan } from '../scan/stat-many.ts';
+import type { OutputRows } from '../cache/output-rows.ts';
+import type { Scan } from '../scan/stat-many.ts';
 import { pagefindBundles } from './pagefind-bundles.ts';
+import {
+  fileDigest,
+  keeper,
+  keyOf,
+  previousFilesIn,
+  stampsFrom,
+  takePrevious,
+  type IndexKeys,
+  type Keep,
+} from './previous-index.ts';
 
 /** Where the index is, relative to the output folder; the pages' script loads it from `/pagefind/`. */
 export const SEARCH_FOLDER = 'pagefind/';
 
 const KEYS_FILE = 'search-index.bin';
-
-/** An index file's key (OutputFile.key): its digest, under a prefix no other output's key has. */
-const keyOf = (fileDigest: string): string => `search/${fileDigest}`;
 
 /**
  * The most manuscripts one shard of the index holds: Pagefind holds a whole index in memory while it
@@ -67,19 +72,6 @@ interface SearchRecord {
   content: string;
   language: string;
   meta: { title: string; authors: string; volume: string };
-}
-
-/** The keys of one shard's index last written, its languages and its files' digests (kept in the build cache). */
-interface IndexKeys {
-  records: string | undefined;
-  input: string;
-  languages: string[];
-  files: [path: string, sha256: string][];
-  /**
-   * Each file's stamp as the output has it once written (ROW_STAMP_FIELDS numbers a file, in the
-   * order of `files`; NaN where it is not known), from the write stage's rows.
-   */
-  stamps?: Float64Array;
 }
 
 export interface SearchIndexOptions {
@@ -171,26 +163,6 @@ export function startSearchIndex(resolved: ResolvedJournal, options: SearchIndex
 }
 
 /**
- * Each index file's stamp as the output's rows have it, into its shard's keys. The files are looked
- * up in the order they were given, which is the order of their rows: each one is then found where
- * the one before it ends (rowFinder).
- */
-function stampsFrom(written: OutputRows, keys: readonly IndexKeys[], order: Int32Array): void {
-  for (const shard of keys) shard.stamps = new Float64Array(shard.files.length * ROW_STAMP_FIELDS).fill(NaN);
-  const find = rowFinder(written);
-  let hint = 0;
-  for (let at = 0; at < order.length; at += 2) {
-    const shard = keys[order[at]!]!;
-    const i = order[at + 1]!;
-    const row = find(shard.files[i]![0], hint);
-    if (row < 0) continue;
-    hint = row + 1;
-    for (let field = 0; field < ROW_STAMP_FIELDS; field++)
-      shard.stamps![i * ROW_STAMP_FIELDS + field] = written.stampField(row, field);
-  }
-}
-
-/**
  * The manuscripts' places in `resolved.manuscripts`, in shards: by id, ascending, at most `size` a
  * shard, so that a new manuscript (a higher id) goes to the last shard and an edit changes one.
  * Within a shard they are in published order, as a journal of one shard's index always was.
@@ -236,7 +208,7 @@ async function makeShards(
   const recordsKeys = shards.map((places) =>
     common === undefined ? undefined : recordsKeyOf(resolved, places, common),
   );
-  const previousFiles = previousFilesIn(options);
+  const previousFiles = previousFilesIn(options.outDir, options.listed);
   const taken: (OutputFile[] | false | undefined)[] = [];
   for (const [n, before] of shards.map((_, n) => previous[n]).entries()) {
     const recordsKey = recordsKeys[n];
@@ -345,108 +317,6 @@ function recordsKeyOf(resolved: ResolvedJournal, places: readonly number[], comm
 
 type Origin = { key: string; hash?: string };
 
-/** The previous output's index files: where each is, and whether it is still as it was written. */
-interface PreviousFiles {
-  at(file: string): string;
-  /** Whether `file` has the stamp at `stamps[place]` in the listing the build started with. */
-  intact(file: string, stamps: Float64Array, place: number): Promise<boolean>;
-}
-
-function previousFilesIn(options: SearchIndexOptions): PreviousFiles {
-  const { outDir, listed } = options;
-  // The index's files come a folder at a time: the last folder's listing is asked for once.
-  let last: { folder: string; listing: Promise<FolderListing | undefined> } | undefined;
-  return {
-    at: (file) => path.join(outDir, ...file.split('/')),
-    async intact(file, stamps, place) {
-      if (!listed) return false;
-      const slash = file.lastIndexOf('/');
-      const folder = path.join(outDir, ...file.slice(0, Math.max(slash, 0)).split('/'));
-      if (last?.folder !== folder) last = { folder, listing: listed.folder(folder) };
-      const listing = await last.listing;
-      const found = listing?.column.position(file.slice(slash + 1));
-      if (found === undefined || listing!.kind(found) !== 'file') return false;
-      const v = listing!.values;
-      for (let field = 0; field < ROW_STAMP_FIELDS; field++)
-        if (v[found * STAT_FIELDS + 1 + field] !== stamps[place * ROW_STAMP_FIELDS + field]) return false;
-      return true;
-    },
-  };
-}
-
-/**
- * The previous output's index files, when every one is there with the bytes it was written with.
- * One with the stamp it was written with is not read: the write stage keeps it where it is (it has
- * the same key and stamp there), and reads it only where it writes the output whole. Any other is
- * read and compared with its digest now, and set aside.
- */
-async function takePrevious(keys: IndexKeys, previous: PreviousFiles, keep: Keep): Promise<OutputFile[] | undefined> {
-  const files: OutputFile[] = [];
-  for (const [place, [file, sha256]] of keys.files.entries()) {
-    if (
-      keys.stamps?.length === keys.files.length * ROW_STAMP_FIELDS &&
-      (await previous.intact(file, keys.stamps, place))
-    ) {
-      files.push(inPlace(file, previous, sha256));
-      continue;
-    }
-    let body: Uint8Array;
-    try {
-      body = readFileSync(previous.at(file));
-    } catch {
-      return undefined;
-    }
-    if (fileDigest(body) !== sha256) return undefined;
-    files.push(keep(file, body, keyOf(sha256)));
-  }
-  return files;
-}
-
-/**
- * A previous index file kept where it is, read only if the write stage asks for its bytes. Its place
- * on disk is made then too, not held as a string for each of 100,000 files to the end of the build.
- */
-function inPlace(file: string, previous: PreviousFiles, sha256: string): OutputFile {
-  return {
-    path: file,
-    key: keyOf(sha256),
-    get body() {
-      const bytes = readFileSync(previous.at(file));
-      if (fileDigest(bytes) !== sha256)
-        throw new Stopped(
-          `The search index's file ${file} changed in the output folder while the build ran: run the build again.`,
-        );
-      return bytes;
-    },
-  };
-}
-
-/** An index file whose bytes are set aside until the write stage asks for them. */
-type Keep = (path: string, bytes: Uint8Array, key: string) => OutputFile;
-
-/**
- * Sets the index's files aside in a file of the build cache's folder (set-aside.ts), read back one by
- * one as they are written: Pagefind makes them while the pages are written, and held as bytes every
- * shard's stayed in memory until the end of the build (about 250 MB at 100,000 imported
- * manuscripts, in a cold build and in one that takes the previous index alike). Where no file can be
- * set aside, they are held as before.
- */
-function keeper(cacheDir: string): Keep {
-  // Opened now, while the build runs, never once a stopped build has returned: a file made then
-  // could land in a folder its caller is removing.
-  const aside = SetAsideFile.open(cacheDir);
-  return (file, bytes, key) => {
-    const kept = aside ? aside.keep(bytes) : bytes;
-    return {
-      path: file,
-      key,
-      get body() {
-        return kept instanceof Uint8Array ? kept : kept.bytes();
-      },
-    };
-  };
-}
-
 /**
  * One shard's index: a bundle of Pagefind's for each language, at `<folder><language>/`, and its
  * languages, most manuscripts first. Pagefind opens one language's index of a bundle and can merge
@@ -495,12 +365,4 @@ const PAGEFIND_VERSION = '1.6.0';
 
 function digest(value: string | Uint8Array): string {
   return createHash('sha256').update(value).digest('hex');
-}
-
-/**
- * An index file's digest, kept in the build cache and in its key: base64url, as the OAI-PMH index's
- * keys, a third shorter than hex in the output's rows (about 103,000 keys at 100,000 manuscripts).
- */
-function fileDigest(bytes: string | Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('base64url');
 }
