@@ -1,13 +1,12 @@
 /**
  * The check index: what `check` needs of every unchanged file, in columns, so that `check` after one
- * edit reads no whole record and makes none. At 100,000 manuscripts that is what keeps it under a
- * second (docs/performance.md). Builds restore their unchanged records from it too.
+ * edit reads no whole record and makes none (docs/performance.md). Builds restore from it too.
  *
  * Of an unchanged file, `check` needs its stamp and content hash and the few fields that other
  * records' checks read (a manuscript's id, volume, authors, section and PDF; an author only
  * exists); a build also reads an author's name, surname, institution and order and a manuscript's
  * title, date and order, and reads a manuscript's long fields from its file when it renders it
- * again (reread.ts). This index holds those fields in columns (tens of MB at 100,000 manuscripts):
+ * again (reread.ts). This index holds those fields in columns (40 to 46 MB at 100,000 manuscripts):
  * whole records are several times larger, and take seconds to read and to collect. Files
  * that do not fit the columns (volumes, invalid files, files with problems or warnings, manuscripts
  * with a remote PDF) are kept whole: there are few.
@@ -24,11 +23,10 @@ import { keyOf, type CollectionFiles, type Discovery, type SourceFiles } from '.
 import { STAMP_FIELDS, type AlignedCache, type LoadCache } from '../load/load-all.ts';
 import { type Loaded } from '../../stages/load.ts';
 import { type AuthorRecord, type ManuscriptRecord, type Origin } from '../../model/records.ts';
+import type { Problem } from '../../model/problems.ts';
 // A manuscript is restored without its long fields, which a build reads from the file when a
 // renderer asks (packed-manuscript.ts) and `check` never reads.
 import type { FileBacked, SlimManuscript } from '../load/packed-manuscript.ts';
-
-import type { Problem } from '../../model/problems.ts';
 import { COLLECTION_NAMES, type AuthorRef, type CollectionName, type MediaRef } from '../../model/schema.ts';
 
 export const INDEX_FILE = 'check-index.bin';
