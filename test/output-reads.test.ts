@@ -5,12 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  packReads,
   packReadsNow,
   PreviousOutputReads,
   readsFrames,
   unframed,
+  type ReadsByPath,
 } from '../scripts/generator/engine/cache/output-reads.ts';
+
+/** The reads of `paths` whole, as the next build reads back what a build wrote frame by frame. */
+const packReads = (paths: Iterable<string>, reads: ReadsByPath) => unframed(readsFrames(paths, reads));
 
 const recorded = new Map([
   ['citations/1.bib', 'm:one\nv:volume-1'],

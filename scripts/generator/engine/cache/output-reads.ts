@@ -51,11 +51,6 @@ const READS_PER_PART = 10_000;
  */
 const STALE_READS = 0.1;
 
-/** The reads of `paths` packed whole (readsFrames), as the next build reads them back. */
-export function packReads(paths: Iterable<string>, reads: ReadsByPath): PackedReads {
-  return unframed(readsFrames(paths, reads));
-}
-
 /** The reads from their frames, as they were written (ReadsFrame). */
 export function unframed(frames: Iterable<ReadsFrame>): PackedReads {
   const paths: string[] = [];
